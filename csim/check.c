@@ -1,0 +1,467 @@
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+
+#include <time.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void check_default_opts(check_opts *o) {
+    o->num_vcs = CHECK_NUM_VCS;
+    o->max_hops = CHECK_MAX_HOPS;
+    o->vc_rule = VC_RULE_DOAR;
+    o->dest_sample = 0;
+    o->progress = NULL;
+}
+
+const char *check_kind_name(check_error_kind k) {
+    static const char *names[CHK_KINDS] = {"loop", "too long", "vc rule", "misdelivery",
+                                           "dead end", "shape", "cdg cycle"};
+    return k < CHK_KINDS ? names[k] : "?";
+}
+
+/* Split a shape code into L counts per segment; returns the number of G links or -1. */
+static int shape_segments(int code, int seg[3]) {
+    int len = 0;
+    while ((1 << (len + 1)) <= code) len++;
+    int bits = code & ((1 << len) - 1), ng = 0;
+    seg[0] = seg[1] = seg[2] = 0;
+    for (int i = 0; i < len; i++) {
+        if ((bits >> i) & 1) { if (++ng > 2) return -1; }
+        else seg[ng]++;
+    }
+    return ng;
+}
+
+int check_shape_allowed(int code, int intra_group) {
+    int seg[3], ng = shape_segments(code, seg);
+    if (ng < 0) return 0;
+    if (intra_group) return ng == 0 && seg[0] <= 2;
+    if (ng == 1) return seg[0] <= 1 && seg[1] <= 1;            /* L-G-L and its shortenings */
+    if (ng == 2) return seg[0] <= 1 && seg[1] <= 2 && seg[2] <= 1; /* LG-LL-GL and shortenings */
+    return 0;
+}
+
+void check_shape_name(int code, char *buf, size_t len) {
+    int seg[3], ng = shape_segments(code, seg);
+    char part[3][8];
+    if (ng < 0) { snprintf(buf, len, "(>2 global hops)"); return; }
+    if (ng == 0) {
+        if (seg[0] == 0) snprintf(buf, len, "(local)");
+        else { size_t n = 0; for (int i = 0; i < seg[0] && n + 3 < len; i++) n += (size_t)snprintf(buf + n, len - n, i ? "-L" : "L"); }
+        return;
+    }
+    for (int s = 0; s < 3; s++) {
+        int n = 0;
+        for (int i = 0; i < seg[s] && i < 6; i++) part[s][n++] = 'L';
+        part[s][n] = '\0';
+    }
+    if (ng == 1) {
+        const char *p[3] = {part[0], "G", part[1]};
+        size_t n = 0;
+        buf[0] = '\0';
+        for (int i = 0; i < 3; i++)
+            if (p[i][0]) n += (size_t)snprintf(buf + n, len > n ? len - n : 0, "%s%s", n ? "-" : "", p[i]);
+        return;
+    }
+    char a[10], c[10];
+    snprintf(a, sizeof a, "%sG", part[0]);
+    snprintf(c, sizeof c, "G%s", part[2]);
+    if (part[1][0]) snprintf(buf, len, "%s-%s-%s", a, part[1], c);
+    else snprintf(buf, len, "%s-%s", a, c);
+}
+
+/* ---- memo: open addressing, cleared per destination by a generation stamp ---- */
+
+typedef struct {
+    uint64_t key;
+    uint32_t gen;
+    int8_t max_hops, max_vc;
+    uint8_t err;
+    uint64_t count;
+    uint64_t shapes[2];
+} memo_entry;
+
+typedef struct {
+    memo_entry *e;
+    size_t cap, used;
+    uint32_t gen;
+} memo_table;
+
+typedef struct {
+    const table_set *ts;
+    const topo *t;
+    const check_opts *o;
+    check_result *res;
+    memo_table memo;
+    uint64_t *adj;     /* [(router*k + in_port)*V + vc]*V + out_vc -> out-port mask */
+    int dest_router, dest_gid, dest_bid;
+    int oom;
+} checker;
+
+static uint64_t hash64(uint64_t x) {
+    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    return x;
+}
+
+static memo_entry *memo_find(memo_table *m, uint64_t key, int *found) {
+    size_t mask = m->cap - 1, i = (size_t)hash64(key) & mask;
+    for (;;) {
+        memo_entry *e = &m->e[i];
+        if (e->gen != m->gen) { *found = 0; return e; }
+        if (e->key == key) { *found = 1; return e; }
+        i = (i + 1) & mask;
+    }
+}
+
+static int memo_grow(memo_table *m) {
+    size_t ncap = m->cap ? m->cap * 2 : (size_t)1 << 16;
+    memo_entry *ne = calloc(ncap, sizeof *ne), *old = m->e;
+    if (!ne) return -1;
+    size_t ocap = m->cap;
+    m->e = ne;
+    m->cap = ncap;
+    uint32_t g = m->gen;
+    for (size_t i = 0; i < ocap; i++) {
+        if (old[i].gen != g) continue;
+        int found;
+        memo_entry *d = memo_find(m, old[i].key, &found);
+        *d = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+static void report(checker *c, check_error_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void report(checker *c, check_error_kind kind, const char *fmt, ...) {
+    check_result *r = c->res;
+    if (r->errors[kind]++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->first[kind], DOAR_ERRLEN, fmt, ap);
+        va_end(ap);
+        if (!r->fail[0]) snprintf(r->fail, DOAR_ERRLEN, "%s: %s", check_kind_name(kind), r->first[kind]);
+    }
+}
+
+typedef struct {
+    uint64_t count;
+    uint64_t shapes[2];
+    int max_hops, max_vc;
+    int err;
+} dp_value;
+
+static int port_level(port_class pc) { return pc == PORT_GLOBAL ? 2 : pc == PORT_LOCAL ? 1 : 0; }
+
+static void eval_state(checker *c, int router, int in_port, int vc, int code, dp_value *out);
+
+static void add_value(dp_value *acc, const dp_value *v) {
+    acc->count += v->count;
+    acc->shapes[0] |= v->shapes[0];
+    acc->shapes[1] |= v->shapes[1];
+    if (v->max_hops > acc->max_hops) acc->max_hops = v->max_hops;
+    if (v->max_vc > acc->max_vc) acc->max_vc = v->max_vc;
+    acc->err |= v->err;
+}
+
+#define RFMT "router (%d,%d) port %d"
+#define RARGS(r, p) topo_gid(c->t, r), topo_bid(c->t, r), p
+
+static void arrive(checker *c, int router, int in_port, int code, dp_value *out) {
+    const topo *t = c->t;
+    const port_tables *pt = tables_port(c->ts, router, in_port);
+    int len = 0;
+    while ((1 << (len + 1)) <= code) len++;
+    for (int nid = 0; nid < t->p; nid++) {
+        uint64_t cand = pt->a[tables_row_a(c->ts, ZONE_N, nid)];
+        if (cand == 0) {
+            report(c, CHK_DEAD_END, RFMT ": zone N[%d] is empty", RARGS(router, in_port), nid);
+            out->err = 1;
+        } else if (cand != ((uint64_t)1 << nid)) {
+            int bad = __builtin_ctzll(cand & ~((uint64_t)1 << nid));
+            report(c, CHK_MISDELIVERY,
+                   RFMT ": zone N[%d] sends node %d's packets to port %d", RARGS(router, in_port), nid,
+                   nid, bad);
+            out->err = 1;
+        }
+    }
+    int intra = !(code & ((1 << len) - 1)) && topo_gid(t, router) == c->dest_gid;
+    if (!check_shape_allowed(code, intra)) {
+        char name[32];
+        check_shape_name(code, name, sizeof name);
+        report(c, CHK_SHAPE, "route of shape %s reaches router (%d,%d)%s", name, c->dest_gid, c->dest_bid,
+               intra ? " from inside its group" : "");
+        out->err = 1;
+    }
+    if (out->err) return;
+    out->count = 1;
+    out->shapes[code >> 6] |= (uint64_t)1 << (code & 63);
+    out->max_hops = len;
+    out->max_vc = -1;
+}
+
+static void eval_uncached(checker *c, int router, int in_port, int vc, int code, dp_value *out) {
+    const topo *t = c->t;
+    const table_set *ts = c->ts;
+    int gid = topo_gid(t, router), bid = topo_bid(t, router);
+    memset(out, 0, sizeof *out);
+    out->max_hops = -1;
+    out->max_vc = -1;
+    c->res->states++;
+    if (router == c->dest_router) { arrive(c, router, in_port, code, out); return; }
+
+    int len = 0;
+    while ((1 << (len + 1)) <= code) len++;
+    int in_source_group = (code & ((1 << len) - 1)) == 0;
+    int index;
+    table_zone z = tables_zone(gid, bid, c->dest_gid, c->dest_bid, 0, &index);
+    const port_tables *pt = tables_port(ts, router, in_port);
+    uint64_t ea = pt->a[tables_row_a(ts, z, index)];
+    uint64_t eb = pt->b[tables_row_b(ts, z, index)];
+    port_class in_class = topo_port_class(t, in_port);
+    uint64_t cand;
+    if (tables_is_global_config(in_class, z)) {
+        rta_classes cls;
+        tables_rta_classes(ts, router, ea, eb, c->dest_bid, &cls);
+        cand = tables_rta_ports(ts, pt, router, &cls);
+    } else {
+        cand = tables_rtb_ports(ts, z, ea, eb, in_source_group, NULL, NULL);
+    }
+    if (cand == 0) {
+        report(c, CHK_DEAD_END, RFMT ": no route option toward router (%d,%d) (zone %c[%d])",
+               RARGS(router, in_port), c->dest_gid, c->dest_bid, z == ZONE_B ? 'B' : 'G', index);
+        out->err = 1;
+        return;
+    }
+    const int V = c->o->num_vcs;
+    for (uint64_t m = cand; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        if (o >= t->k) {
+            report(c, CHK_DEAD_END, RFMT ": route option names port %d but k=%d", RARGS(router, in_port), o, t->k);
+            out->err = 1;
+            continue;
+        }
+        port_class oc = topo_port_class(t, o);
+        if (oc == PORT_TERMINAL) {
+            report(c, CHK_MISDELIVERY, RFMT ": sends router (%d,%d)'s packets to its own terminal port %d",
+                   RARGS(router, in_port), c->dest_gid, c->dest_bid, o);
+            out->err = 1;
+            continue;
+        }
+        if (o == in_port) {
+            report(c, CHK_LOOP, RFMT ": sends packets for router (%d,%d) back out the port they came in on",
+                   RARGS(router, in_port), c->dest_gid, c->dest_bid);
+            out->err = 1;
+            continue;
+        }
+        int pr, pp;
+        if (topo_peer(t, router, o, &pr, &pp) != 0) {
+            report(c, CHK_DEAD_END, RFMT ": route toward router (%d,%d) uses unwired global port %d",
+                   RARGS(router, in_port), c->dest_gid, c->dest_bid, o);
+            out->err = 1;
+            continue;
+        }
+        if (len + 1 > c->o->max_hops) {
+            report(c, CHK_TOO_LONG, RFMT ": route toward router (%d,%d) needs hop %d (limit %d)",
+                   RARGS(router, in_port), c->dest_gid, c->dest_bid, len + 1, c->o->max_hops);
+            out->err = 1;
+            continue;
+        }
+        int nvc;
+        if (c->o->vc_rule == VC_RULE_NONE || in_class == PORT_TERMINAL) nvc = in_class == PORT_TERMINAL ? 0 : vc;
+        else nvc = port_level(oc) >= port_level(in_class) ? vc + 1 : vc;
+        if (c->o->vc_rule == VC_RULE_NONE) nvc = 0;
+        if (nvc >= V) {
+            report(c, CHK_VC, RFMT ": route toward router (%d,%d) needs VC %d on port %d (VCs 0..%d)",
+                   RARGS(router, in_port), c->dest_gid, c->dest_bid, nvc, o, V - 1);
+            out->err = 1;
+            continue;
+        }
+        if (in_class != PORT_TERMINAL)
+            c->adj[(((size_t)router * t->k + in_port) * V + vc) * V + nvc] |= (uint64_t)1 << o;
+        int ncode = (1 << (len + 1)) | (code & ((1 << len) - 1)) | (oc == PORT_GLOBAL ? 1 << len : 0);
+        dp_value v;
+        eval_state(c, pr, pp, nvc, ncode, &v);
+        if (v.count && nvc > v.max_vc) v.max_vc = nvc;
+        add_value(out, &v);
+    }
+}
+
+static void eval_state(checker *c, int router, int in_port, int vc, int code, dp_value *out) {
+    uint64_t key = ((uint64_t)router << 24) | ((uint64_t)in_port << 16) | ((uint64_t)vc << 8) | (uint64_t)code;
+    int found;
+    memo_entry *e = memo_find(&c->memo, key, &found);
+    if (found) {
+        out->count = e->count;
+        out->shapes[0] = e->shapes[0];
+        out->shapes[1] = e->shapes[1];
+        out->max_hops = e->max_hops;
+        out->max_vc = e->max_vc;
+        out->err = e->err;
+        return;
+    }
+    eval_uncached(c, router, in_port, vc, code, out);
+    if (out->err) out->count = 0;
+    if ((c->memo.used + 1) * 2 > c->memo.cap) {
+        if (memo_grow(&c->memo)) { c->oom = 1; return; }
+    }
+    e = memo_find(&c->memo, key, &found);
+    e->key = key;
+    e->gen = c->memo.gen;
+    e->count = out->count;
+    e->shapes[0] = out->shapes[0];
+    e->shapes[1] = out->shapes[1];
+    e->max_hops = (int8_t)out->max_hops;
+    e->max_vc = (int8_t)out->max_vc;
+    e->err = (uint8_t)out->err;
+    c->memo.used++;
+}
+
+/* Cycle search over channels (router, out port, vc) with an explicit DFS stack. */
+static void cdg_check(checker *c) {
+    const topo *t = c->t;
+    const int V = c->o->num_vcs, K = t->k;
+    size_t n = (size_t)t->n_routers * K * V;
+    uint8_t *color = calloc(n, 1);
+    size_t *stack = malloc(n * sizeof *stack);
+    int *next_vc = malloc(n * sizeof *next_vc);
+    uint64_t *rest = malloc(n * sizeof *rest);
+    if (!color || !stack || !next_vc || !rest) { c->oom = 1; goto done; }
+    /* Edges, and channels that take part in at least one dependency (color used as a mark). */
+    for (size_t i = 0; i < (size_t)t->n_routers * K * V * V; i++) {
+        uint64_t m = c->adj[i];
+        if (!m) continue;
+        c->res->cdg_edges += (uint64_t)__builtin_popcountll(m);
+        int nvc = (int)(i % V), vc = (int)(i / V % V), ip = (int)(i / V / V % K), r = (int)(i / V / V / K);
+        int pr, pp;
+        if (topo_peer(t, r, ip, &pr, &pp) == 0) color[((size_t)pr * K + pp) * V + vc] = 3;
+        for (; m; m &= m - 1) color[((size_t)r * K + __builtin_ctzll(m)) * V + nvc] = 3;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (color[i] == 3) { c->res->cdg_nodes++; color[i] = 0; }
+    for (size_t start = 0; start < n; start++) {
+        if (color[start]) continue;
+        size_t sp = 0;
+        stack[sp++] = start;
+        color[start] = 1;
+        next_vc[start] = 0;
+        rest[start] = ~(uint64_t)0; /* sentinel: mask for next_vc not loaded yet */
+        while (sp) {
+            size_t node = stack[sp - 1];
+            int r = (int)(node / ((size_t)K * V)), o = (int)(node / V % K), vc = (int)(node % V);
+            int pr, pp;
+            if (topo_port_class(t, o) == PORT_TERMINAL || topo_peer(t, r, o, &pr, &pp) != 0) {
+                color[node] = 2; sp--; continue;
+            }
+            size_t adj_base = (((size_t)pr * K + pp) * V + vc) * V;
+            if (rest[node] == ~(uint64_t)0) rest[node] = next_vc[node] < V ? c->adj[adj_base + next_vc[node]] : 0;
+            while (!rest[node] && next_vc[node] < V) {
+                next_vc[node]++;
+                rest[node] = next_vc[node] < V ? c->adj[adj_base + next_vc[node]] : 0;
+            }
+            if (!rest[node]) { color[node] = 2; sp--; continue; }
+            int o2 = __builtin_ctzll(rest[node]);
+            rest[node] &= rest[node] - 1;
+            size_t succ = ((size_t)pr * K + o2) * V + (size_t)next_vc[node];
+            if (color[succ] == 1) {
+                char buf[DOAR_ERRLEN];
+                size_t bn = 0;
+                size_t from = sp;
+                while (from > 0 && stack[from - 1] != succ) from--;
+                if (from > 0) from--;
+                for (size_t i = from; i < sp && bn + 40 < sizeof buf; i++) {
+                    size_t x = stack[i];
+                    int xr = (int)(x / ((size_t)K * V));
+                    bn += (size_t)snprintf(buf + bn, sizeof buf - bn, "%s(%d,%d):%d/vc%d", i > from ? " -> " : "",
+                                           topo_gid(t, xr), topo_bid(t, xr), (int)(x / V % K), (int)(x % V));
+                }
+                report(c, CHK_CDG, "cycle %s", buf);
+                c->res->cdg_acyclic = 0;
+                goto done;
+            }
+            if (color[succ] == 0) {
+                color[succ] = 1;
+                next_vc[succ] = 0;
+                rest[succ] = ~(uint64_t)0;
+                stack[sp++] = succ;
+            }
+        }
+    }
+    c->res->cdg_acyclic = 1;
+done:
+    free(color); free(stack); free(next_vc); free(rest);
+}
+
+int check_run(const table_set *ts, const check_opts *o, check_result *res, char err[DOAR_ERRLEN]) {
+    const topo *t = &ts->t;
+    memset(res, 0, sizeof *res);
+    res->max_hops = -1;
+    res->max_vc = -1;
+    if (ts->routers_present != t->n_routers) {
+        snprintf(err, DOAR_ERRLEN, "tables cover %d of %d routers; the checker needs all of them",
+                 ts->routers_present, t->n_routers);
+        return -1;
+    }
+    if (o->num_vcs < 1 || o->num_vcs > 8) { snprintf(err, DOAR_ERRLEN, "num_vcs must be 1..8"); return -1; }
+    if (o->max_hops < 1 || o->max_hops > 6) { snprintf(err, DOAR_ERRLEN, "max_hops must be 1..6"); return -1; }
+    checker c = {0};
+    c.ts = ts;
+    c.t = t;
+    c.o = o;
+    c.res = res;
+    size_t nadj = (size_t)t->n_routers * t->k * o->num_vcs * o->num_vcs;
+    c.adj = calloc(nadj, sizeof *c.adj);
+    if (!c.adj || memo_grow(&c.memo)) {
+        free(c.adj);
+        free(c.memo.e);
+        snprintf(err, DOAR_ERRLEN, "out of memory (%zu MB for the dependency graph)", nadj * 8 >> 20);
+        return -1;
+    }
+    int ndest = o->dest_sample > 0 && o->dest_sample < t->n_routers ? o->dest_sample : t->n_routers;
+    res->dests_total = t->n_routers;
+    struct timespec t_start, t_now;
+    clock_gettime(CLOCK_MONOTONIC, &t_start);
+    double next_report = 1.0; /* seconds: short runs print no progress */
+    for (int di = 0; di < ndest && !c.oom; di++) {
+        int dr = (int)((long)di * t->n_routers / ndest);
+        c.dest_router = dr;
+        c.dest_gid = topo_gid(t, dr);
+        c.dest_bid = topo_bid(t, dr);
+        c.memo.gen++;
+        c.memo.used = 0;
+        for (int r = 0; r < t->n_routers; r++) {
+            for (int ip = 0; ip < t->p; ip++) {
+                dp_value v;
+                eval_state(&c, r, ip, 0, 1, &v);
+                res->routes += v.count * (uint64_t)t->p;
+                res->shapes_seen[0] |= v.shapes[0];
+                res->shapes_seen[1] |= v.shapes[1];
+                if (v.max_hops > res->max_hops) res->max_hops = v.max_hops;
+                if (v.max_vc > res->max_vc) res->max_vc = v.max_vc;
+            }
+        }
+        res->pairs += (uint64_t)t->n_routers * t->p;
+        res->dests_checked++;
+        if (o->progress) {
+            clock_gettime(CLOCK_MONOTONIC, &t_now);
+            double el = (double)(t_now.tv_sec - t_start.tv_sec) + (t_now.tv_nsec - t_start.tv_nsec) * 1e-9;
+            if (el >= next_report) {
+                double eta = el / (di + 1) * (ndest - di - 1);
+                fprintf(o->progress, "check: %3d%% destination routers %d/%d, %.0fs elapsed, ~%.0fs to go\n",
+                        (int)(100L * (di + 1) / ndest), di + 1, ndest, el, eta);
+                fflush(o->progress);
+                next_report = el < 10 ? el + 2 : el + 10;
+            }
+        }
+    }
+    if (!c.oom) cdg_check(&c);
+    free(c.adj);
+    free(c.memo.e);
+    if (c.oom) {
+        snprintf(err, DOAR_ERRLEN, "out of memory during the check");
+        return -1;
+    }
+    res->ok = res->fail[0] == '\0';
+    return 0;
+}

@@ -1,0 +1,369 @@
+/*
+ * doar — the project's one command-line tool. Subcommands: topo, tables, check.
+ * Exit status: 0 ok, 1 a check failed, 2 bad input (one-line message on stderr).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "tables.h"
+#include "tables_image.h"
+#include "topo.h"
+
+#define EXIT_FAIL 1
+#define EXIT_BADINPUT 2
+
+typedef struct {
+    const char *cmd;
+    topo t;
+    int have_topo;
+    unsigned long long seed;
+    int router;             /* -1 unless --router G,B */
+    int port;               /* -1 unless --port P */
+    const char *out_dir, *load_dir, *tables_dir;
+    int dump;
+    table_params prm;
+    check_opts copt;
+    int quiet;
+} cli;
+
+static int bad(const cli *c, const char *fmt, const char *arg) {
+    fprintf(stderr, "doar %s: ", c->cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    return EXIT_BADINPUT;
+}
+
+static const char *common_help =
+    "  CONFIG               one of: tiny small fig8 mid paper tianhe\n"
+    "  --dfly p,a,h,g       any dragonfly instead of a named CONFIG (k = p+a-1+h <= 64, g <= a*h+1)\n"
+    "  --seed N             run seed (recorded; these commands make no random choices)\n"
+    "  -h, --help           this text\n";
+
+static void usage_main(FILE *f) {
+    fprintf(f,
+            "usage: doar <command> [options]\n"
+            "\n"
+            "doar: an open, verified model of the DOAR dragonfly router (seed 001).\n"
+            "\n"
+            "commands:\n"
+            "  topo     print a dragonfly's size, links and the wiring of a router\n"
+            "  tables   build, dump, write and validate the routing tables A/B/C\n"
+            "  check    prove the tables' routes correct and deadlock-free\n"
+            "\n"
+            "'doar <command> --help' describes a command. Exit status: 0 ok, 1 check failed,\n"
+            "2 bad input.\n");
+}
+
+static void usage_topo(FILE *f) {
+    fprintf(f, "usage: doar topo CONFIG [--router G,B] [--seed N]\n\n"
+               "Prints k, nodes, routers, local and global links; with --router, every port of\n"
+               "router <G,B> and what it connects to. Last line: topo: config=... (key=value).\n\n%s",
+            common_help);
+}
+
+static void usage_tables(FILE *f) {
+    fprintf(f, "usage: doar tables CONFIG --out DIR [--router G,B]\n"
+               "       doar tables CONFIG --router G,B --port P --dump\n"
+               "       doar tables --load DIR [CONFIG]\n\n"
+               "Builds the routing tables of seed 001 Fig. 7(a) for every input port of every router.\n"
+               "  --out DIR            write $readmemh images and DIR/manifest.txt (all routers, or one)\n"
+               "  --dump               print one port's tables readably (needs --router and --port)\n"
+               "  --load DIR           validate a directory of images (exit 2 on the first problem);\n"
+               "                       with CONFIG, also require that configuration\n"
+               "  --nm-slots N         table B non-minimal router slots (default 8, as the paper)\n"
+               "  --c-ways N           route items per table C entry (default 6, as the paper)\n%s",
+            common_help);
+}
+
+static void usage_check(FILE *f) {
+    fprintf(f, "usage: doar check CONFIG [--tables DIR] [options]\n\n"
+               "Follows every route the tables allow for every (source router, destination node)\n"
+               "pair and proves: every route arrives; every path shape is one of seed 001's;\n"
+               "<= 6 hops; VC <= 3 under the VC rule; the channel dependency graph is acyclic.\n"
+               "Last line: check: ok pairs=N routes=M max_hops=H max_vc=V cdg=acyclic\n"
+               "       or: check: FAIL <reason>   (exit 1)\n\n"
+               "  --tables DIR         check images loaded from DIR instead of generated tables\n"
+               "  --vc-rule doar|none  'none' keeps every packet on VC 0 (ablation: shows the cycle)\n"
+               "  --dests N            check only N destination routers, spread evenly (large networks)\n"
+               "  --quiet              no progress lines\n"
+               "  --nm-slots N, --c-ways N   table parameters, as for 'doar tables'\n%s",
+            common_help);
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out) {
+    char *end;
+    if (!s || !*s) return -1;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_router(cli *c, const char *s) {
+    int g, b;
+    char extra;
+    if (!s || sscanf(s, "%d,%d%c", &g, &b, &extra) != 2) return bad(c, "--router '%s': expected G,B", s ? s : "");
+    if (!c->have_topo) return bad(c, "%s: --router needs CONFIG before it", "--router");
+    if (g < 0 || g >= c->t.g || b < 0 || b >= c->t.a) {
+        fprintf(stderr, "doar %s: --router %s: no such router in dfly(%d,%d,%d,%d) (G < %d, B < %d)\n", c->cmd, s,
+                c->t.p, c->t.a, c->t.h, c->t.g, c->t.g, c->t.a);
+        return EXIT_BADINPUT;
+    }
+    c->router = topo_router(&c->t, g, b);
+    return 0;
+}
+
+/* Parses options for one subcommand. Returns 0, or an exit status (help: -1). */
+static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
+    const char *router_arg = NULL, *port_arg = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char err[DOAR_ERRLEN];
+        long n;
+#define NEED_VALUE() do { if (!v) return bad(c, "option %s needs a value", a); i++; } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return -1; }
+        else if (!strcmp(a, "--dfly")) {
+            NEED_VALUE();
+            if (c->have_topo) return bad(c, "give one configuration (%s is the second)", a);
+            if (topo_parse_dfly(&c->t, v, err)) return bad(c, "%s", err);
+            c->have_topo = 1;
+        } else if (!strcmp(a, "--seed")) {
+            NEED_VALUE();
+            char *end;
+            if (!*v || *v == '-') return bad(c, "--seed '%s': expected a non-negative integer", v);
+            c->seed = strtoull(v, &end, 0);
+            if (*end) return bad(c, "--seed '%s': expected a non-negative integer", v);
+        } else if (!strcmp(a, "--router")) { NEED_VALUE(); router_arg = v; }
+        else if (!strcmp(a, "--port")) { NEED_VALUE(); port_arg = v; }
+        else if (!strcmp(a, "--out") && !strcmp(c->cmd, "tables")) { NEED_VALUE(); c->out_dir = v; }
+        else if (!strcmp(a, "--load") && !strcmp(c->cmd, "tables")) { NEED_VALUE(); c->load_dir = v; }
+        else if (!strcmp(a, "--dump") && !strcmp(c->cmd, "tables")) c->dump = 1;
+        else if (!strcmp(a, "--tables") && !strcmp(c->cmd, "check")) { NEED_VALUE(); c->tables_dir = v; }
+        else if (!strcmp(a, "--quiet") && !strcmp(c->cmd, "check")) c->quiet = 1;
+        else if (!strcmp(a, "--vc-rule") && !strcmp(c->cmd, "check")) {
+            NEED_VALUE();
+            if (!strcmp(v, "doar")) c->copt.vc_rule = VC_RULE_DOAR;
+            else if (!strcmp(v, "none")) c->copt.vc_rule = VC_RULE_NONE;
+            else return bad(c, "--vc-rule '%s': expected doar or none", v);
+        } else if (!strcmp(a, "--dests") && !strcmp(c->cmd, "check")) {
+            NEED_VALUE();
+            if (parse_int(v, 1, 1000000, &n)) return bad(c, "--dests '%s': expected a positive integer", v);
+            c->copt.dest_sample = (int)n;
+        } else if (!strcmp(a, "--nm-slots") && strcmp(c->cmd, "topo")) {
+            NEED_VALUE();
+            if (parse_int(v, 1, TABLES_MAX_NM_SLOTS, &n)) return bad(c, "--nm-slots '%s': expected 1..8", v);
+            c->prm.nm_slots = (int)n;
+        } else if (!strcmp(a, "--c-ways") && strcmp(c->cmd, "topo")) {
+            NEED_VALUE();
+            if (parse_int(v, 1, TABLES_MAX_C_WAYS, &n)) return bad(c, "--c-ways '%s': expected 1..8", v);
+            c->prm.c_ways = (int)n;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "doar %s: unknown option '%s' (see doar %s --help)\n", c->cmd, a, c->cmd);
+            return EXIT_BADINPUT;
+        } else {
+            if (c->have_topo) return bad(c, "give one configuration ('%s' is the second)", a);
+            if (topo_named(&c->t, a, err)) return bad(c, "%s", err);
+            c->have_topo = 1;
+        }
+#undef NEED_VALUE
+    }
+    if (router_arg) { int rc = parse_router(c, router_arg); if (rc) return rc; }
+    if (port_arg) {
+        long n;
+        if (!c->have_topo) return bad(c, "%s: --port needs CONFIG", "--port");
+        if (parse_int(port_arg, 0, c->t.k - 1, &n)) {
+            fprintf(stderr, "doar %s: --port '%s': expected 0..%d (k=%d)\n", c->cmd, port_arg, c->t.k - 1, c->t.k);
+            return EXIT_BADINPUT;
+        }
+        c->port = (int)n;
+    }
+    return 0;
+}
+
+static const char *class_word(port_class pc) {
+    return pc == PORT_TERMINAL ? "terminal" : pc == PORT_LOCAL ? "local" : "global";
+}
+
+static int cmd_topo(cli *c) {
+    const topo *t = &c->t;
+    if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar topo --help)");
+    printf("dfly(%d,%d,%d,%d) \"%s\": radix k=%d, %d groups of %d routers, %d nodes\n", t->p, t->a, t->h, t->g,
+           t->name, t->k, t->g, t->a, t->n_nodes);
+    printf("ports per router: terminal 0..%d, intra-group %d..%d, global %d..%d\n", t->p - 1, t->first_local,
+           t->first_global - 1, t->first_global, t->k - 1);
+    if (t->g < t->ah + 1)
+        printf("g < a*h+1: %d of %d group-level global ports per group are wired; the rest are unused\n",
+               t->g - 1, t->ah);
+    if (c->router >= 0) {
+        int r = c->router;
+        printf("router (%d,%d) id %d:\n", topo_gid(t, r), topo_bid(t, r), r);
+        for (int port = 0; port < t->k; port++) {
+            int pr, pp;
+            port_class pc = topo_port_class(t, port);
+            int wired = topo_peer(t, r, port, &pr, &pp) == 0;
+            printf("  port %2d %-8s ", port, class_word(pc));
+            if (pc == PORT_TERMINAL)
+                printf("node <%d,%d,%d> (node id %d)\n", topo_gid(t, r), topo_bid(t, r), port, pp);
+            else if (!wired)
+                printf("group-level port %d: unwired\n", topo_group_port(t, topo_bid(t, r), port));
+            else if (pc == PORT_LOCAL)
+                printf("-> router (%d,%d) port %d\n", topo_gid(t, pr), topo_bid(t, pr), pp);
+            else
+                printf("group-level port %d -> group %d, router (%d,%d) port %d\n",
+                       topo_group_port(t, topo_bid(t, r), port), topo_gid(t, pr), topo_gid(t, pr),
+                       topo_bid(t, pr), pp);
+        }
+    }
+    printf("topo: config=%s p=%d a=%d h=%d g=%d k=%d routers=%d nodes=%d local_links=%ld global_links=%ld\n",
+           t->name, t->p, t->a, t->h, t->g, t->k, t->n_routers, t->n_nodes, topo_local_links(t),
+           topo_global_links(t));
+    return 0;
+}
+
+static void dump_port(const table_set *ts, int r, int port) {
+    const topo *t = &ts->t;
+    const port_tables *pt = tables_port(ts, r, port);
+    char line[600];
+    printf("router (%d,%d) port %d (%s input): table A %d entries, table B %d, table C %d\n", topo_gid(t, r),
+           topo_bid(t, r), port, class_word(topo_port_class(t, port)), ts->depth_a, ts->depth_b, ts->depth_c);
+    const uint64_t *rows[3] = {pt->a, pt->b, pt->c};
+    const int depth[3] = {ts->depth_a, ts->depth_b, ts->depth_c};
+    for (int tab = 0; tab < 3; tab++)
+        for (int row = 0; row < depth[tab]; row++) {
+            uint64_t e = rows[tab][row];
+            if (!e) continue;
+            tables_describe(ts, r, port, (table_id)tab, row, e, line, sizeof line);
+            printf("  %c[%3d] %016llx  %s\n", "ABC"[tab], row, (unsigned long long)e, line);
+        }
+    printf("  (ports: t = terminal, l = intra-group, g = global; gN = group-level global port N;"
+           " all-zero rows omitted)\n");
+}
+
+static int cmd_tables(cli *c) {
+    char err[DOAR_ERRLEN];
+    table_set ts;
+    if (c->load_dir) {
+        if (c->out_dir || c->dump) return bad(c, "%s", "--load cannot be combined with --out or --dump");
+        if (tables_load_images(&ts, c->load_dir, err)) { fprintf(stderr, "doar tables: %s\n", err); return EXIT_BADINPUT; }
+        if (c->have_topo && (ts.t.p != c->t.p || ts.t.a != c->t.a || ts.t.h != c->t.h || ts.t.g != c->t.g)) {
+            fprintf(stderr, "doar tables: %s/manifest.txt: images are for dfly(%d,%d,%d,%d), not %s\n", c->load_dir,
+                    ts.t.p, ts.t.a, ts.t.h, ts.t.g, c->t.name);
+            tables_free(&ts);
+            return EXIT_BADINPUT;
+        }
+        if (c->router >= 0 && c->port >= 0 && c->dump) dump_port(&ts, c->router, c->port);
+        printf("tables: ok loaded dir=%s config=%s routers=%d/%d ports=%d distinct_port_tables=%d\n", c->load_dir,
+               ts.t.name, ts.routers_present, ts.t.n_routers, ts.routers_present * ts.t.k, ts.pool_n);
+        tables_free(&ts);
+        return 0;
+    }
+    if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar tables --help)");
+    if (!c->out_dir && !c->dump) return bad(c, "%s", "nothing to do: give --out DIR, --dump or --load DIR");
+    if (c->dump && (c->router < 0 || c->port < 0)) return bad(c, "%s", "--dump needs --router G,B and --port P");
+    if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar tables: %s\n", err); return EXIT_BADINPUT; }
+    if (c->dump) dump_port(&ts, c->router, c->port);
+    if (c->out_dir) {
+        if (tables_write_images(&ts, c->out_dir, c->router, err)) {
+            fprintf(stderr, "doar tables: %s\n", err);
+            tables_free(&ts);
+            return EXIT_BADINPUT;
+        }
+        int nr = c->router >= 0 ? 1 : c->t.n_routers;
+        printf("tables: wrote dir=%s config=%s routers=%d files=%d entries_per_port=%d+%d+%d\n", c->out_dir,
+               c->t.name, nr, nr * (1 + 3 * c->t.k), ts.depth_a, ts.depth_b, ts.depth_c);
+    }
+    tables_free(&ts);
+    return 0;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmd_check(cli *c) {
+    char err[DOAR_ERRLEN];
+    table_set ts;
+    if (c->tables_dir) {
+        if (tables_load_images(&ts, c->tables_dir, err)) { fprintf(stderr, "doar check: %s\n", err); return EXIT_BADINPUT; }
+        if (c->have_topo && (ts.t.p != c->t.p || ts.t.a != c->t.a || ts.t.h != c->t.h || ts.t.g != c->t.g)) {
+            fprintf(stderr, "doar check: %s: images are for dfly(%d,%d,%d,%d), not %s\n", c->tables_dir, ts.t.p,
+                    ts.t.a, ts.t.h, ts.t.g, c->t.name);
+            tables_free(&ts);
+            return EXIT_BADINPUT;
+        }
+    } else {
+        if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar check --help)");
+        if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar check: %s\n", err); return EXIT_BADINPUT; }
+    }
+    const topo *t = &ts.t;
+    printf("check: config=%s dfly(%d,%d,%d,%d) k=%d routers=%d nodes=%d vcs=%d vc_rule=%s tables=%s\n", t->name,
+           t->p, t->a, t->h, t->g, t->k, t->n_routers, t->n_nodes, c->copt.num_vcs,
+           c->copt.vc_rule == VC_RULE_DOAR ? "doar" : "none", c->tables_dir ? c->tables_dir : "generated");
+    fflush(stdout);
+    c->copt.progress = c->quiet ? NULL : stderr;
+    check_result res;
+    double t0 = now_s();
+    int rc = check_run(&ts, &c->copt, &res, err);
+    double dt = now_s() - t0;
+    tables_free(&ts);
+    if (rc) { fprintf(stderr, "doar check: %s\n", err); return EXIT_BADINPUT; }
+    char shapes[1024];
+    size_t n = 0;
+    shapes[0] = '\0';
+    for (int code = 1; code < CHECK_SHAPE_CODES; code++)
+        if ((res.shapes_seen[code >> 6] >> (code & 63)) & 1) {
+            char name[32];
+            check_shape_name(code, name, sizeof name);
+            n += (size_t)snprintf(shapes + n, sizeof shapes - n, " %s", name);
+        }
+    printf("check: shapes seen:%s\n", shapes);
+    printf("check: dp_states=%llu cdg_channels=%llu cdg_dependencies=%llu dest_routers=%d/%d time=%.2fs\n",
+           (unsigned long long)res.states, (unsigned long long)res.cdg_nodes, (unsigned long long)res.cdg_edges,
+           res.dests_checked, res.dests_total, dt);
+    for (int k = 0; k < CHK_KINDS; k++)
+        if (res.errors[k])
+            printf("check: error %s x%llu, first: %s\n", check_kind_name((check_error_kind)k),
+                   (unsigned long long)res.errors[k], res.first[k]);
+    if (!res.ok) {
+        printf("check: FAIL %s\n", res.fail);
+        return EXIT_FAIL;
+    }
+    printf("check: ok pairs=%llu routes=%llu max_hops=%d max_vc=%d cdg=acyclic", (unsigned long long)res.pairs,
+           (unsigned long long)res.routes, res.max_hops, res.max_vc);
+    if (res.dests_checked < res.dests_total) printf(" sampled_dest_routers=%d/%d", res.dests_checked, res.dests_total);
+    printf("\n");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { usage_main(stderr); return EXIT_BADINPUT; }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { usage_main(stdout); return 0; }
+    cli c;
+    memset(&c, 0, sizeof c);
+    c.cmd = cmd;
+    c.router = -1;
+    c.port = -1;
+    tables_default_params(&c.prm);
+    check_default_opts(&c.copt);
+    void (*usage)(FILE *) = NULL;
+    int (*run)(cli *) = NULL;
+    if (!strcmp(cmd, "topo")) { usage = usage_topo; run = cmd_topo; }
+    else if (!strcmp(cmd, "tables")) { usage = usage_tables; run = cmd_tables; }
+    else if (!strcmp(cmd, "check")) { usage = usage_check; run = cmd_check; }
+    else {
+        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check; see doar --help)\n", cmd);
+        return EXIT_BADINPUT;
+    }
+    int rc = parse_args(&c, argc - 2, argv + 2, usage);
+    if (rc == -1) return 0;
+    if (rc) return rc;
+    return run(&c);
+}

