@@ -238,7 +238,8 @@ static void dump_port(const table_set *ts, int r, int port) {
             uint64_t e = rows[tab][row];
             if (!e) continue;
             tables_describe(ts, r, port, (table_id)tab, row, e, line, sizeof line);
-            printf("  %c[%3d] %016llx  %s\n", "ABC"[tab], row, (unsigned long long)e, line);
+            printf("  %c[%3d] %0*llx  %s\n", "ABC"[tab], row, tab == TABLE_C ? 2 * ts->prm.c_ways : 16,
+                   (unsigned long long)e, line);
         }
     printf("  (ports: t = terminal, l = intra-group, g = global; gN = group-level global port N;"
            " all-zero rows omitted)\n");

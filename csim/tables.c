@@ -451,7 +451,7 @@ void tables_describe(const table_set *ts, int router, int port, table_id tab, in
         if (tab == TABLE_A) {
             unsigned lpc0 = tables_byte(e, 0);
             uint64_t gp = e >> GLOBAL_A_GP_SHIFT;
-            size_t n = (size_t)snprintf(buf, len, "%s %s[%d] lpc0=bid %u GP=", table_name(tab), zone_name(z),
+            size_t n = (size_t)snprintf(buf, len, "%s %s[%d] lpc0=bid %u GP:", table_name(tab), zone_name(z),
                                         index, lpc0 & LPC_BID_MASK);
             for (int i = 0; i < t->h && n < len; i++)
                 if ((gp >> i) & 1) n += (size_t)snprintf(buf + n, len - n, " g%d", (int)(lpc0 & LPC_BID_MASK) * t->h + i);

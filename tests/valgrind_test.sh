@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The C tools under Valgrind's memcheck: no invalid access, no leak.
+# Usage: tests/valgrind_test.sh DOAR
+set -u
+DOAR=${1:?doar binary}
+if ! command -v valgrind >/dev/null 2>&1; then echo "valgrind_test: valgrind missing (scripts/deps.sh installs it)"; exit 1; fi
+TMP=$(mktemp -d /tmp/doar_vg_XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+fail=0
+run() {
+  $VG "$@" >"$TMP/out" 2>"$TMP/err"; rc=$?
+  if [ $rc -eq 99 ]; then echo "FAIL (valgrind): $*"; cat "$TMP/err"; fail=1; else echo "ok: $* (exit $rc)"; fi
+}
+run "$DOAR" check small --quiet
+run "$DOAR" check fig8 --vc-rule none --quiet
+run "$DOAR" topo tiny --router 2,1
+run "$DOAR" tables tiny --out "$TMP/t"
+run "$DOAR" tables --load "$TMP/t"
+run "$DOAR" check tiny --tables "$TMP/t" --quiet
+sed -i '$d' "$TMP/t/g0001b01/p02.b.hex"
+run "$DOAR" tables --load "$TMP/t"
+run "$DOAR" tables small --router 1,1 --port 0 --dump
+run "$DOAR" check --dfly 2,4,2,10
+echo "valgrind_test: $([ $fail -eq 0 ] && echo ok || echo FAIL)"
+exit $fail
