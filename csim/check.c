@@ -226,7 +226,7 @@ static void eval_uncached(checker *c, int router, int in_port, int vc, int code,
         tables_rta_classes(ts, router, ea, eb, c->dest_bid, &cls);
         cand = tables_rta_ports(ts, pt, router, &cls);
     } else {
-        cand = tables_rtb_ports(ts, z, ea, eb, in_source_group, NULL, NULL);
+        cand = tables_rtb_ports(&ts->t, z, ea, eb, in_source_group, NULL, NULL);
     }
     if (cand == 0) {
         report(c, CHK_DEAD_END, RFMT ": no route option toward router (%d,%d) (zone %c[%d])",

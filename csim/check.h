@@ -24,6 +24,10 @@
 #include <stdio.h>
 #include "tables.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CHECK_NUM_VCS 4      /* seed 001 sec. 3.2: four VCs avoid deadlock */
 #define CHECK_MAX_HOPS 6     /* LG-LL-GL */
 
@@ -72,5 +76,9 @@ const char *check_kind_name(check_error_kind k);
 void check_shape_name(int code, char *buf, size_t len);
 /* Whether a complete route of this shape code is one of seed 001's (intra: same group). */
 int check_shape_allowed(int code, int intra_group);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

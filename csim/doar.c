@@ -25,6 +25,7 @@ typedef struct {
     int port;               /* -1 unless --port P */
     const char *out_dir, *load_dir, *tables_dir;
     int dump;
+    int sample;             /* tables --out: N routers spread evenly */
     table_params prm;
     check_opts copt;
     int quiet;
@@ -71,6 +72,7 @@ static void usage_tables(FILE *f) {
                "       doar tables --load DIR [CONFIG]\n\n"
                "Builds the routing tables of seed 001 Fig. 7(a) for every input port of every router.\n"
                "  --out DIR            write $readmemh images and DIR/manifest.txt (all routers, or one)\n"
+               "  --sample N           with --out: only N routers spread evenly over the network\n"
                "  --dump               print one port's tables readably (needs --router and --port)\n"
                "  --load DIR           validate a directory of images (exit 2 on the first problem);\n"
                "                       with CONFIG, also require that configuration\n"
@@ -143,6 +145,11 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
         else if (!strcmp(a, "--out") && !strcmp(c->cmd, "tables")) { NEED_VALUE(); c->out_dir = v; }
         else if (!strcmp(a, "--load") && !strcmp(c->cmd, "tables")) { NEED_VALUE(); c->load_dir = v; }
         else if (!strcmp(a, "--dump") && !strcmp(c->cmd, "tables")) c->dump = 1;
+        else if (!strcmp(a, "--sample") && !strcmp(c->cmd, "tables")) {
+            NEED_VALUE();
+            if (parse_int(v, 1, 1000000, &n)) return bad(c, "--sample '%s': expected a positive integer", v);
+            c->sample = (int)n;
+        }
         else if (!strcmp(a, "--tables") && !strcmp(c->cmd, "check")) { NEED_VALUE(); c->tables_dir = v; }
         else if (!strcmp(a, "--quiet") && !strcmp(c->cmd, "check")) c->quiet = 1;
         else if (!strcmp(a, "--vc-rule") && !strcmp(c->cmd, "check")) {
@@ -265,16 +272,29 @@ static int cmd_tables(cli *c) {
     }
     if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar tables --help)");
     if (!c->out_dir && !c->dump) return bad(c, "%s", "nothing to do: give --out DIR, --dump or --load DIR");
+    if (c->sample && !c->out_dir) return bad(c, "%s", "--sample needs --out DIR");
     if (c->dump && (c->router < 0 || c->port < 0)) return bad(c, "%s", "--dump needs --router G,B and --port P");
     if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar tables: %s\n", err); return EXIT_BADINPUT; }
     if (c->dump) dump_port(&ts, c->router, c->port);
     if (c->out_dir) {
-        if (tables_write_images(&ts, c->out_dir, c->router, err)) {
+        uint8_t *select = NULL;
+        int nr = c->t.n_routers;
+        if (c->router >= 0 || c->sample) {
+            select = calloc((size_t)c->t.n_routers, 1);
+            if (!select) { tables_free(&ts); return bad(c, "%s", "out of memory"); }
+            if (c->router >= 0) select[c->router] = 1;
+            int ns = c->sample > c->t.n_routers ? c->t.n_routers : c->sample;
+            for (int i = 0; i < ns; i++) select[(long)i * c->t.n_routers / ns] = 1;
+            nr = 0;
+            for (int r = 0; r < c->t.n_routers; r++) nr += select[r];
+        }
+        int wrc = tables_write_images(&ts, c->out_dir, select, err);
+        free(select);
+        if (wrc) {
             fprintf(stderr, "doar tables: %s\n", err);
             tables_free(&ts);
             return EXIT_BADINPUT;
         }
-        int nr = c->router >= 0 ? 1 : c->t.n_routers;
         printf("tables: wrote dir=%s config=%s routers=%d files=%d entries_per_port=%d+%d+%d\n", c->out_dir,
                c->t.name, nr, nr * (1 + 3 * c->t.k), ts.depth_a, ts.depth_b, ts.depth_c);
     }

@@ -263,14 +263,19 @@ int tables_generate(table_set *ts, const topo *t, const table_params *prm, char 
 }
 
 static void gbm_or_router(gport_bitmap *b, const topo *t, int bid, uint64_t bits) {
+    if (bid >= t->a) return; /* an lpc naming no router of the group selects nothing */
     for (int i = 0; i < t->h; i++)
         if ((bits >> i) & 1) gbm_set(b, bid * t->h + i);
 }
 
 void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b,
                         int dest_bid, rta_classes *out) {
-    const topo *t = &ts->t;
-    int own = topo_bid(t, router);
+    tables_rta_classes_raw(&ts->t, &ts->prm, &ts->rcfg[router].wired, topo_bid(&ts->t, router), entry_a, entry_b,
+                           dest_bid, out);
+}
+
+void tables_rta_classes_raw(const topo *t, const table_params *prm, const gport_bitmap *wired, int own,
+                            uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out) {
     uint64_t router_mask = t->h >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->h) - 1);
     gport_bitmap nm, g2, g3;
     gbm_clear(&out->ga); gbm_clear(&out->gb); gbm_clear(&out->gc); gbm_clear(&out->gd);
@@ -282,11 +287,10 @@ void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint6
                       (entry_a >> GLOBAL_A_GP_SHIFT) & router_mask);
     /* A2: Sel_nm(table B) — every wired global port of each slot's router, minus GA so
      * that each global port belongs to exactly one class. */
-    for (int s = 0; s < ts->prm.nm_slots; s++) {
+    for (int s = 0; s < prm->nm_slots; s++) {
         unsigned lpc = tables_byte(entry_b, s);
         if (lpc & LPC_VALID) gbm_or_router(&nm, t, (int)(lpc & LPC_BID_MASK), router_mask);
     }
-    const gport_bitmap *wired = &ts->rcfg[router].wired;
     gport_bitmap own_ports, dst_ports;
     gbm_clear(&own_ports); gbm_clear(&dst_ports);
     gbm_or_router(&own_ports, t, own, router_mask);
@@ -304,15 +308,15 @@ void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint6
 uint64_t tables_lport(const table_set *ts, const port_tables *pt, int router, int g) {
     const topo *t = &ts->t;
     int x = g / t->h;
-    uint64_t e = pt->c[x], ports = 0;
+    uint64_t e = pt->c[x];
     (void)router;
+    /* M/P2 use the first valid route item of the row (docs/architecture.md, "Table C"). */
     for (int w = 0; w < ts->prm.c_ways; w++) {
         unsigned item = tables_byte(e, w);
         if (!(item & CITEM_VALID)) continue;
-        if (item & CITEM_SELF) ports |= bit(topo_global_port(t, g));
-        else ports |= bit((int)(item & CITEM_PORT_MASK));
+        return (item & CITEM_SELF) ? bit(topo_global_port(t, g)) : bit((int)(item & CITEM_PORT_MASK));
     }
-    return ports;
+    return 0;
 }
 
 uint64_t tables_rta_ports(const table_set *ts, const port_tables *pt, int router, const rta_classes *c) {
@@ -323,11 +327,11 @@ uint64_t tables_rta_ports(const table_set *ts, const port_tables *pt, int router
     return ports;
 }
 
-uint64_t tables_rtb_ports(const table_set *ts, table_zone z, uint64_t entry_a, uint64_t entry_b,
+uint64_t tables_rtb_ports(const topo *t, table_zone z, uint64_t entry_a, uint64_t entry_b,
                           int in_source_group, uint64_t *le, uint64_t *lf) {
     uint64_t a = entry_a, b = entry_b;
     if (z == ZONE_G)
-        b &= in_source_group ? ~topo_local_mask(&ts->t) : ~topo_global_mask(&ts->t);
+        b &= in_source_group ? ~topo_local_mask(t) : ~topo_global_mask(t);
     if (le) *le = a;
     if (lf) *lf = b;
     return a | b;

@@ -27,6 +27,10 @@
 
 #include "topo.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TABLES_PAPER_NM_SLOTS 8   /* lpc1..lpc8 of seed 001 sec. 3.2 */
 #define TABLES_PAPER_C_WAYS 6     /* six route items per table C entry */
 #define TABLES_MAX_NM_SLOTS 8     /* eight 8-bit slots fill a 64-bit entry */
@@ -119,7 +123,10 @@ static inline unsigned tables_byte(uint64_t e, int i) { return (unsigned)(e >> (
 typedef struct { gport_bitmap ga, gb, gc, gd; } rta_classes;
 void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b,
                         int dest_bid, rta_classes *out);
-/* Lport(table C, g): the router ports that reach group-level global port g (usually one). */
+/* The same from the router's parameters alone (used by the route-compute unit). */
+void tables_rta_classes_raw(const topo *t, const table_params *prm, const gport_bitmap *wired, int own_bid,
+                            uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out);
+/* Lport(table C, g): the router port of the first valid item of row g/h (0: none). */
 uint64_t tables_lport(const table_set *ts, const port_tables *pt, int router, int g);
 /* Every output port RTA may choose (congestion can make any candidate the winner). */
 uint64_t tables_rta_ports(const table_set *ts, const port_tables *pt, int router, const rta_classes *c);
@@ -128,7 +135,7 @@ uint64_t tables_rta_ports(const table_set *ts, const port_tables *pt, int router
  * drops intra-group ports in the source group and global ports elsewhere (intermediate
  * group refraction). in_source_group: the packet's source gid equals the router's.
  */
-uint64_t tables_rtb_ports(const table_set *ts, table_zone z, uint64_t entry_a, uint64_t entry_b,
+uint64_t tables_rtb_ports(const topo *t, table_zone z, uint64_t entry_a, uint64_t entry_b,
                           int in_source_group, uint64_t *le, uint64_t *lf);
 
 /*
@@ -141,5 +148,9 @@ int tables_validate_entry(const table_set *ts, int router, int port, table_id ta
 /* Readable one-line decoding of an entry into buf. */
 void tables_describe(const table_set *ts, int router, int port, table_id tab, int row, uint64_t e,
                      char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -78,7 +78,7 @@ static int write_table(const table_set *ts, const char *path, int router, int po
     return 0;
 }
 
-int tables_write_images(const table_set *ts, const char *dir, int only_router, char err[DOAR_ERRLEN]) {
+int tables_write_images(const table_set *ts, const char *dir, const uint8_t *select, char err[DOAR_ERRLEN]) {
     const topo *t = &ts->t;
     if (mkdir_p(dir)) { snprintf(err, DOAR_ERRLEN, "%s: cannot create directory: %s", dir, strerror(errno)); return -1; }
     char path[4096];
@@ -87,13 +87,13 @@ int tables_write_images(const table_set *ts, const char *dir, int only_router, c
     if (!m) { snprintf(err, DOAR_ERRLEN, "%s: cannot create: %s", path, strerror(errno)); return -1; }
     int nr = 0;
     for (int r = 0; r < t->n_routers; r++)
-        if ((only_router < 0 || r == only_router) && ts->present[r]) nr++;
+        if ((!select || select[r]) && ts->present[r]) nr++;
     fprintf(m, "# doar routing-table images; layout in docs/architecture.md (\"Table images\")\n");
     fprintf(m, "format=%s\nconfig=%s\ndfly=%d,%d,%d,%d\nk=%d\nzones=%d,%d,%d\nnm_slots=%d\nc_ways=%d\nrouters=%d\n",
             TABLES_IMAGE_FORMAT, t->name, t->p, t->a, t->h, t->g, t->k, ts->nz, ts->bz, ts->gz,
             ts->prm.nm_slots, ts->prm.c_ways, nr);
     for (int r = 0; r < t->n_routers; r++)
-        if ((only_router < 0 || r == only_router) && ts->present[r]) {
+        if ((!select || select[r]) && ts->present[r]) {
             char rd[32];
             router_dir(ts, r, rd, sizeof rd);
             fprintf(m, "router=%d,%d dir=%s\n", topo_gid(t, r), topo_bid(t, r), rd);
@@ -101,7 +101,7 @@ int tables_write_images(const table_set *ts, const char *dir, int only_router, c
     if (fclose(m)) { snprintf(err, DOAR_ERRLEN, "%s: write failed", path); return -1; }
 
     for (int r = 0; r < t->n_routers; r++) {
-        if ((only_router >= 0 && r != only_router) || !ts->present[r]) continue;
+        if ((select && !select[r]) || !ts->present[r]) continue;
         char rd[32];
         router_dir(ts, r, rd, sizeof rd);
         snprintf(path, sizeof path, "%s/%s", dir, rd);

@@ -17,11 +17,19 @@
 
 #include "tables.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TABLES_IMAGE_FORMAT "doar-tables-1"
 
-/* Writes all routers (only_router < 0) or one. Creates DIR if needed. */
-int tables_write_images(const table_set *ts, const char *dir, int only_router, char err[DOAR_ERRLEN]);
+/* Writes the routers with select[router] != 0 (select NULL: all). Creates DIR if needed. */
+int tables_write_images(const table_set *ts, const char *dir, const uint8_t *select, char err[DOAR_ERRLEN]);
 /* Loads DIR into a fresh *ts (tables_free it afterwards). */
 int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -26,6 +26,10 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define DOAR_MAX_RADIX 64          /* LP bitmaps are one 64-bit word (seed 001 sec. 3.2) */
 #define DOAR_MAX_GROUP_PORTS 1024  /* a*h with a + h <= 64 */
 #define DOAR_GBM_WORDS (DOAR_MAX_GROUP_PORTS / 64)
@@ -125,5 +129,9 @@ static inline int gbm_empty(const gport_bitmap *b) {
     uint64_t x = 0; for (int i = 0; i < DOAR_GBM_WORDS; i++) x |= b->w[i]; return x == 0;
 }
 int gbm_count(const gport_bitmap *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -69,7 +69,7 @@ static void walk(brute *b, int r, int in_port, int hops, int src_group) {
         tables_rta_classes(b->ts, r, ea, eb, topo_bid(t, b->dest), &cl);
         cand = tables_rta_ports(b->ts, pt, r, &cl);
     } else {
-        cand = tables_rtb_ports(b->ts, z, ea, eb, gid == src_group, NULL, NULL);
+        cand = tables_rtb_ports(&b->ts->t, z, ea, eb, gid == src_group, NULL, NULL);
     }
     for (; cand; cand &= cand - 1) {
         int o = __builtin_ctzll(cand), pr, pp;

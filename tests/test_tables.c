@@ -195,6 +195,7 @@ static uint64_t literal_options(const table_set *ts, int r, int port, int dg, in
                 unsigned item = (unsigned)(ce >> (8 * w)) & 0xff;
                 if (!(item & 0x80)) continue;
                 out |= (uint64_t)1 << ((item & 0x40) ? t->first_global + g % t->h : (int)(item & 0x3f));
+                break; /* the first valid item is the one M/P2 use */
             }
         }
         return out;
@@ -235,7 +236,7 @@ static void test_literal(test_ctx *c, int p, int a, int h, int g, int nm_slots) 
                         tables_rta_classes(&ts, r, ea, eb, db, &cl);
                         got = tables_rta_ports(&ts, pt, r, &cl);
                     } else {
-                        got = tables_rtb_ports(&ts, z, ea, eb, sg, NULL, NULL);
+                        got = tables_rtb_ports(&ts.t, z, ea, eb, sg, NULL, NULL);
                     }
                     if (got != literal_options(&ts, r, port, dg, db, sg)) mismatches++;
                 }
@@ -278,7 +279,7 @@ static void test_images(test_ctx *c) {
     topo_named(&t, "fig8", err);
     tables_generate(&gen, &t, &prm, err);
     EXPECT(c, mkdtemp(dir) != NULL, "mkdtemp");
-    EXPECT(c, tables_write_images(&gen, dir, -1, err) == 0, "%s", err);
+    EXPECT(c, tables_write_images(&gen, dir, NULL, err) == 0, "%s", err);
     EXPECT(c, tables_load_images(&got, dir, err) == 0, "%s", err);
     int diff = 0;
     for (int r = 0; r < t.n_routers; r++)

@@ -1,0 +1,242 @@
+#include "rcu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *rcu_class_name(int cls) {
+    static const char *n[RCU_NUM_CLASSES] = {"none", "GA", "GB", "GC", "GD", "rta-random", "S1", "S2", "rtb-random"};
+    return cls >= 0 && cls < RCU_NUM_CLASSES ? n[cls] : "?";
+}
+
+uint32_t rcu_lfsr_next(uint32_t s) { return (s >> 1) ^ ((s & 1u) ? RCU_LFSR_TAPS : 0u); }
+
+int rcu_clog2(int n) {
+    int b = 1;
+    while ((1 << b) < n) b++;
+    return b;
+}
+
+/* A start position in [0, width) from the LFSR's low bits: r, or r - width when r >= width
+ * (r < 2*width always), so no divider is needed in hardware. */
+int rcu_lfsr_start(uint32_t lfsr, int width) {
+    int r = (int)(lfsr & ((1u << rcu_clog2(width)) - 1u));
+    return r < width ? r : r - width;
+}
+
+int rcu_first_from64(uint64_t req, int start, int width) {
+    uint64_t all = width >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << width) - 1);
+    req &= all;
+    if (!req) return -1;
+    uint64_t hi = req & ~(((uint64_t)1 << start) - 1);
+    return __builtin_ctzll(hi ? hi : req);
+}
+
+/* Lowest set bit of req in [lo, hi), or -1. */
+static int scan_gbm(const gport_bitmap *req, int lo, int hi) {
+    for (int j = lo; j < hi;) {
+        uint64_t w = req->w[j >> 6] >> (j & 63);
+        if (w) {
+            int k = j + __builtin_ctzll(w);
+            return k < hi ? k : -1;
+        }
+        j = (j | 63) + 1;
+    }
+    return -1;
+}
+
+int rcu_first_from_gbm(const gport_bitmap *req, int start, int width) {
+    int k = scan_gbm(req, start, width);
+    return k >= 0 ? k : scan_gbm(req, 0, start);
+}
+
+int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLEN]) {
+    memset(r, 0, sizeof *r);
+    if (tables_check_params(t, prm, err)) return -1;
+    r->t = *t;
+    r->prm = *prm;
+    r->depth_a = t->p + t->a + t->g;
+    r->depth_b = t->a + t->g;
+    r->depth_c = t->a;
+    r->a = calloc((size_t)r->depth_a, 8);
+    r->b = calloc((size_t)r->depth_b, 8);
+    r->c = calloc((size_t)r->depth_c, 8);
+    if (!r->a || !r->b || !r->c) {
+        rcu_free(r);
+        snprintf(err, DOAR_ERRLEN, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void rcu_free(rcu *r) {
+    free(r->a);
+    free(r->b);
+    free(r->c);
+    r->a = r->b = r->c = NULL;
+}
+
+void rcu_reset(rcu *r, const rcu_cfg *cfg) {
+    r->cfg = *cfg;
+    memset(&r->s1, 0, sizeof r->s1);
+    memset(&r->s2, 0, sizeof r->s2);
+    memset(&r->s3, 0, sizeof r->s3);
+    memset(&r->out, 0, sizeof r->out);
+    r->lfsr = cfg->lfsr_seed ? cfg->lfsr_seed : RCU_LFSR_ZERO_SEED;
+    r->ptr_rta = 0;
+    r->ptr_rtb = 0;
+}
+
+void rcu_load(rcu *r, const port_tables *pt) {
+    memcpy(r->a, pt->a, (size_t)r->depth_a * 8);
+    memcpy(r->b, pt->b, (size_t)r->depth_b * 8);
+    memcpy(r->c, pt->c, (size_t)r->depth_c * 8);
+}
+
+/* ---- stage 1: zone decode ---- */
+static rcu_s1 stage1(const rcu *r, const rcu_header *h) {
+    rcu_s1 s;
+    memset(&s, 0, sizeof s);
+    s.hdr = *h;
+    if (!h->valid) return s;
+    int index;
+    table_zone z = tables_zone(r->cfg.gid, r->cfg.bid, h->dst_gid, h->dst_bid, h->dst_nid, &index);
+    s.zone = (int)z;
+    s.rta = r->cfg.pc == PORT_TERMINAL && z == ZONE_G;
+    s.row_a = z == ZONE_N ? index : z == ZONE_B ? r->t.p + index : r->t.p + r->t.a + index;
+    s.row_b = z == ZONE_N ? 0 : z == ZONE_B ? index : r->t.a + index; /* zone N: row 0, unused */
+    return s;
+}
+
+/* Table C row x: the first valid item as (has, self, port). */
+static void c_item(const rcu *r, int x, int *has, int *self, int *port) {
+    uint64_t e = r->c[x];
+    *has = 0; *self = 0; *port = 0;
+    for (int w = 0; w < r->prm.c_ways; w++) {
+        unsigned item = tables_byte(e, w);
+        if (!(item & CITEM_VALID)) continue;
+        *has = 1;
+        *self = (item & CITEM_SELF) != 0;
+        *port = (int)(item & CITEM_PORT_MASK);
+        return;
+    }
+}
+
+/* ---- stage 3: A1/A2, C1, N1/N2, B (RTA) or S1/S2/F (RTB) ---- */
+static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gport_bitmap *cong_global) {
+    const topo *t = &r->t;
+    rcu_s3 s;
+    memset(&s, 0, sizeof s);
+    s.hdr = s2->s1.hdr;
+    s.rta = s2->s1.rta;
+    if (!s.hdr.valid) return s;
+    if (s.rta) {
+        /* A1/A2/B: the classes (the same definition the static checker follows). */
+        rta_classes cl;
+        tables_rta_classes_raw(t, &r->prm, &r->cfg.wired, r->cfg.bid, s2->entry_a, s2->entry_b, s.hdr.dst_bid, &cl);
+        /* C1: per global port, does table C map it, and is that local port congested? */
+        gport_bitmap map, cl_cong;
+        gbm_clear(&map);
+        gbm_clear(&cl_cong);
+        for (int x = 0; x < t->a; x++) {
+            int has, self, port;
+            c_item(r, x, &has, &self, &port);
+            if (!has) continue;
+            for (int i = 0; i < t->h; i++) {
+                int g = x * t->h + i;
+                int lp = self ? t->first_global + i : port;
+                gbm_set(&map, g);
+                if ((cong_local >> lp) & 1) gbm_set(&cl_cong, g);
+            }
+        }
+        const gport_bitmap *cls[4] = {&cl.ga, &cl.gb, &cl.gc, &cl.gd};
+        for (int w = 0; w < DOAR_GBM_WORDS; w++) {
+            uint64_t free_w = map.w[w] & ~cl_cong.w[w] & ~cong_global->w[w];
+            for (int c = 0; c < 4; c++) s.ok[c].w[w] = cls[c]->w[w] & free_w;
+            s.any.w[w] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map.w[w];
+        }
+    } else {
+        /* S1/S2 and filter F (table B has no zone N). */
+        uint64_t le, lf;
+        tables_rtb_ports(t, (table_zone)s2->s1.zone, s2->entry_a, s2->s1.zone == ZONE_N ? 0 : s2->entry_b,
+                         s.hdr.src_gid == r->cfg.gid, &le, &lf);
+        s.s1_ok = le & ~cong_local;
+        s.s2_ok = lf & ~cong_local;
+        s.le_lf = le | lf;
+    }
+    return s;
+}
+
+static int out_vc(const rcu *r, int in_vc, int port) {
+    port_class in = r->cfg.pc, outc = topo_port_class(&r->t, port);
+    if (in == PORT_TERMINAL) return 0;
+    if (outc == PORT_TERMINAL) return in_vc;
+    int rise = (outc == PORT_GLOBAL ? 2 : 1) >= (in == PORT_GLOBAL ? 2 : 1);
+    int vc = in_vc + rise;
+    return vc > RCU_NUM_VCS - 1 ? RCU_NUM_VCS - 1 : vc; /* saturates; unreachable on legal paths */
+}
+
+/* ---- stage 4: P1/M/P2 (RTA) or P3 (RTB), LFSR fallback; updates the pointers ---- */
+static rcu_out stage4(rcu *r, const rcu_s3 *s, int *ptr_rta, int *ptr_rtb) {
+    const topo *t = &r->t;
+    rcu_out o;
+    memset(&o, 0, sizeof o);
+    if (!s->hdr.valid) return o;
+    o.valid = 1;
+    if (s->rta) {
+        int g = -1, cls = RCU_NONE;
+        for (int c = 0; c < 4 && g < 0; c++) {
+            int cc = c;
+            g = rcu_first_from_gbm(&s->ok[cc], r->ptr_rta, t->ah);
+            if (g >= 0) cls = RCU_GA + cc;
+        }
+        if (g < 0) {
+            g = rcu_first_from_gbm(&s->any, rcu_lfsr_start(r->lfsr, t->ah), t->ah);
+            if (g >= 0) cls = RCU_RTA_RAND;
+        }
+        if (g < 0) return o; /* RCU_NONE */
+        int has, self, port;
+        c_item(r, g / t->h, &has, &self, &port);
+        o.port = self ? t->first_global + g % t->h : port;
+        o.cls = cls;
+        o.gport_valid = 1;
+        o.gport = g;
+        *ptr_rta = g + 1 == t->ah ? 0 : g + 1;
+    } else {
+        int port = rcu_first_from64(s->s1_ok, r->ptr_rtb, t->k), cls = RCU_S1;
+        if (port < 0) { port = rcu_first_from64(s->s2_ok, r->ptr_rtb, t->k); cls = RCU_S2; }
+        if (port < 0) { port = rcu_first_from64(s->le_lf, rcu_lfsr_start(r->lfsr, t->k), t->k); cls = RCU_RTB_RAND; }
+        if (port < 0) return o;
+        o.port = port;
+        o.cls = cls;
+        *ptr_rtb = port + 1 == t->k ? 0 : port + 1;
+    }
+    o.vc = out_vc(r, s->hdr.vc, o.port);
+    return o;
+}
+
+void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out) {
+    *out = r->out;
+    int ptr_rta = r->ptr_rta, ptr_rtb = r->ptr_rtb;
+    rcu_out n_out = stage4(r, &r->s3, &ptr_rta, &ptr_rtb);
+    rcu_s3 n_s3 = stage3(r, &r->s2, in->cong_local, &in->cong_global);
+    rcu_s2 n_s2;
+    n_s2.s1 = r->s1;
+    n_s2.entry_a = r->a[r->s1.row_a];
+    n_s2.entry_b = r->b[r->s1.row_b];
+    rcu_s1 n_s1 = stage1(r, &in->hdr);
+    /* the clock edge */
+    if (in->tw_valid) {
+        if (in->tw_table == RCU_TW_A && in->tw_addr < r->depth_a) r->a[in->tw_addr] = in->tw_data;
+        else if (in->tw_table == RCU_TW_B && in->tw_addr < r->depth_b) r->b[in->tw_addr] = in->tw_data;
+        else if (in->tw_table == RCU_TW_C && in->tw_addr < r->depth_c)
+            r->c[in->tw_addr] = r->prm.c_ways >= 8 ? in->tw_data : in->tw_data & ((((uint64_t)1) << (8 * r->prm.c_ways)) - 1);
+    }
+    r->out = n_out;
+    r->s3 = n_s3;
+    r->s2 = n_s2;
+    r->s1 = n_s1;
+    r->ptr_rta = ptr_rta;
+    r->ptr_rtb = ptr_rtb;
+    r->lfsr = rcu_lfsr_next(r->lfsr);
+}

@@ -1,0 +1,142 @@
+/*
+ * rcu — the DOAR route-compute unit of one input port (seed 001 sec. 3.2, Fig. 6,
+ * Algorithm 1), cycle-accurate. rtl/rcu.v is the same unit; tb/rcu_lockstep.cpp compares them.
+ *
+ * Contract (cycle t = the cycle a header is presented; docs/architecture.md "RCU pipeline")
+ *   Inputs each cycle: a header or a bubble; CongL (k bits, one per router port); CongG (a*h bits,
+ *     one per group-level global port); at most one table write.
+ *   Stage 1 (cycle t)  : zone decode (N/B/G), table A/B row addresses.
+ *   Stage 2 (cycle t+1): table A and B rows read (synchronous RAM, old data on a same-cycle write).
+ *   Stage 3 (cycle t+2): RTA: A1/A2 expand to a*h-bit requests, C1 maps each global port to its
+ *                        local port's CongL through table C, N1/N2 drop CongG/CongL-congested
+ *                        ports, B forms GA/GB/GC/GD. RTB: S1 = LE & ~CongL, S2 = F(LF) & ~CongL.
+ *                        CongL and CongG are the values presented in cycle t+2.
+ *   Stage 4 (cycle t+3): P1 lowest-hop non-empty class, round robin inside it, M/P2 to a router
+ *                        port via table C; P3 prefers S1; all congested: LFSR choice (lines 16/22).
+ *   Output (cycle t+4) : registered decision: port, VC (VC rule), class, chosen global port.
+ *   Table writes presented in cycle t take effect at the end of cycle t.
+ *   Invariants: one header per cycle in, one decision per cycle out, latency exactly 4; the LFSR
+ *     steps every cycle; headers must carry in-range fields and tables valid encodings
+ *     (doar tables --load guarantees the latter).
+ */
+#ifndef DOAR_RCU_H
+#define DOAR_RCU_H
+
+#include "tables.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RCU_LATENCY 4
+#define RCU_NUM_VCS 4
+#define RCU_LFSR_TAPS 0x80200003u   /* x^32 + x^22 + x^2 + x + 1, Galois form, maximal length */
+#define RCU_LFSR_ZERO_SEED 0x1u     /* an all-zero seed would lock the LFSR; it is replaced */
+
+typedef enum {
+    RCU_NONE = 0,     /* no candidate at all (empty entry) */
+    RCU_GA = 1,       /* minimal global port, hops 3 */
+    RCU_GB = 2,       /* cases 2 and 3: G-L-G, hops 3 */
+    RCU_GC = 3,       /* case 2 or 3: hops 4 */
+    RCU_GD = 4,       /* case 4: hops 5 */
+    RCU_RTA_RAND = 5, /* Algorithm 1 line 16: every candidate congested */
+    RCU_S1 = 6,       /* RTB, table A (minimal) */
+    RCU_S2 = 7,       /* RTB, table B (refraction / non-minimal) */
+    RCU_RTB_RAND = 8, /* Algorithm 1 line 22 */
+    RCU_NUM_CLASSES = 9
+} rcu_class;
+
+typedef enum { RCU_TW_A = 0, RCU_TW_B = 1, RCU_TW_C = 2 } rcu_tw_table;
+
+typedef struct {
+    int valid;
+    int dst_gid, dst_bid, dst_nid;
+    int src_gid;   /* filter F: source group when src_gid == the router's gid */
+    int vc;        /* VC the header arrived on */
+} rcu_header;
+
+typedef struct {
+    rcu_header hdr;
+    uint64_t cong_local;       /* CongL: bit j = router port j congested */
+    gport_bitmap cong_global;  /* CongG: bit g = group-level global port g congested */
+    int tw_valid, tw_table, tw_addr;
+    uint64_t tw_data;
+} rcu_in;
+
+typedef struct {
+    int valid;
+    int port;        /* chosen router output port (0 when class is RCU_NONE) */
+    int vc;          /* output VC after the VC rule */
+    int cls;         /* rcu_class */
+    int gport_valid; /* RTA decisions name a group-level global port */
+    int gport;
+} rcu_out;
+
+typedef struct {
+    int gid, bid;          /* RouterID */
+    port_class pc;         /* class of the input port this unit serves */
+    gport_bitmap wired;    /* the group's wired global ports */
+    uint32_t lfsr_seed;
+} rcu_cfg;
+
+typedef struct {
+    rcu_header hdr;
+    int rta;               /* terminal input, zone G */
+    int zone, row_a, row_b;
+} rcu_s1;
+
+typedef struct {
+    rcu_s1 s1;
+    uint64_t entry_a, entry_b;
+} rcu_s2;
+
+typedef struct {
+    rcu_header hdr;
+    int rta;
+    gport_bitmap ok[4];    /* GA, GB, GC, GD candidates that are not congested */
+    gport_bitmap any;      /* GA|GB|GC|GD with a local port: the line-16 fallback set */
+    uint64_t s1_ok, s2_ok, le_lf;
+} rcu_s3;
+
+typedef struct {
+    topo t;
+    table_params prm;
+    int depth_a, depth_b, depth_c;
+    uint64_t *a, *b, *c;   /* this port's tables */
+    rcu_cfg cfg;
+    /* pipeline registers */
+    rcu_s1 s1;
+    rcu_s2 s2;
+    rcu_s3 s3;
+    rcu_out out;
+    uint32_t lfsr;
+    int ptr_rta;           /* round-robin start over a*h global ports */
+    int ptr_rtb;           /* round-robin start over k router ports */
+} rcu;
+
+int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLEN]);
+void rcu_free(rcu *r);
+/* Synchronous reset: pipeline empty, pointers 0, LFSR = seed; tables are kept. */
+void rcu_reset(rcu *r, const rcu_cfg *cfg);
+/* Copies one port's tables from a table set (loading without the write port). */
+void rcu_load(rcu *r, const port_tables *pt);
+/*
+ * One clock cycle: *out receives the output registers as they are during this cycle (the
+ * decision for the header of cycle-4), then the clock edge updates every register.
+ */
+void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out);
+
+/* Shared helpers (also used by the literal Algorithm 1 and the harness). */
+uint32_t rcu_lfsr_next(uint32_t s);
+int rcu_clog2(int n);                      /* bits to index n items, at least 1 */
+int rcu_lfsr_start(uint32_t lfsr, int width);
+/* First set bit at or after `start`, wrapping; -1 if none. */
+int rcu_first_from64(uint64_t req, int start, int width);
+int rcu_first_from_gbm(const gport_bitmap *req, int start, int width);
+const char *rcu_class_name(int cls);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,489 @@
+// rcu_lockstep — runs rtl/rcu.v (Verilator) and csim/rcu.c side by side on identical inputs and
+// compares every output field every cycle. On the first mismatch it prints the cycle, the
+// inputs, expected and actual values, replays the run with an FST trace of the last cycles and
+// writes a .gtkw save file grouped by pipeline stage. The harness owns the clock.
+//
+// Build: make lockstep-rcu CONFIG=.. (Verilator, -GP/-GA/-GH/-GG and -DDOAR_P.. -DDOAR_G).
+// Last line: lockstep rcu: config=C seed=S cycles=N decisions=D mismatches=M
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vrcu.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "rcu.h"
+#include "tables_image.h"
+
+#ifndef DOAR_P
+#error "compile with -DDOAR_P=.. -DDOAR_A=.. -DDOAR_H=.. -DDOAR_G=.. matching the RTL parameters"
+#endif
+
+namespace {
+
+const int kExitFail = 1, kExitBadInput = 2;
+
+// ---- deterministic stimulus PRNG (xorshift64*), one per run ----
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) { if (!s) s = 1; }
+    uint64_t next() { s ^= s >> 12; s ^= s << 25; s ^= s >> 27; return s * 0x2545F4914F6CDD1Dull; }
+    int below(int n) { return (int)(next() % (uint64_t)n); }
+    bool chance(double p) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
+};
+
+// ---- writing C-side bit vectors into Verilator signals of any width ----
+template <typename T> void put(T &sig, const uint64_t *w, int width) {
+    uint64_t v = w[0];
+    if (width < 64) v &= (((uint64_t)1) << width) - 1;
+    sig = (T)v;
+}
+template <std::size_t N> void put(VlWide<N> &sig, const uint64_t *w, int width) {
+    for (std::size_t i = 0; i < N; i++) {
+        uint32_t word = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
+        int lo = (int)i * 32;
+        if (lo + 32 > width) word &= width > lo ? ((1u << (width - lo)) - 1u) : 0u;
+        sig[i] = word;
+    }
+}
+void put_int(CData &sig, uint64_t v) { sig = (CData)v; }
+void put_int(SData &sig, uint64_t v) { sig = (SData)v; }
+void put_int(IData &sig, uint64_t v) { sig = (IData)v; }
+void put_int(QData &sig, uint64_t v) { sig = (QData)v; }
+
+struct Options {
+    std::string config = "", tables_dir = "", wave_dir = "build/waves";
+    uint64_t seed = 1;
+    long cycles = 100000;
+    int window = 200;     // cycles kept in the FST before the mismatch
+    bool quiet = false;
+};
+
+struct Coverage {
+    long cls[RCU_NUM_CLASSES] = {0};
+    long rtb_zone[4] = {0};       // N, B, G source group, G intermediate group
+    long unit_class[3] = {0};     // decisions per input-port class of the unit
+    long rewrites = 0, epochs = 0;
+};
+
+struct Mismatch {
+    long cycle = -1;
+    char text[4096] = {0};
+};
+
+const char *pc_name(int pc) { return pc == 0 ? "terminal" : pc == 1 ? "intra-group" : "global"; }
+
+class Run {
+  public:
+    Run(const Options &o, const table_set &ts, long trace_from, long stop_at)
+        : o_(o), ts_(ts), t_(ts.t), rng_(o.seed), trace_from_(trace_from), stop_at_(stop_at) {}
+
+    // Returns mismatches (0 or 1: the run stops at the first).
+    int go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path);
+    long cycles_run() const { return cycles_run_; }
+
+  private:
+    void apply(const rcu_in &in, int rst);
+    int compare(long cycle, const rcu_out &exp, Mismatch &mm);
+    void random_row(int table, int row, uint64_t &value);
+
+    const Options &o_;
+    const table_set &ts_;
+    const topo &t_;
+    Rng rng_;
+    long trace_from_, stop_at_;
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vrcu> top_;
+    std::unique_ptr<VerilatedFstC> fst_;
+    rcu model_;
+    rcu_cfg cfg_;
+    int router_ = 0, port_ = 0;
+    rcu_in hist_[8];   // inputs of the last cycles, for reports and coverage
+    long sim_time_ = 0;
+    long cycles_run_ = 0;
+};
+
+void Run::apply(const rcu_in &in, int rst) {
+    Vrcu &v = *top_;
+    v.rst = (CData)rst;
+    put_int(v.cfg_gid, (uint64_t)cfg_.gid);
+    put_int(v.cfg_bid, (uint64_t)cfg_.bid);
+    put_int(v.cfg_port_class, (uint64_t)cfg_.pc);
+    put(v.cfg_wired, cfg_.wired.w, t_.ah);
+    v.cfg_lfsr_seed = cfg_.lfsr_seed;
+    v.in_valid = (CData)in.hdr.valid;
+    put_int(v.in_dst_gid, (uint64_t)in.hdr.dst_gid);
+    put_int(v.in_dst_bid, (uint64_t)in.hdr.dst_bid);
+    put_int(v.in_dst_nid, (uint64_t)in.hdr.dst_nid);
+    put_int(v.in_src_gid, (uint64_t)in.hdr.src_gid);
+    v.in_vc = (CData)in.hdr.vc;
+    put(v.cong_local, &in.cong_local, t_.k);
+    put(v.cong_global, in.cong_global.w, t_.ah);
+    v.tw_valid = (CData)in.tw_valid;
+    v.tw_table = (CData)in.tw_table;
+    put_int(v.tw_addr, (uint64_t)in.tw_addr);
+    v.tw_data = in.tw_data;
+}
+
+int Run::compare(long cycle, const rcu_out &e, Mismatch &mm) {
+    Vrcu &v = *top_;
+    int ok = v.out_valid == e.valid && v.out_port == e.port && v.out_vc == e.vc && v.out_class == e.cls &&
+             v.out_gport_valid == e.gport_valid && (long)v.out_gport == e.gport;
+    if (ok) return 0;
+    size_t n = 0;
+    char *b = mm.text;
+    size_t cap = sizeof mm.text;
+    mm.cycle = cycle;
+    n += snprintf(b + n, cap - n, "MISMATCH at cycle %ld: router (%d,%d) input port %d (%s)\n", cycle, cfg_.gid,
+                  cfg_.bid, port_, pc_name(cfg_.pc));
+    n += snprintf(b + n, cap - n, "  field        expected  actual\n");
+#define ROW(name, ev, av) n += snprintf(b + n, cap - n, "  %-12s %8ld  %6ld%s\n", name, (long)(ev), (long)(av), (long)(ev) != (long)(av) ? "   <--" : "")
+    ROW("valid", e.valid, v.out_valid);
+    ROW("port", e.port, v.out_port);
+    ROW("vc", e.vc, v.out_vc);
+    ROW("class", e.cls, v.out_class);
+    ROW("gport_valid", e.gport_valid, v.out_gport_valid);
+    ROW("gport", e.gport, v.out_gport);
+#undef ROW
+    n += snprintf(b + n, cap - n, "  expected class %s, actual class %s\n", rcu_class_name(e.cls),
+                  rcu_class_name((int)v.out_class));
+    n += snprintf(b + n, cap - n, "  inputs of the last cycles (the header of cycle-4 is the one decided):\n");
+    for (int d = RCU_LATENCY; d >= 0; d--) {
+        const rcu_in &in = hist_[(cycle - d) & 7];
+        if (cycle - d < 0) continue;
+        n += snprintf(b + n, cap - n, "   cycle %ld: %s", cycle - d, in.hdr.valid ? "header" : "bubble");
+        if (in.hdr.valid)
+            n += snprintf(b + n, cap - n, " dst=<%d,%d,%d> src_gid=%d vc=%d", in.hdr.dst_gid, in.hdr.dst_bid,
+                          in.hdr.dst_nid, in.hdr.src_gid, in.hdr.vc);
+        n += snprintf(b + n, cap - n, " congL=0x%" PRIx64 " congG=0x", in.cong_local);
+        for (int w = (t_.ah - 1) / 64; w >= 0; w--) n += snprintf(b + n, cap - n, "%016" PRIx64, in.cong_global.w[w]);
+        if (in.tw_valid) n += snprintf(b + n, cap - n, " write %c[%d]=0x%" PRIx64, "ABC"[in.tw_table], in.tw_addr, in.tw_data);
+        n += snprintf(b + n, cap - n, "\n");
+        if (n > cap - 200) break;
+    }
+    return 1;
+}
+
+// A random row with a valid encoding for the unit's port class (the loader's contract).
+void Run::random_row(int table, int row, uint64_t &value) {
+    const uint64_t kmask = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
+    if (rng_.chance(0.1)) { value = 0; return; }  // an empty entry
+    if (table == RCU_TW_C) {
+        uint8_t items[TABLES_MAX_C_WAYS] = {0};
+        for (int w = 0; w < ts_.prm.c_ways; w++) {
+            if (!rng_.chance(0.6)) continue;
+            if (rng_.chance(0.3) || t_.a < 2) items[w] = CITEM_VALID | CITEM_SELF;
+            else items[w] = (uint8_t)(CITEM_VALID | (t_.first_local + rng_.below(t_.a - 1)));
+        }
+        value = tables_c_entry(items, ts_.prm.c_ways);
+        return;
+    }
+    int index;
+    table_zone z = tables_zone_of_row(&ts_, table == RCU_TW_A ? TABLE_A : TABLE_B, row, &index);
+    if ((z == ZONE_B && index == cfg_.bid) || (z == ZONE_G && index == cfg_.gid)) { value = 0; return; }
+    if (tables_is_global_config(cfg_.pc, z)) {
+        if (table == RCU_TW_A) {
+            uint64_t gp = rng_.next() & ((1ull << t_.h) - 1);
+            value = tables_global_a(rng_.below(t_.a), gp);
+        } else {
+            int bids[TABLES_MAX_NM_SLOTS], n = 1 + rng_.below(ts_.prm.nm_slots);
+            for (int s = 0; s < n; s++) bids[s] = rng_.below(t_.a);
+            value = tables_global_b(bids, n);
+        }
+        return;
+    }
+    uint64_t m = rng_.next() & rng_.next() & kmask;  // sparse LP bitmap
+    value = m;
+}
+
+int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) {
+    char err[DOAR_ERRLEN];
+    ctx_.reset(new VerilatedContext);
+    ctx_->traceEverOn(true);
+    top_.reset(new Vrcu(ctx_.get(), "rcu"));
+    if (rcu_init(&model_, &t_, &ts_.prm, err)) { fprintf(stderr, "rcu_lockstep: %s\n", err); return -1; }
+    memset(hist_, 0, sizeof hist_);
+    int mismatches = 0;
+    long cycle = 0;
+    const double dens[] = {0.0, 0.05, 0.3, 0.7, 0.95, 1.0};
+    const int ndens = sizeof dens / sizeof dens[0];
+    time_t last_report = time(nullptr);
+
+    auto step = [&](rcu_in &in, int rst) -> int {
+        rcu_out exp;
+        hist_[cycle & 7] = in;
+        apply(in, rst);
+        top_->clk = 0;
+        top_->eval();
+        if (fst_ && cycle >= trace_from_) fst_->dump((uint64_t)sim_time_);
+        sim_time_++;
+        if (rst) { rcu_cycle(&model_, &in, &exp); rcu_reset(&model_, &cfg_); }
+        else rcu_cycle(&model_, &in, &exp);
+        int bad = compare(cycle, exp, mm);
+        if (exp.valid) {
+            decisions++;
+            cov.cls[exp.cls]++;
+            cov.unit_class[cfg_.pc]++;
+            const rcu_in &h = hist_[(cycle - RCU_LATENCY) & 7];
+            int zi;
+            table_zone z = tables_zone(cfg_.gid, cfg_.bid, h.hdr.dst_gid, h.hdr.dst_bid, h.hdr.dst_nid, &zi);
+            bool rta = cfg_.pc == PORT_TERMINAL && z == ZONE_G;
+            if (!rta) cov.rtb_zone[z == ZONE_G ? (h.hdr.src_gid == cfg_.gid ? 2 : 3) : (int)z]++;
+        }
+        top_->clk = 1;
+        top_->eval();
+        if (fst_ && cycle >= trace_from_) fst_->dump((uint64_t)sim_time_);
+        sim_time_++;
+        cycle++;
+        return bad;
+    };
+
+    while (cycle < o_.cycles && !mismatches) {
+        // ---- a new epoch: a random router and input port, reset, load its tables ----
+        cov.epochs++;
+        do router_ = rng_.below(t_.n_routers); while (!ts_.present[router_]);
+        port_ = rng_.below(t_.k);
+        cfg_.gid = topo_gid(&t_, router_);
+        cfg_.bid = topo_bid(&t_, router_);
+        cfg_.pc = topo_port_class(&t_, port_);
+        cfg_.wired = ts_.rcfg[router_].wired;
+        cfg_.lfsr_seed = (uint32_t)rng_.next();
+        const port_tables *pt = tables_port(&ts_, router_, port_);
+        rcu_in in;
+        memset(&in, 0, sizeof in);
+        if (!fst_ && trace_from_ >= 0 && cycle + ts_.depth_a + ts_.depth_b + ts_.depth_c + 1 >= trace_from_) {
+            fst_.reset(new VerilatedFstC);
+            top_->trace(fst_.get(), 99);
+            fst_->open(fst_path);
+        }
+        if (step(in, 1)) { mismatches++; break; }
+        const int depth[3] = {ts_.depth_a, ts_.depth_b, ts_.depth_c};
+        const uint64_t *rows[3] = {pt->a, pt->b, pt->c};
+        for (int tab = 0; tab < 3 && !mismatches; tab++)
+            for (int row = 0; row < depth[tab] && !mismatches; row++) {
+                memset(&in, 0, sizeof in);
+                in.tw_valid = 1;
+                in.tw_table = tab;
+                in.tw_addr = row;
+                in.tw_data = rows[tab][row];
+                if (step(in, 0)) mismatches++;
+            }
+        // ---- traffic ----
+        long epoch_len = 2000 + rng_.below(20000);
+        double load = 1.0, dl = 0.0, dg = 0.0, rewrite = 0.0;
+        for (long i = 0; i < epoch_len && cycle < o_.cycles && !mismatches; i++) {
+            if (i % 400 == 0) {  // a new phase: idle, light or saturated; congestion from none to all
+                int m = rng_.below(8);
+                load = m == 0 ? 0.0 : m < 3 ? 0.3 : 1.0;
+                dl = dens[rng_.below(ndens)];
+                dg = dens[rng_.below(ndens)];
+                rewrite = rng_.chance(0.5) ? 0.0 : 0.01;
+            }
+            memset(&in, 0, sizeof in);
+            if (rng_.chance(load)) {
+                rcu_header &h = in.hdr;
+                h.valid = 1;
+                int zsel = rng_.below(4);
+                h.dst_gid = zsel < 2 ? cfg_.gid : rng_.below(t_.g);
+                h.dst_bid = zsel == 0 ? cfg_.bid : rng_.below(t_.a);
+                h.dst_nid = rng_.below(t_.p);
+                h.src_gid = (cfg_.pc == PORT_TERMINAL || rng_.chance(0.5)) ? cfg_.gid : rng_.below(t_.g);
+                h.vc = cfg_.pc == PORT_TERMINAL ? 0 : rng_.below(RCU_NUM_VCS);
+            }
+            for (int j = 0; j < t_.k; j++)
+                if (rng_.chance(dl)) in.cong_local |= 1ull << j;
+            for (int j = 0; j < t_.ah; j++)
+                if (rng_.chance(dg)) gbm_set(&in.cong_global, j);
+            if (rng_.chance(rewrite)) {
+                in.tw_valid = 1;
+                in.tw_table = rng_.below(3);
+                in.tw_addr = rng_.below(depth[in.tw_table]);
+                if (rng_.chance(0.5)) {  // a row of another port of the same router and class
+                    int other = rng_.below(t_.k);
+                    const port_tables *op = tables_port(&ts_, router_, other);
+                    const uint64_t *orow[3] = {op->a, op->b, op->c};
+                    if (topo_port_class(&t_, other) == cfg_.pc) in.tw_data = orow[in.tw_table][in.tw_addr];
+                    else random_row(in.tw_table, in.tw_addr, in.tw_data);
+                } else {
+                    random_row(in.tw_table, in.tw_addr, in.tw_data);
+                }
+                cov.rewrites++;
+            }
+            if (step(in, 0)) mismatches++;
+            if (stop_at_ >= 0 && cycle > stop_at_) break;
+            if (!o_.quiet && !fst_ && (cycle & 0xffff) == 0 && time(nullptr) - last_report >= 5) {
+                last_report = time(nullptr);
+                fprintf(stderr, "lockstep rcu: %ld/%ld cycles (%.0f%%), %ld decisions\n", cycle, o_.cycles,
+                        100.0 * cycle / o_.cycles, decisions);
+            }
+        }
+        if (stop_at_ >= 0 && cycle > stop_at_) break;
+    }
+    // Let the replay run two cycles past the mismatch so the waveform shows it.
+    if (fst_) {
+        rcu_in in;
+        memset(&in, 0, sizeof in);
+        Mismatch ignore;
+        for (int i = 0; i < 2; i++) { hist_[cycle & 7] = in; apply(in, 0); top_->clk = 0; top_->eval(); fst_->dump((uint64_t)sim_time_++); top_->clk = 1; top_->eval(); fst_->dump((uint64_t)sim_time_++); cycle++; }
+        fst_->close();
+    }
+    top_->final();
+    rcu_free(&model_);
+    cycles_run_ = cycle;
+    return mismatches;
+}
+
+void write_gtkw(const char *path, const char *fst, const topo &t, long start_time) {
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    const int GW = rcu_clog2(t.g), BW = rcu_clog2(t.a), NW = rcu_clog2(t.p), GPW = rcu_clog2(t.ah);
+    const int TAW = rcu_clog2(t.p + t.a + t.g);
+    auto sig = [&](const char *name, int width) {
+        if (width == 1) fprintf(f, "@28\nTOP.rcu.%s\n", name);
+        else fprintf(f, "@22\nTOP.rcu.%s[%d:0]\n", name, width - 1);
+    };
+    auto group = [&](const char *name, bool open) {
+        fprintf(f, open ? "@800200\n-%s\n" : "@1000200\n-%s\n", name);
+    };
+    fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] %ld\n[size] 1600 1000\n[pos] -1 -1\n",
+            fst, path, start_time);
+    fprintf(f, "*-4.000000 %ld\n[treeopen] TOP.\n[treeopen] TOP.rcu.\n[sst_width] 260\n[signals_width] 300\n",
+            start_time);
+    group("Inputs (cycle t)", true);
+    sig("clk", 1); sig("rst", 1); sig("in_valid", 1); sig("in_dst_gid", GW); sig("in_dst_bid", BW);
+    sig("in_dst_nid", NW); sig("in_src_gid", GW); sig("in_vc", 2); sig("cong_local", t.k); sig("cong_global", t.ah);
+    sig("tw_valid", 1); sig("tw_table", 2); sig("tw_addr", TAW); sig("tw_data", 64);
+    group("Inputs (cycle t)", false);
+    group("Stage 1: zone decode (t+1)", true);
+    sig("s1_valid", 1); sig("s1_rta", 1); sig("s1_zone", 2); sig("s1_row_a", TAW); sig("s1_row_b", TAW);
+    sig("s1_src_here", 1);
+    group("Stage 1: zone decode (t+1)", false);
+    group("Stage 2: table read (t+2)", true);
+    sig("s2_valid", 1); sig("s2_rta", 1); sig("s2_zone", 2); sig("entry_a", 64); sig("entry_b", 64);
+    group("Stage 2: table read (t+2)", false);
+    group("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)", true);
+    sig("s3_valid", 1); sig("s3_rta", 1); sig("s3_ok_ga", t.ah); sig("s3_ok_gb", t.ah); sig("s3_ok_gc", t.ah);
+    sig("s3_ok_gd", t.ah); sig("s3_any", t.ah); sig("s3_s1_ok", t.k); sig("s3_s2_ok", t.k); sig("s3_le_lf", t.k);
+    group("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)", false);
+    group("Stage 4: P1/M/P2, P3, LFSR (t+4)", true);
+    sig("ptr_rta", GPW); sig("ptr_rtb", 6); sig("lfsr", 32); sig("dec_class", 4); sig("dec_port", 6);
+    group("Stage 4: P1/M/P2, P3, LFSR (t+4)", false);
+    group("Outputs", true);
+    sig("out_valid", 1); sig("out_port", 6); sig("out_vc", 2); sig("out_class", 4); sig("out_gport_valid", 1);
+    sig("out_gport", GPW);
+    group("Outputs", false);
+    fclose(f);
+}
+
+int usage(FILE *f, int rc) {
+    fprintf(f, "usage: rcu_lockstep --config NAME --tables DIR [--seed S] [--cycles N] [--wave-dir DIR]\n"
+               "                    [--window W] [--quiet]\n"
+               "Lock-steps rtl/rcu.v against csim/rcu.c. Exit 0 only with 0 mismatches and full coverage.\n");
+    return rc;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        char *end = nullptr;
+        if (a == "-h" || a == "--help") return usage(stdout, 0);
+        if (a == "--quiet") { o.quiet = true; continue; }
+        if (!v) { fprintf(stderr, "rcu_lockstep: unknown option or missing value '%s'\n", a.c_str()); return kExitBadInput; }
+        i++;
+        if (a == "--config") o.config = v;
+        else if (a == "--tables") o.tables_dir = v;
+        else if (a == "--wave-dir") o.wave_dir = v;
+        else if (a == "--seed") { o.seed = strtoull(v, &end, 0); if (!*v || *end) { fprintf(stderr, "rcu_lockstep: --seed '%s': not a number\n", v); return kExitBadInput; } }
+        else if (a == "--cycles") { o.cycles = strtol(v, &end, 0); if (!*v || *end || o.cycles < 1) { fprintf(stderr, "rcu_lockstep: --cycles '%s': not a positive number\n", v); return kExitBadInput; } }
+        else if (a == "--window") { o.window = (int)strtol(v, &end, 0); if (!*v || *end || o.window < 1) { fprintf(stderr, "rcu_lockstep: --window '%s': not a positive number\n", v); return kExitBadInput; } }
+        else { fprintf(stderr, "rcu_lockstep: unknown option '%s'\n", a.c_str()); return kExitBadInput; }
+    }
+    if (o.tables_dir.empty()) { fprintf(stderr, "rcu_lockstep: --tables DIR is required (doar tables CONFIG --out DIR)\n"); return kExitBadInput; }
+    table_set ts;
+    char err[DOAR_ERRLEN];
+    if (tables_load_images(&ts, o.tables_dir.c_str(), err)) { fprintf(stderr, "rcu_lockstep: %s\n", err); return kExitBadInput; }
+    if (ts.t.p != DOAR_P || ts.t.a != DOAR_A || ts.t.h != DOAR_H || ts.t.g != DOAR_G) {
+        fprintf(stderr, "rcu_lockstep: tables are dfly(%d,%d,%d,%d) but this build is dfly(%d,%d,%d,%d)\n", ts.t.p,
+                ts.t.a, ts.t.h, ts.t.g, DOAR_P, DOAR_A, DOAR_H, DOAR_G);
+        tables_free(&ts);
+        return kExitBadInput;
+    }
+    if (o.config.empty()) o.config = ts.t.name;
+    if (ts.prm.nm_slots != TABLES_PAPER_NM_SLOTS || ts.prm.c_ways != TABLES_PAPER_C_WAYS) {
+        fprintf(stderr, "rcu_lockstep: the RTL is built with nm_slots=8, c_ways=6; the images use %d, %d\n",
+                ts.prm.nm_slots, ts.prm.c_ways);
+        tables_free(&ts);
+        return kExitBadInput;
+    }
+
+    Coverage cov;
+    Mismatch mm;
+    long decisions = 0;
+    struct timespec ts0, ts1;
+    clock_gettime(CLOCK_MONOTONIC, &ts0);
+    int mismatches;
+    long cycles_run;
+    {
+        Run run(o, ts, -1, -1);
+        mismatches = run.go(cov, decisions, mm, nullptr);
+        cycles_run = run.cycles_run();
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ts1);
+    double secs = (double)(ts1.tv_sec - ts0.tv_sec) + (ts1.tv_nsec - ts0.tv_nsec) * 1e-9;
+    if (mismatches < 0) { tables_free(&ts); return kExitBadInput; }
+    int rc = 0;
+    if (mismatches) {
+        fputs(mm.text, stdout);
+        std::string base = o.wave_dir + "/rcu_" + o.config + "_seed" + std::to_string(o.seed);
+        std::string fst = base + ".fst", gtkw = base + ".gtkw";
+        std::string mk = "mkdir -p '" + o.wave_dir + "'";
+        if (system(mk.c_str()) != 0) fprintf(stderr, "rcu_lockstep: cannot create %s\n", o.wave_dir.c_str());
+        long from = mm.cycle > o.window ? mm.cycle - o.window : 0;
+        Coverage c2;
+        Mismatch m2;
+        long d2 = 0;
+        Run replay(o, ts, from, mm.cycle);
+        replay.go(c2, d2, m2, fst.c_str());
+        write_gtkw(gtkw.c_str(), fst.c_str(), ts.t, 2 * from);
+        printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s  (gtkwave %s)\n", fst.c_str(), from,
+               mm.cycle + 1, gtkw.c_str(), gtkw.c_str());
+        rc = kExitFail;
+    }
+    // ---- coverage table ----
+    printf("coverage (decisions by class; every row marked * must be non-zero):\n");
+    const int must[RCU_NUM_CLASSES] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
+    int holes = 0;
+    for (int c = 0; c < RCU_NUM_CLASSES; c++) {
+        printf("  %-12s %12ld %s\n", rcu_class_name(c), cov.cls[c], must[c] ? "*" : "");
+        if (must[c] && !cov.cls[c]) holes++;
+    }
+    const char *zn[4] = {"RTB zone N", "RTB zone B", "RTB G source", "RTB G interm."};
+    for (int z = 0; z < 4; z++) {
+        printf("  %-12s %12ld *\n", zn[z], cov.rtb_zone[z]);
+        if (!cov.rtb_zone[z]) holes++;
+    }
+    for (int pc = 0; pc < 3; pc++) {
+        printf("  unit %-7s %12ld *\n", pc_name(pc), cov.unit_class[pc]);
+        if (!cov.unit_class[pc]) holes++;
+    }
+    printf("  epochs %ld, table rewrites %ld, %.1f s, %.0f cycles/s\n", cov.epochs, cov.rewrites, secs,
+           secs > 0 ? cycles_run / secs : 0.0);
+    if (holes && !mismatches) {
+        printf("coverage: %d hole(s): run more cycles or another seed\n", holes);
+        rc = kExitFail;
+    }
+    printf("lockstep rcu: config=%s seed=%" PRIu64 " cycles=%ld decisions=%ld mismatches=%d\n", o.config.c_str(),
+           o.seed, cycles_run, decisions, mismatches);
+    tables_free(&ts);
+    return rc;
+}

@@ -1,0 +1,286 @@
+/* The route-compute unit model (csim/rcu.c) against Algorithm 1 read literally: sets and loops
+ * straight from seed 001's pseudo-code, no pipeline, on many random states; plus the pipeline's
+ * timing contract (latency 4, one decision per cycle, when writes and congestion take effect). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rcu.h"
+#include "testutil.h"
+
+typedef struct { uint64_t s; } prng;
+static uint64_t rnd(prng *p) { p->s ^= p->s << 13; p->s ^= p->s >> 7; p->s ^= p->s << 17; return p->s; }
+static int below(prng *p, int n) { return (int)(rnd(p) % (uint64_t)n); }
+
+/* ---------------- Algorithm 1, literally ---------------- */
+
+typedef struct {
+    const topo *t;
+    int c_ways, nm_slots;
+    int gid, bid;              /* current router C_i */
+    port_class pc;
+    const char *wired;         /* [a*h] */
+    uint64_t row_a, row_b;     /* the rows the destination selects */
+    const uint64_t *table_c;   /* [a] */
+    rcu_header hdr;
+    const char *cong_l;        /* [k]  CongL */
+    const char *cong_g;        /* [a*h] CongG */
+    int ptr_rta, ptr_rtb;      /* where "for (g in X)" starts */
+    uint32_t lfsr;             /* the LFSR when the decision is taken */
+} alg1_state;
+
+/* Lport(tableC, g): the first valid route item of g's router; -1 if the row has none. */
+static int lport(const alg1_state *s, int g) {
+    int x = g / s->t->h;
+    for (int w = 0; w < s->c_ways; w++) {
+        int item = (int)((s->table_c[x] >> (8 * w)) & 0xff);
+        if (!(item & 0x80)) continue;
+        if (item & 0x40) return s->t->p + s->t->a - 1 + g % s->t->h;
+        return item & 0x3f;
+    }
+    return -1;
+}
+
+static int lfsr_start(uint32_t lfsr, int width) {
+    int bits = 1;
+    while ((1 << bits) < width) bits++;
+    int r = (int)(lfsr & ((1u << bits) - 1));
+    return r >= width ? r - width : r;
+}
+
+static int vc_rule(const alg1_state *s, int port) {
+    const topo *t = s->t;
+    if (s->pc == PORT_TERMINAL) return 0;
+    int out_level = port < t->p ? 0 : port < t->p + t->a - 1 ? 1 : 2;
+    int in_level = s->pc == PORT_LOCAL ? 1 : 2;
+    if (out_level == 0) return s->hdr.vc;
+    int vc = s->hdr.vc + (out_level >= in_level);
+    return vc > 3 ? 3 : vc;
+}
+
+static rcu_out alg1(const alg1_state *s) {
+    const topo *t = s->t;
+    const int AH = t->ah, K = t->k;
+    rcu_out o;
+    memset(&o, 0, sizeof o);
+    o.valid = 1;
+    if (s->pc == PORT_TERMINAL && s->hdr.dst_gid != s->gid) {        /* line 1 */
+        char GA[DOAR_MAX_GROUP_PORTS] = {0}, NM[DOAR_MAX_GROUP_PORTS] = {0};
+        char G2[DOAR_MAX_GROUP_PORTS] = {0}, G3[DOAR_MAX_GROUP_PORTS] = {0};
+        char GB[DOAR_MAX_GROUP_PORTS] = {0}, GC[DOAR_MAX_GROUP_PORTS] = {0}, GD[DOAR_MAX_GROUP_PORTS] = {0};
+        /* line 2: Sel_min(tableA): lpc0's router, GP's ports */
+        int lpc0 = (int)(s->row_a & 0xff);
+        if ((lpc0 & 0x80) && (lpc0 & 0x3f) < t->a)
+            for (int i = 0; i < t->h; i++)
+                if ((s->row_a >> (8 + i)) & 1) GA[(lpc0 & 0x3f) * t->h + i] = 1;
+        /* Sel_nm(tableB): every wired port of every slot's router (GA's ports excluded) */
+        for (int k = 0; k < s->nm_slots; k++) {
+            int lpc = (int)((s->row_b >> (8 * k)) & 0xff);
+            if (!(lpc & 0x80) || (lpc & 0x3f) >= t->a) continue;
+            for (int i = 0; i < t->h; i++) {
+                int g = (lpc & 0x3f) * t->h + i;
+                if (s->wired[g] && !GA[g]) NM[g] = 1;
+            }
+        }
+        for (int g = 0; g < AH; g++) {
+            G2[g] = NM[g] && g / t->h == s->bid;                /* line 3: {hR_s .. hR_s+h-1} */
+            G3[g] = NM[g] && g / t->h == s->hdr.dst_bid;        /* line 4: {hR_d .. hR_d+h-1} */
+        }
+        for (int g = 0; g < AH; g++) {
+            GB[g] = G2[g] && G3[g];                             /* line 5 */
+            GC[g] = (G2[g] || G3[g]) && !GB[g];                 /* line 6 */
+            GD[g] = NM[g] && !(G2[g] || G3[g]);                 /* line 7 */
+        }
+        const char *cls[4] = {GA, GB, GC, GD};
+        for (int c = 0; c < 4; c++)                             /* lines 8-15 */
+            for (int n = 0; n < AH; n++) {
+                int g = (s->ptr_rta + n) % AH;
+                if (!cls[c][g]) continue;
+                int l = lport(s, g);
+                if (l < 0) continue;
+                if (!s->cong_g[g] && !s->cong_l[l]) {
+                    o.port = l; o.cls = RCU_GA + c; o.gport_valid = 1; o.gport = g; o.vc = vc_rule(s, l);
+                    return o;
+                }
+            }
+        int start = lfsr_start(s->lfsr, AH);                    /* line 16 */
+        for (int n = 0; n < AH; n++) {
+            int g = (start + n) % AH;
+            if (!(GA[g] || GB[g] || GC[g] || GD[g]) || lport(s, g) < 0) continue;
+            o.port = lport(s, g); o.cls = RCU_RTA_RAND; o.gport_valid = 1; o.gport = g; o.vc = vc_rule(s, o.port);
+            return o;
+        }
+        return o;
+    }
+    /* lines 18-22 */
+    int zone_g = s->hdr.dst_gid != s->gid, zone_n = !zone_g && s->hdr.dst_bid == s->bid;
+    char LE[64] = {0}, LF[64] = {0};
+    for (int l = 0; l < K; l++) {
+        LE[l] = (s->row_a >> l) & 1;
+        LF[l] = !zone_n && ((s->row_b >> l) & 1);
+        if (zone_g && LF[l]) {   /* filter F */
+            int is_local = l >= t->p && l < t->p + t->a - 1, is_global = l >= t->p + t->a - 1;
+            if (s->hdr.src_gid == s->gid && is_local) LF[l] = 0;   /* source group: leave by a global port */
+            if (s->hdr.src_gid != s->gid && is_global) LF[l] = 0;  /* intermediate group: refract */
+        }
+    }
+    const char *sets[2] = {LE, LF};
+    for (int c = 0; c < 2; c++)
+        for (int n = 0; n < K; n++) {
+            int l = (s->ptr_rtb + n) % K;
+            if (sets[c][l] && !s->cong_l[l]) { o.port = l; o.cls = RCU_S1 + c; o.vc = vc_rule(s, l); return o; }
+        }
+    int start = lfsr_start(s->lfsr, K);
+    for (int n = 0; n < K; n++) {
+        int l = (start + n) % K;
+        if (LE[l] || LF[l]) { o.port = l; o.cls = RCU_RTB_RAND; o.vc = vc_rule(s, l); return o; }
+    }
+    return o;
+}
+
+/* ---------------- random states through the pipeline ---------------- */
+
+static uint32_t lfsr_step(uint32_t x) { return (x >> 1) ^ ((x & 1) ? 0x80200003u : 0); }
+
+static uint64_t random_row(prng *pr, const topo *t, int global_cfg, int is_a, int nm_slots) {
+    if (below(pr, 10) == 0) return 0;
+    if (global_cfg) {
+        if (is_a) return tables_global_a(below(pr, t->a + 1), rnd(pr) & ((1ull << t->h) - 1)); /* a: no router */
+        int bids[8], n = 1 + below(pr, nm_slots);
+        for (int s = 0; s < n; s++) bids[s] = below(pr, t->a);
+        return tables_global_b(bids, n);
+    }
+    uint64_t m = rnd(pr) & rnd(pr);
+    return t->k >= 64 ? m : m & ((1ull << t->k) - 1);
+}
+
+static void compare_config(test_ctx *c, int p, int a, int h, int g, int trials, uint64_t seed) {
+    topo t;
+    table_params prm;
+    char err[DOAR_ERRLEN];
+    tables_default_params(&prm);
+    EXPECT(c, topo_init(&t, p, a, h, g, NULL, err) == 0, "%s", err);
+    rcu r;
+    EXPECT(c, rcu_init(&r, &t, &prm, err) == 0, "%s", err);
+    prng pr = {seed};
+    int bad = 0, seen[RCU_NUM_CLASSES] = {0};
+    char wired[DOAR_MAX_GROUP_PORTS], cong_l[64], cong_g[DOAR_MAX_GROUP_PORTS];
+    for (int n = 0; n < trials; n++) {
+        rcu_cfg cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.gid = below(&pr, g);
+        cfg.bid = below(&pr, a);
+        int port = below(&pr, t.k);
+        cfg.pc = topo_port_class(&t, port);
+        topo_wired(&t, cfg.gid, &cfg.wired);
+        for (int j = 0; j < t.ah; j++) wired[j] = (char)gbm_test(&cfg.wired, j);
+        cfg.lfsr_seed = (uint32_t)rnd(&pr);
+        rcu_reset(&r, &cfg);
+        memset(r.a, 0, (size_t)r.depth_a * 8);
+        memset(r.b, 0, (size_t)r.depth_b * 8);
+        /* table C: random items, self sometimes */
+        for (int x = 0; x < a; x++) {
+            uint8_t items[8] = {0};
+            for (int w = 0; w < prm.c_ways; w++)
+                if (below(&pr, 3)) items[w] = below(&pr, 4) == 0 || a < 2 ? CITEM_VALID | CITEM_SELF
+                                                : (uint8_t)(CITEM_VALID | (t.first_local + below(&pr, a - 1)));
+            r.c[x] = tables_c_entry(items, prm.c_ways);
+        }
+        rcu_header hdr = {1, below(&pr, g), below(&pr, a), below(&pr, p), 0, 0};
+        int zs = below(&pr, 4);
+        if (zs == 0) { hdr.dst_gid = cfg.gid; hdr.dst_bid = cfg.bid; }
+        if (zs == 1) hdr.dst_gid = cfg.gid;
+        hdr.src_gid = below(&pr, 2) ? cfg.gid : below(&pr, g);
+        hdr.vc = cfg.pc == PORT_TERMINAL ? 0 : below(&pr, 4);
+        int index;
+        table_zone z = tables_zone(cfg.gid, cfg.bid, hdr.dst_gid, hdr.dst_bid, hdr.dst_nid, &index);
+        int row_a = tables_row_a(&(table_set){.nz = p, .bz = a}, z, index);
+        int row_b = z == ZONE_N ? 0 : tables_row_b(&(table_set){.nz = p, .bz = a}, z, index);
+        int gcfg = cfg.pc == PORT_TERMINAL && z == ZONE_G;
+        r.a[row_a] = random_row(&pr, &t, gcfg, 1, prm.nm_slots);
+        if (z != ZONE_N) r.b[row_b] = random_row(&pr, &t, gcfg, 0, prm.nm_slots);
+        r.ptr_rta = below(&pr, t.ah);
+        r.ptr_rtb = below(&pr, t.k);
+        uint32_t l0 = r.lfsr = (uint32_t)rnd(&pr) | 1;
+        double dl = (double)below(&pr, 5) / 4, dg = (double)below(&pr, 5) / 4;
+        rcu_in in[5];
+        memset(in, 0, sizeof in);
+        in[0].hdr = hdr;
+        for (int cyc = 0; cyc < 5; cyc++) {   /* noise at every cycle; stage 3 (cycle 2) must use cycle 2's */
+            for (int j = 0; j < t.k; j++) if ((double)(rnd(&pr) % 1000) / 1000 < dl) in[cyc].cong_local |= 1ull << j;
+            for (int j = 0; j < t.ah; j++) if ((double)(rnd(&pr) % 1000) / 1000 < dg) gbm_set(&in[cyc].cong_global, j);
+        }
+        for (int j = 0; j < t.k; j++) cong_l[j] = (char)((in[2].cong_local >> j) & 1);
+        for (int j = 0; j < t.ah; j++) cong_g[j] = (char)gbm_test(&in[2].cong_global, j);
+        alg1_state st = {&t, prm.c_ways, prm.nm_slots, cfg.gid, cfg.bid, cfg.pc, wired, r.a[row_a],
+                         z == ZONE_N ? 0 : r.b[row_b], r.c, hdr, cong_l, cong_g, r.ptr_rta, r.ptr_rtb,
+                         lfsr_step(lfsr_step(lfsr_step(l0)))};
+        rcu_out want = alg1(&st), got;
+        for (int cyc = 0; cyc < 5; cyc++) rcu_cycle(&r, &in[cyc], &got);
+        if (memcmp(&want, &got, sizeof got) != 0) {
+            if (bad++ < 3)
+                fprintf(stderr, "dfly(%d,%d,%d,%d) trial %d: literal port %d class %s gport %d vc %d; model port %d class %s gport %d vc %d\n",
+                        p, a, h, g, n, want.port, rcu_class_name(want.cls), want.gport, want.vc, got.port,
+                        rcu_class_name(got.cls), got.gport, got.vc);
+        }
+        seen[want.cls]++;
+    }
+    EXPECT(c, bad == 0, "dfly(%d,%d,%d,%d): %d of %d decisions differ from Algorithm 1", p, a, h, g, bad, trials);
+    for (int k = 0; k < RCU_NUM_CLASSES; k++)
+        EXPECT(c, seen[k] > 0, "dfly(%d,%d,%d,%d): class %s never exercised", p, a, h, g, rcu_class_name(k));
+    rcu_free(&r);
+}
+
+/* Latency 4, one decision per cycle, and write/read timing at the RAM. */
+static void test_timing(test_ctx *c) {
+    topo t;
+    table_params prm;
+    char err[DOAR_ERRLEN];
+    tables_default_params(&prm);
+    topo_named(&t, "small", err);
+    rcu r;
+    rcu_init(&r, &t, &prm, err);
+    rcu_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gid = 1; cfg.bid = 2; cfg.pc = PORT_LOCAL; cfg.lfsr_seed = 5;
+    rcu_reset(&r, &cfg);
+    /* zone N rows: node n -> terminal port n */
+    r.a[0] = 1; r.a[1] = 2;
+    rcu_in in;
+    rcu_out o;
+    int outs[12];
+    for (int cyc = 0; cyc < 12; cyc++) {
+        memset(&in, 0, sizeof in);
+        in.hdr = (rcu_header){cyc < 6, 1, 2, cyc & 1, 1, 0};
+        rcu_cycle(&r, &in, &o);
+        outs[cyc] = o.valid ? o.port : -1;
+    }
+    for (int cyc = 0; cyc < 12; cyc++) {
+        int want = cyc >= RCU_LATENCY && cyc < RCU_LATENCY + 6 ? ((cyc - RCU_LATENCY) & 1) : -1;
+        EXPECT(c, outs[cyc] == want, "cycle %d: out %d want %d", cyc, outs[cyc], want);
+    }
+    /* A write in the cycle the row is read (cycle 1 for a header of cycle 0) is not seen; a write
+     * one cycle earlier is. */
+    for (int early = 0; early < 2; early++) {
+        r.a[0] = 1;
+        rcu_reset(&r, &cfg);
+        for (int cyc = 0; cyc < 5; cyc++) {
+            memset(&in, 0, sizeof in);
+            if (cyc == 0) in.hdr = (rcu_header){1, 1, 2, 0, 1, 0};
+            if (cyc == (early ? 0 : 1)) { in.tw_valid = 1; in.tw_table = RCU_TW_A; in.tw_addr = 0; in.tw_data = 2; }
+            rcu_cycle(&r, &in, &o);
+        }
+        EXPECT(c, o.valid && o.port == (early ? 1 : 0), "write %s the read: port %d", early ? "before" : "during", o.port);
+    }
+    rcu_free(&r);
+}
+
+int main(void) {
+    test_ctx c = {0, 0, "test_rcu"};
+    test_timing(&c);
+    compare_config(&c, 1, 2, 1, 3, 100000, 11);     /* tiny */
+    compare_config(&c, 2, 4, 2, 9, 200000, 12);     /* small */
+    compare_config(&c, 2, 4, 2, 8, 100000, 13);     /* fig8 */
+    compare_config(&c, 6, 12, 6, 73, 100000, 14);   /* paper: a > nm_slots */
+    compare_config(&c, 16, 32, 16, 513, 20000, 15); /* tianhe */
+    return test_finish(&c);
+}
