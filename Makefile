@@ -13,14 +13,17 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
-        rcu-lockstep-tests bench
+        rtl-tests bench synth-rcu icarus-rcu
 
 all: build
 
 help:
-	@echo "make run    - install deps, build, show the small topology and check its routes"
-	@echo "make test   - install deps, build, run every test (sanitizers, valgrind, CLI)"
+	@echo "make run    - install deps, build, show the small topology, check its routes, lock-step its RCU"
+	@echo "make test   - install deps, build, run every test (sanitizers, valgrind, CLI, RTL lock-step)"
 	@echo "make build  - build build/doar"
+	@echo "make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - RTL vs C model, every cycle"
+	@echo "make lint / synth-rcu / icarus-rcu - verilator -Wall + iverilog; Yosys iCE40; Icarus replay"
+	@echo "make bench  - checker and route-compute unit speeds"
 	@echo "make clean  - remove build/"
 
 deps:
@@ -43,6 +46,7 @@ $(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR
 run: deps build
 	$(BUILD)/doar topo small --router 0,0
 	$(BUILD)/doar check small
+	$(MAKE) --no-print-directory lockstep-rcu CONFIG=small SEED=$(SEED) CYCLES=$(CYCLES)
 
 unit-tests: $(TESTS)
 	@for t in $(TESTS); do echo "== $$t"; $$t || exit 1; done
@@ -53,10 +57,15 @@ cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 valgrind-tests: $(BUILD)/doar
 	tests/valgrind_test.sh $(BUILD)/doar
 
+rtl-tests: lint synth-rcu
+	tests/lockstep_rcu_test.sh
+	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
+
 test: deps build
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory cli-tests
 	$(MAKE) --no-print-directory valgrind-tests
+	$(MAKE) --no-print-directory rtl-tests
 	@echo "test: all passed"
 
 clean:
@@ -91,13 +100,45 @@ $(BUILD)/libdoar.a: $(CSIM_LIB_SRC) $(CSIM_HDR)
 $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
 	$(BUILD)/doar tables $* --out $(BUILD)/tables/$* $(TABLE_SAMPLE_$*) >/dev/null
 
+# Yosys synthesis of the route-compute unit of `small` for iCE40: the tables must become block RAM.
+synth-rcu:
+	@mkdir -p $(BUILD)/synth
+	yosys -q -l $(BUILD)/synth/rcu_small.log -p "read_verilog $(RTL_SRC); \
+	  chparam -set P 2 -set A 4 -set H 2 -set G 9 rcu; synth_ice40 -top rcu; tee -o $(BUILD)/synth/rcu_small.stat stat"
+	@luts=$$(awk '/SB_LUT4/ {print $$2}' $(BUILD)/synth/rcu_small.stat); \
+	 brams=$$(awk '/SB_RAM40_4K/ {print $$2}' $(BUILD)/synth/rcu_small.stat); \
+	 echo "synth rcu: config=small target=ice40 luts=$$luts bram=$${brams:-0}"; \
+	 [ "$${brams:-0}" -gt 0 ] || { echo "synth rcu: FAIL tables were not mapped to block RAM"; exit 1; }
+
+# The same RTL under Icarus Verilog, replaying vectors the lock-step harness wrote (small).
+icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
+	@mkdir -p $(BUILD)/icarus
+	$(BUILD)/rcu/small/rcu_lockstep --tables $(BUILD)/tables/small --seed $(SEED) --cycles 30000 --quiet \
+	  --vectors $(BUILD)/icarus/rcu_small.vec | tail -n 1
+	iverilog -g2005 -Wall -o $(BUILD)/icarus/rcu_tb.vvp -s rcu_icarus_tb $(RTL_SRC) tb/rcu_icarus_tb.v
+	vvp -n $(BUILD)/icarus/rcu_tb.vvp +vectors=$(BUILD)/icarus/rcu_small.vec | tee $(BUILD)/icarus/result.txt
+	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
+
+# make bench: speeds, each measured in this run.
+bench: build
+	@echo "== static checker"
+	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
+	@echo "== route-compute unit: C model alone, Verilator alone, lock-step (same stimulus)"
+	@for c in small mid paper tianhe; do \
+	  $(MAKE) --no-print-directory $(BUILD)/rcu/$$c/rcu_lockstep $(BUILD)/tables/$$c/manifest.txt CONFIG=$$c >/dev/null || exit 1; \
+	  n=1000000; [ $$c = tianhe ] && n=100000; \
+	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --mode c --quiet | tail -n 1; \
+	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --mode rtl --quiet | tail -n 1; \
+	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --quiet | grep cycles/s; \
+	done
+
+# verilator -Wall lint (with and without the planted bug) and Icarus elaboration, every config.
 lint:
-	@for c in tiny small fig8 mid paper tianhe; do set -- $$(echo $(DFLY_tiny) | tr ' ' ' '); \
-	  d=$$(case $$c in tiny) echo "$(DFLY_tiny)";; small) echo "$(DFLY_small)";; fig8) echo "$(DFLY_fig8)";; \
-	       mid) echo "$(DFLY_mid)";; paper) echo "$(DFLY_paper)";; tianhe) echo "$(DFLY_tianhe)";; esac); \
-	  set -- $$d; verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
+	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
+	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
-	  echo "lint: rcu $$c clean"; done
+	  iverilog -g2005 -Wall -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
+	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
 
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)

@@ -63,6 +63,8 @@ struct Options {
     long cycles = 100000;
     int window = 200;     // cycles kept in the FST before the mismatch
     bool quiet = false;
+    int mode = 0;         // 0 lock-step, 1 C model only, 2 RTL only (make bench)
+    std::string vectors;  // per-cycle inputs and expected outputs, for tb/rcu_icarus_tb.v
 };
 
 struct Coverage {
@@ -105,6 +107,7 @@ class Run {
     rcu_cfg cfg_;
     int router_ = 0, port_ = 0;
     rcu_in hist_[8];   // inputs of the last cycles, for reports and coverage
+    FILE *vec_ = nullptr;
     long sim_time_ = 0;
     long cycles_run_ = 0;
 };
@@ -209,23 +212,45 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
     top_.reset(new Vrcu(ctx_.get(), "rcu"));
     if (rcu_init(&model_, &t_, &ts_.prm, err)) { fprintf(stderr, "rcu_lockstep: %s\n", err); return -1; }
     memset(hist_, 0, sizeof hist_);
+    if (!o_.vectors.empty() && trace_from_ < 0) {
+        vec_ = fopen(o_.vectors.c_str(), "w");
+        if (!vec_) { fprintf(stderr, "rcu_lockstep: cannot create %s\n", o_.vectors.c_str()); return -1; }
+    }
     int mismatches = 0;
     long cycle = 0;
     const double dens[] = {0.0, 0.05, 0.3, 0.7, 0.95, 1.0};
     const int ndens = sizeof dens / sizeof dens[0];
     time_t last_report = time(nullptr);
 
+    const bool use_rtl = o_.mode != 1, use_c = o_.mode != 2;
     auto step = [&](rcu_in &in, int rst) -> int {
         rcu_out exp;
+        memset(&exp, 0, sizeof exp);
         hist_[cycle & 7] = in;
-        apply(in, rst);
-        top_->clk = 0;
-        top_->eval();
-        if (fst_ && cycle >= trace_from_) fst_->dump((uint64_t)sim_time_);
-        sim_time_++;
-        if (rst) { rcu_cycle(&model_, &in, &exp); rcu_reset(&model_, &cfg_); }
-        else rcu_cycle(&model_, &in, &exp);
-        int bad = compare(cycle, exp, mm);
+        if (use_rtl) {
+            apply(in, rst);
+            top_->clk = 0;
+            top_->eval();
+            if (fst_ && cycle >= trace_from_) fst_->dump((uint64_t)sim_time_);
+            sim_time_++;
+        }
+        if (use_c) {
+            if (rst) { rcu_cycle(&model_, &in, &exp); rcu_reset(&model_, &cfg_); }
+            else rcu_cycle(&model_, &in, &exp);
+        } else {
+            exp.valid = top_->out_valid;
+            exp.cls = top_->out_class;
+        }
+        int bad = use_rtl && use_c ? compare(cycle, exp, mm) : 0;
+        if (vec_) {
+            fprintf(vec_, "%x %x %x %x ", rst, cfg_.gid, cfg_.bid, (int)cfg_.pc);
+            for (int w = (t_.ah - 1) / 64; w >= 0; w--) fprintf(vec_, "%016" PRIx64, cfg_.wired.w[w]);
+            fprintf(vec_, " %x %x %x %x %x %x %x %" PRIx64 " ", cfg_.lfsr_seed, in.hdr.valid, in.hdr.dst_gid,
+                    in.hdr.dst_bid, in.hdr.dst_nid, in.hdr.src_gid, in.hdr.vc, in.cong_local);
+            for (int w = (t_.ah - 1) / 64; w >= 0; w--) fprintf(vec_, "%016" PRIx64, in.cong_global.w[w]);
+            fprintf(vec_, " %x %x %x %" PRIx64 " %x %x %x %x %x %x\n", in.tw_valid, in.tw_table, in.tw_addr,
+                    in.tw_data, exp.valid, exp.port, exp.vc, exp.cls, exp.gport_valid, exp.gport);
+        }
         if (exp.valid) {
             decisions++;
             cov.cls[exp.cls]++;
@@ -236,10 +261,12 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
             bool rta = cfg_.pc == PORT_TERMINAL && z == ZONE_G;
             if (!rta) cov.rtb_zone[z == ZONE_G ? (h.hdr.src_gid == cfg_.gid ? 2 : 3) : (int)z]++;
         }
-        top_->clk = 1;
-        top_->eval();
-        if (fst_ && cycle >= trace_from_) fst_->dump((uint64_t)sim_time_);
-        sim_time_++;
+        if (use_rtl) {
+            top_->clk = 1;
+            top_->eval();
+            if (fst_ && cycle >= trace_from_) fst_->dump((uint64_t)sim_time_);
+            sim_time_++;
+        }
         cycle++;
         return bad;
     };
@@ -335,6 +362,7 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
     }
     top_->final();
     rcu_free(&model_);
+    if (vec_) fclose(vec_);
     cycles_run_ = cycle;
     return mismatches;
 }
@@ -383,8 +411,10 @@ void write_gtkw(const char *path, const char *fst, const topo &t, long start_tim
 
 int usage(FILE *f, int rc) {
     fprintf(f, "usage: rcu_lockstep --config NAME --tables DIR [--seed S] [--cycles N] [--wave-dir DIR]\n"
-               "                    [--window W] [--quiet]\n"
-               "Lock-steps rtl/rcu.v against csim/rcu.c. Exit 0 only with 0 mismatches and full coverage.\n");
+               "                    [--window W] [--mode lockstep|c|rtl] [--vectors FILE] [--quiet]\n"
+               "Lock-steps rtl/rcu.v against csim/rcu.c. Exit 0 only with 0 mismatches and full coverage.\n"
+               "--mode c / rtl runs one side alone on the same stimulus and prints its speed (make bench).\n"
+               "--vectors FILE writes every cycle's inputs and the C model's outputs for tb/rcu_icarus_tb.v.\n");
     return rc;
 }
 
@@ -401,8 +431,14 @@ int main(int argc, char **argv) {
         if (!v) { fprintf(stderr, "rcu_lockstep: unknown option or missing value '%s'\n", a.c_str()); return kExitBadInput; }
         i++;
         if (a == "--config") o.config = v;
+        else if (a == "--mode") {
+            std::string m = v;
+            if (m == "lockstep") o.mode = 0; else if (m == "c") o.mode = 1; else if (m == "rtl") o.mode = 2;
+            else { fprintf(stderr, "rcu_lockstep: --mode '%s': expected lockstep, c or rtl\n", v); return kExitBadInput; }
+        }
         else if (a == "--tables") o.tables_dir = v;
         else if (a == "--wave-dir") o.wave_dir = v;
+        else if (a == "--vectors") o.vectors = v;
         else if (a == "--seed") { o.seed = strtoull(v, &end, 0); if (!*v || *end) { fprintf(stderr, "rcu_lockstep: --seed '%s': not a number\n", v); return kExitBadInput; } }
         else if (a == "--cycles") { o.cycles = strtol(v, &end, 0); if (!*v || *end || o.cycles < 1) { fprintf(stderr, "rcu_lockstep: --cycles '%s': not a positive number\n", v); return kExitBadInput; } }
         else if (a == "--window") { o.window = (int)strtol(v, &end, 0); if (!*v || *end || o.window < 1) { fprintf(stderr, "rcu_lockstep: --window '%s': not a positive number\n", v); return kExitBadInput; } }
@@ -458,6 +494,13 @@ int main(int argc, char **argv) {
         printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s  (gtkwave %s)\n", fst.c_str(), from,
                mm.cycle + 1, gtkw.c_str(), gtkw.c_str());
         rc = kExitFail;
+    }
+    if (o.mode != 0) {
+        printf("bench rcu: config=%s side=%s cycles=%ld decisions=%ld seconds=%.3f cycles_per_s=%.0f decisions_per_s=%.0f\n",
+               o.config.c_str(), o.mode == 1 ? "c-model" : "verilator", cycles_run, decisions, secs,
+               cycles_run / secs, decisions / secs);
+        tables_free(&ts);
+        return 0;
     }
     // ---- coverage table ----
     printf("coverage (decisions by class; every row marked * must be non-zero):\n");
