@@ -124,7 +124,7 @@ bench: build
 	@echo "== static checker"
 	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
 	@echo "== route-compute unit: C model alone, Verilator alone, lock-step (same stimulus)"
-	@for c in small mid paper tianhe; do \
+	@for c in tiny small fig8 mid paper tianhe; do \
 	  $(MAKE) --no-print-directory $(BUILD)/rcu/$$c/rcu_lockstep $(BUILD)/tables/$$c/manifest.txt CONFIG=$$c >/dev/null || exit 1; \
 	  n=1000000; [ $$c = tianhe ] && n=100000; \
 	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --mode c --quiet | tail -n 1; \
