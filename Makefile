@@ -7,7 +7,8 @@ CFLAGS  ?= -O2 -g
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 BUILD   := build
 
-CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c
+CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
+                csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c
 CSIM_HDR     := $(wildcard csim/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
@@ -39,9 +40,9 @@ $(BUILD)/asan/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -o $@ $(CSIM_LIB_SRC) csim/doar.c
 
-$(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR)
+$(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -o $@ $< $(CSIM_LIB_SRC)
+	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -Itb -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
 
 run: deps build
 	$(BUILD)/doar topo small --router 0,0

@@ -1,0 +1,58 @@
+#include "alloc.h"
+
+#include <string.h>
+
+#define NUM_VCS 4
+
+void alloc_compute(const alloc_view *v, alloc_grants *g) {
+    const int k = v->k;
+    int pick[64];
+    memset(g, 0, sizeof *g);
+    g->mc_winner = -1;
+    for (int o = 0; o < 64; o++) g->out_winner[o] = -1;
+    /* Input stage: one proposing VC per input, round robin. */
+    for (int i = 0; i < k; i++) {
+        pick[i] = -1;
+        g->pick_vc[i] = -1;
+        for (int n = 0; n < NUM_VCS; n++) {
+            int vc = (v->rr_in[i] + n) % NUM_VCS;
+            if (v->req[i * NUM_VCS + vc].kind != REQ_NONE) { pick[i] = vc; break; }
+        }
+    }
+    /* Bulletin stage: one multicast takes all its ports at once. */
+    uint64_t taken = 0;
+    if (v->bulletin) {
+        for (int n = 0; n < k; n++) {
+            int i = (v->rr_mc + n) % k;
+            if (pick[i] >= 0 && v->req[i * NUM_VCS + pick[i]].kind == REQ_MCAST) {
+                g->mc_winner = i;
+                taken = v->req[i * NUM_VCS + pick[i]].ports;
+                g->acq_ports[i] = taken;
+                g->pick_vc[i] = pick[i];
+                break;
+            }
+        }
+    }
+    /* Output stage: the remaining outputs each grant one head or acquisition. */
+    for (int o = 0; o < k; o++) {
+        if ((taken >> o) & 1) continue;
+        for (int n = 0; n < k; n++) {
+            int i = (v->rr_out[o] + n) % k;
+            if (pick[i] < 0) continue;
+            const alloc_req *r = &v->req[i * NUM_VCS + pick[i]];
+            if ((r->kind == REQ_HEAD || r->kind == REQ_ACQ) && ((r->ports >> o) & 1)) {
+                g->acq_ports[i] |= (uint64_t)1 << o;
+                g->pick_vc[i] = pick[i];
+                g->out_granted |= (uint64_t)1 << o;
+                g->out_winner[o] = i;
+                break;
+            }
+        }
+    }
+    /* Bodies and discards always move. */
+    for (int i = 0; i < k; i++) {
+        if (pick[i] < 0) continue;
+        int kind = v->req[i * NUM_VCS + pick[i]].kind;
+        if (kind == REQ_BODY || kind == REQ_DISCARD) g->pick_vc[i] = pick[i];
+    }
+}

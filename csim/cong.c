@@ -1,0 +1,85 @@
+#include "cong.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cong_init(cong *c, const topo *t, const cong_params *prm) {
+    memset(c, 0, sizeof *c);
+    c->t = *t;
+    c->prm = *prm;
+    c->hist = calloc((size_t)t->h, sizeof *c->hist);
+    c->dl_valid = calloc((size_t)prm->tps, 1);
+    c->dl_bits = calloc((size_t)prm->tps, sizeof *c->dl_bits);
+    if (!c->hist || !c->dl_valid || !c->dl_bits) { cong_free(c); return -1; }
+    return 0;
+}
+
+void cong_free(cong *c) {
+    free(c->hist);
+    free(c->dl_valid);
+    free(c->dl_bits);
+    c->hist = NULL;
+    c->dl_valid = NULL;
+    c->dl_bits = NULL;
+}
+
+void cong_reset(cong *c, int bid) {
+    c->bid = bid;
+    memset(c->hist, 0, (size_t)c->t.h * sizeof *c->hist);
+    c->congg = 0;
+    c->cong_local = 0;
+    gbm_clear(&c->group);
+    c->bcast_cnt = 0;
+    memset(c->dl_valid, 0, (size_t)c->prm.tps);
+    memset(c->dl_bits, 0, (size_t)c->prm.tps * sizeof *c->dl_bits);
+}
+
+void cong_cycle(cong *c, const int *occ, const uint8_t *sb_valid, const uint64_t *sb_bits) {
+    const topo *t = &c->t;
+    uint64_t hmask = t->h >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->h) - 1);
+    /* CongL from the current occupancy and the current CongG. */
+    uint64_t n_local = 0;
+    for (int o = 0; o < t->k; o++) {
+        if (topo_port_class(t, o) == PORT_GLOBAL) {
+            if ((c->congg >> (o - t->first_global)) & 1) n_local |= (uint64_t)1 << o;
+        } else if (occ[o] > c->prm.tl) {
+            n_local |= (uint64_t)1 << o;
+        }
+    }
+    /* CongG with the history window. */
+    uint64_t n_congg = c->congg;
+    for (int i = 0; i < t->h; i++) {
+        int over = occ[t->first_global + i] > c->prm.tg;
+        int n = c->hist[i] + (over ? 1 : -1);
+        if (n > c->prm.hw) n = c->prm.hw;
+        if (n < 0) n = 0;
+        c->hist[i] = n;
+        if (n == c->prm.hw) n_congg |= (uint64_t)1 << i;
+        if (n == 0) n_congg &= ~((uint64_t)1 << i);
+    }
+    /* Group bitmap: own segment from the current CongG, neighbours from their side-bands. */
+    for (int i = 0; i < t->h; i++) {
+        int j = c->bid * t->h + i;
+        if ((c->congg >> i) & 1) c->group.w[j >> 6] |= (uint64_t)1 << (j & 63);
+        else c->group.w[j >> 6] &= ~((uint64_t)1 << (j & 63));
+    }
+    for (int o = t->first_local; o < t->first_global; o++) {
+        if (!sb_valid[o]) continue;
+        int nb = topo_local_peer(t, c->bid, o);
+        for (int i = 0; i < t->h; i++) {
+            int j = nb * t->h + i;
+            if ((sb_bits[o] >> i) & 1) c->group.w[j >> 6] |= (uint64_t)1 << (j & 63);
+            else c->group.w[j >> 6] &= ~((uint64_t)1 << (j & 63));
+        }
+    }
+    /* Side-band: launch every `interval` cycles, t_ps stages later it is on the links. */
+    for (int s = c->prm.tps - 1; s > 0; s--) {
+        c->dl_valid[s] = c->dl_valid[s - 1];
+        c->dl_bits[s] = c->dl_bits[s - 1];
+    }
+    c->dl_valid[0] = c->bcast_cnt == 0;
+    c->dl_bits[0] = c->bcast_cnt == 0 ? (c->congg & hmask) : 0;
+    c->bcast_cnt = c->bcast_cnt + 1 == c->prm.interval ? 0 : c->bcast_cnt + 1;
+    c->cong_local = n_local;
+    c->congg = n_congg;
+}

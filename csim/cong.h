@@ -1,0 +1,59 @@
+/*
+ * cong — congestion machinery of one router (seed 001 sec. 3.1, Fig. 5). Mirrors rtl/cong.v.
+ *
+ * Contract (docs/architecture.md, "Congestion")
+ *   Inputs each cycle: occupancy of every output port (downstream flits not yet credited back,
+ *     from the credit counters), and the side-band of every intra-group input port.
+ *   CongL (k bits, registered): terminal and intra-group ports: occupancy > TL; global ports:
+ *     the router's own CongG bit of that port.
+ *   CongG (h bits, registered): history window against phantom congestion — a saturating counter
+ *     per global port counts up while occupancy > TG and down otherwise; the bit sets when the
+ *     counter reaches HW and clears when it reaches 0.
+ *   Group bitmap (a*h bits, registered): own segment [bid*h, bid*h+h) = own CongG; the segment of
+ *     the neighbour behind intra-group port l is replaced whenever l's side-band carries a bitmap.
+ *   Side-band out: every `interval` cycles the own CongG bitmap is launched; it appears on the
+ *     side-band output (to every intra-group link) t_ps cycles later.
+ *   All outputs are registers: values computed in cycle t are seen from cycle t+1.
+ */
+#ifndef DOAR_CONG_H
+#define DOAR_CONG_H
+
+#include "topo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int tl, tg;         /* thresholds in flits */
+    int hw;             /* history window (cycles) */
+    int interval;       /* broadcast interval: the maximum packet length */
+    int tps;            /* side-band latency t_ps (cycles, >= 1) */
+} cong_params;
+
+typedef struct {
+    topo t;
+    cong_params prm;
+    int bid;
+    int *hist;                /* [h] */
+    uint64_t congg;           /* own CongG, bit i = router global port i */
+    uint64_t cong_local;      /* CongL, bit = router port */
+    gport_bitmap group;       /* a*h-bit group bitmap */
+    int bcast_cnt;
+    uint8_t *dl_valid;        /* [tps] side-band delay line; [tps-1] is the output */
+    uint64_t *dl_bits;
+} cong;
+
+int cong_init(cong *c, const topo *t, const cong_params *prm);
+void cong_free(cong *c);
+void cong_reset(cong *c, int bid);
+/* One cycle. occ[o]: occupancy of output port o; sb_valid/sb_bits[o]: side-band on input port o. */
+void cong_cycle(cong *c, const int *occ, const uint8_t *sb_valid, const uint64_t *sb_bits);
+static inline int cong_sb_valid(const cong *c) { return c->dl_valid[c->prm.tps - 1]; }
+static inline uint64_t cong_sb_bits(const cong *c) { return c->dl_bits[c->prm.tps - 1]; }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

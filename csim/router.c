@@ -1,0 +1,310 @@
+#include "router.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOCAL_CAP_REF 32    /* seed 001 Table 1: local port buffer, packets */
+#define GLOBAL_CAP_REF 256  /* seed 001 Table 1: global port buffer, packets */
+#define TL_REF 10           /* seed 001: local threshold, packets */
+#define TG_REF 30           /* seed 001: global threshold, packets */
+#define TPS_REF 30          /* seed 001 sec. 3.1: t_ps ~ 30 cycles */
+#define HW_DEFAULT 8
+
+void router_default_params(const topo *t, router_params *p) {
+    (void)t;
+    p->depth[PORT_TERMINAL] = 8;
+    p->depth[PORT_LOCAL] = 8;
+    p->depth[PORT_GLOBAL] = 16;
+    for (int c = 0; c < 3; c++) p->ds_depth[c] = p->depth[c];
+    p->max_len = 4;
+    p->mgroups = 16;
+    /* The paper's thresholds relative to the paper's buffers, applied to ours. */
+    int local_cap = VCBUF_NUM_VCS * p->ds_depth[PORT_LOCAL], global_cap = VCBUF_NUM_VCS * p->ds_depth[PORT_GLOBAL];
+    p->tl = local_cap * TL_REF / LOCAL_CAP_REF;
+    p->tg = global_cap * TG_REF / GLOBAL_CAP_REF;
+    if (p->tl < 1) p->tl = 1;
+    if (p->tg < 1) p->tg = 1;
+    p->hw = HW_DEFAULT;
+    p->tps = TPS_REF;
+    p->bulletin = 1;
+}
+
+int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]) {
+    for (int c = 0; c < 3; c++)
+        if (p->depth[c] < 1 || p->depth[c] > 1024 || p->ds_depth[c] < 1 || p->ds_depth[c] > 1024) {
+            snprintf(err, DOAR_ERRLEN, "buffer depths must be 1..1024 flits");
+            return -1;
+        }
+    if (p->max_len < 1 || p->max_len > FLIT_MAX_LEN) {
+        snprintf(err, DOAR_ERRLEN, "max_len=%d: must be 1..%d flits", p->max_len, FLIT_MAX_LEN);
+        return -1;
+    }
+    for (int c = 0; c < 3; c++)
+        if (p->depth[c] < p->max_len || p->ds_depth[c] < p->max_len) {
+            snprintf(err, DOAR_ERRLEN, "every VC must hold a whole packet (virtual cut-through): depth >= max_len=%d",
+                     p->max_len);
+            return -1;
+        }
+    if (p->mgroups < 1 || p->mgroups > 256) { snprintf(err, DOAR_ERRLEN, "mgroups must be 1..256"); return -1; }
+    if (p->hw < 1 || p->tps < 1 || p->tl < 0 || p->tg < 0) { snprintf(err, DOAR_ERRLEN, "hw, tps >= 1; tl, tg >= 0"); return -1; }
+    (void)t;
+    return 0;
+}
+
+int router_init(router *r, const topo *t, const router_params *p, const table_params *tp, char err[DOAR_ERRLEN]) {
+    memset(r, 0, sizeof *r);
+    if (router_check_params(t, p, err)) return -1;
+    r->t = *t;
+    r->prm = *p;
+    r->tprm = *tp;
+    int k = t->k;
+    r->rcus = calloc((size_t)k, sizeof *r->rcus);
+    r->in = calloc((size_t)k, sizeof *r->in);
+    r->side = calloc((size_t)k, sizeof *r->side);
+    r->cred = calloc((size_t)k, sizeof *r->cred);
+    r->rr_in = calloc((size_t)k, sizeof *r->rr_in);
+    r->rr_out = calloc((size_t)k, sizeof *r->rr_out);
+    if (!r->rcus || !r->in || !r->side || !r->cred || !r->rr_in || !r->rr_out) goto oom;
+    for (int i = 0; i < k; i++) {
+        if (rcu_init(&r->rcus[i], t, tp, err)) goto fail;
+        if (vcbuf_init(&r->in[i], p->depth[topo_port_class(t, i)])) goto oom;
+    }
+    if (mcast_init(&r->mc, k, p->mgroups)) goto oom;
+    cong_params cp = {p->tl, p->tg, p->hw, p->max_len, p->tps};
+    if (cong_init(&r->cg, t, &cp)) goto oom;
+    return 0;
+oom:
+    snprintf(err, DOAR_ERRLEN, "out of memory");
+fail:
+    router_free(r);
+    return -1;
+}
+
+void router_free(router *r) {
+    for (int i = 0; r->rcus && i < r->t.k; i++) rcu_free(&r->rcus[i]);
+    for (int i = 0; r->in && i < r->t.k; i++) vcbuf_free(&r->in[i]);
+    free(r->rcus);
+    free(r->in);
+    free(r->side);
+    free(r->cred);
+    free(r->rr_in);
+    free(r->rr_out);
+    mcast_free(&r->mc);
+    cong_free(&r->cg);
+    memset(r, 0, sizeof *r);
+}
+
+static uint32_t port_seed(uint32_t seed, int port) { return seed + (uint32_t)port * 0x9E3779B9u; }
+
+void router_reset(router *r, const router_cfg_in *cfg) {
+    const topo *t = &r->t;
+    r->cfg = *cfg;
+    for (int i = 0; i < t->k; i++) {
+        rcu_cfg rc;
+        rc.gid = cfg->gid;
+        rc.bid = cfg->bid;
+        rc.pc = topo_port_class(t, i);
+        rc.wired = cfg->wired;
+        rc.lfsr_seed = port_seed(cfg->seed, i);
+        rcu_reset(&r->rcus[i], &rc);
+        vcbuf_reset(&r->in[i]);
+        memset(r->side[i], 0, sizeof r->side[i]);
+        for (int v = 0; v < VCBUF_NUM_VCS; v++) r->cred[i][v] = r->prm.ds_depth[topo_port_class(t, i)];
+        r->rr_in[i] = 0;
+        r->rr_out[i] = 0;
+    }
+    r->rr_mc = 0;
+    r->locked = 0;
+    r->grb_free = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
+    cong_reset(&r->cg, cfg->bid);
+    memset(&r->regs, 0, sizeof r->regs);
+}
+
+int router_buffered(const router *r) {
+    int n = 0;
+    for (int i = 0; i < r->t.k; i++)
+        for (int v = 0; v < VCBUF_NUM_VCS; v++) n += r->in[i].count[v];
+    return n;
+}
+
+static int port_occupancy(const router *r, int o) {
+    int cap = r->prm.ds_depth[topo_port_class(&r->t, o)], occ = 0;
+    for (int v = 0; v < VCBUF_NUM_VCS; v++) occ += cap - r->cred[o][v];
+    return occ;
+}
+
+/* The proposal of input i, VC v (alloc.h, step 1). */
+static alloc_req propose(const router *r, int i, int v) {
+    alloc_req q = {REQ_NONE, 0};
+    const vcbuf *b = &r->in[i];
+    const flit *f = vcbuf_front(b, v);
+    const route_entry *e = vcbuf_route(b, v);
+    if (!f) return q;
+    if (b->active[v]) { q.kind = REQ_BODY; q.ports = e->ports; return q; }
+    if (!f->head) { q.kind = REQ_DISCARD; return q; }    /* a stray body flit: drained */
+    if (!e) return q;                                    /* still being routed */
+    if (e->discard) { q.kind = REQ_DISCARD; return q; }
+    uint64_t ok = 0;
+    for (uint64_t m = e->ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        if (!((r->locked >> o) & 1) && r->cred[o][e->ovc] >= e->len) ok |= (uint64_t)1 << o;
+    }
+    if (!e->mcast) {
+        if (ok == e->ports) { q.kind = REQ_HEAD; q.ports = ok; }
+    } else if (r->prm.bulletin) {
+        if (ok == e->ports && (e->ports & ~r->grb_free) == 0) { q.kind = REQ_MCAST; q.ports = ok; }
+    } else {
+        uint64_t want = ok & ~b->held[v];
+        if (want) { q.kind = REQ_ACQ; q.ports = want; }
+    }
+    return q;
+}
+
+void router_cycle(router *r, const router_in *in, router_out *out) {
+    const topo *t = &r->t;
+    const int k = t->k;
+    *out = r->regs;
+    router_out next;
+    memset(&next, 0, sizeof next);
+
+    int occ[ROUTER_MAX_PORTS];
+    for (int o = 0; o < k; o++) occ[o] = port_occupancy(r, o);
+
+    /* ---- switch allocation on the state at the start of the cycle ---- */
+    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_NUM_VCS];
+    for (int i = 0; i < k; i++)
+        for (int v = 0; v < VCBUF_NUM_VCS; v++) reqs[i * VCBUF_NUM_VCS + v] = propose(r, i, v);
+    alloc_view view = {k, r->prm.bulletin, reqs, r->rr_in, r->rr_out, r->rr_mc};
+    alloc_grants g;
+    alloc_compute(&view, &g);
+
+    for (int i = 0; i < k; i++) {
+        int v = g.pick_vc[i];
+        if (v < 0) continue;
+        vcbuf *b = &r->in[i];
+        const alloc_req *q = &reqs[i * VCBUF_NUM_VCS + v];
+        const flit *f = vcbuf_front(b, v);
+        const route_entry *e = vcbuf_route(b, v);
+        int moved = 0;
+        if (q->kind == REQ_HEAD || q->kind == REQ_MCAST || q->kind == REQ_BODY) {
+            if (q->kind != REQ_BODY) {
+                for (uint64_t m = e->ports; m; m &= m - 1) r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
+            }
+            for (uint64_t m = e->ports; m; m &= m - 1) {
+                int o = __builtin_ctzll(m);
+                next.out[o] = *f;
+                next.out[o].valid = 1;
+                next.out[o].vc = e->ovc;
+            }
+            if (f->tail) {
+                r->locked &= ~e->ports;
+                if (e->mcast) r->grb_free |= e->ports;
+                b->active[v] = 0;
+                b->held[v] = 0;
+                vcbuf_pop_route(b, v);
+            } else if (q->kind != REQ_BODY) {
+                r->locked |= e->ports;
+                if (e->mcast) r->grb_free &= ~e->ports;
+                b->active[v] = 1;
+            }
+            moved = 1;
+        } else if (q->kind == REQ_ACQ) {
+            uint64_t got = g.acq_ports[i];
+            for (uint64_t m = got; m; m &= m - 1) r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
+            r->locked |= got;
+            b->held[v] |= got;
+            if (b->held[v] == e->ports) b->active[v] = 1;
+        } else if (q->kind == REQ_DISCARD) {
+            /* A packet without a route is drained: its head here, the rest as bodies with no
+             * output port. A stray body flit (no packet in progress) just leaves. */
+            if (f->head && e) {
+                if (f->tail) vcbuf_pop_route(b, v);
+                else b->active[v] = 1;
+            }
+            moved = 1;
+        }
+        if (moved) {
+            vcbuf_pop(b, v);
+            next.cr_valid[i] = 1;
+            next.cr_vc[i] = (uint8_t)v;
+        }
+        r->rr_in[i] = (v + 1) % VCBUF_NUM_VCS;
+    }
+    for (int o = 0; o < k; o++)
+        if (g.out_winner[o] >= 0) r->rr_out[o] = (g.out_winner[o] + 1) % k;
+    if (g.mc_winner >= 0) r->rr_mc = (g.mc_winner + 1) % k;
+
+    /* ---- credits returned by the downstream routers ---- */
+    for (int o = 0; o < k; o++)
+        if (in->cr_valid[o]) r->cred[o][in->cr_vc[o] & 3]++;
+
+    /* ---- route-compute units; completed routes enter the route FIFOs ---- */
+    for (int i = 0; i < k; i++) {
+        rcu_in ri;
+        memset(&ri, 0, sizeof ri);
+        const flit *f = &in->in[i];
+        if (f->valid && f->head && !flit_mcast(f->data)) {
+            ri.hdr.valid = 1;
+            ri.hdr.dst_gid = flit_dst_gid(f->data);
+            ri.hdr.dst_bid = flit_dst_bid(f->data);
+            ri.hdr.dst_nid = flit_dst_nid(f->data);
+            ri.hdr.src_gid = flit_src_gid(f->data);
+            ri.hdr.vc = f->vc & 3;
+        }
+        ri.cong_local = r->cg.cong_local;
+        ri.cong_global = r->cg.group;
+        if (in->tw_valid && in->tw_port == i) {
+            ri.tw_valid = 1;
+            ri.tw_table = in->tw_table;
+            ri.tw_addr = in->tw_addr;
+            ri.tw_data = in->tw_data;
+        }
+        rcu_out ro;
+        rcu_cycle(&r->rcus[i], &ri, &ro);
+        side_stage done = r->side[i][RCU_LATENCY - 1];
+        if (done.valid) {
+            route_entry e;
+            memset(&e, 0, sizeof e);
+            e.len = done.len;
+            if (done.mcast) {
+                e.mcast = 1;
+                e.ovc = done.vc;
+                e.ports = mcast_lookup(&r->mc, i, done.grp);
+                e.discard = e.ports == 0;
+            } else {
+                e.ovc = (uint8_t)ro.vc;
+                e.ports = (uint64_t)1 << ro.port;
+                e.discard = ro.cls == RCU_NONE;
+            }
+            if (e.discard) e.ports = 0;
+            vcbuf_push_route(&r->in[i], done.vc, &e);
+        }
+        for (int s = RCU_LATENCY - 1; s > 0; s--) r->side[i][s] = r->side[i][s - 1];
+        side_stage st = {0, 0, 0, 0, 0};
+        if (f->valid && f->head) {
+            st.valid = 1;
+            st.vc = f->vc & 3;
+            st.mcast = (uint8_t)flit_mcast(f->data);
+            st.grp = (uint8_t)flit_mgrp(f->data);
+            st.len = (uint8_t)flit_len(f->data);
+        }
+        r->side[i][0] = st;
+        /* ---- arrivals enter the VC buffers at the end of the cycle ---- */
+        if (f->valid) {
+            flit a = *f;
+            a.vc &= 3;
+            vcbuf_push(&r->in[i], &a);
+        }
+        if (r->in[i].overflow) next.overflow |= (uint64_t)1 << i;
+    }
+    next.overflow |= r->regs.overflow;
+
+    /* ---- congestion, side-band, multicast table ---- */
+    cong_cycle(&r->cg, occ, in->sb_valid, in->sb_bits);
+    next.sb_valid = (uint8_t)cong_sb_valid(&r->cg);
+    next.sb_bits = cong_sb_bits(&r->cg);
+    if (in->mw_valid) mcast_write(&r->mc, in->mw_port, in->mw_group, in->mw_set);
+
+    r->regs = next;
+}

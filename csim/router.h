@@ -1,0 +1,108 @@
+/*
+ * router — the whole DOAR router: per input port a vcbuf and a route-compute unit, the switch
+ * allocator with the Global Resource Bulletin, the crossbar (output registers), credit counters
+ * per output VC, the congestion machinery and the multicast table. Mirrors rtl/router.v.
+ *
+ * Contract (docs/architecture.md, "Router")
+ *   Per port and cycle, inputs: one flit; one credit return for an output VC; a side-band
+ *   bitmap (intra-group ports). Outputs (registers, visible the cycle after they are computed):
+ *   one flit per output port; one credit return per input port (the VC a flit left); the
+ *   side-band bitmap for every intra-group link; a sticky overflow flag per input port.
+ *   Timing: a head flit arriving in cycle t is routed by cycle t+4 (its route entry is written at
+ *   the end of t+4), can be switched in t+5 and is on the output in t+6; a body flit can follow
+ *   one per cycle. A flit switched in cycle s frees its buffer slot at the end of s and the credit
+ *   is on the credit output in s+1.
+ *   Invariants: output ports are held per packet; a multicast leaves on all its ports in the same
+ *   cycles (no splitting); with the bulletin on, a multicast never holds some of its ports while
+ *   waiting for others.
+ */
+#ifndef DOAR_ROUTER_H
+#define DOAR_ROUTER_H
+
+#include "alloc.h"
+#include "cong.h"
+#include "flit.h"
+#include "mcast.h"
+#include "rcu.h"
+#include "vcbuf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ROUTER_MAX_PORTS 64
+
+typedef struct {
+    int depth[3];       /* input VC buffer depth (flits) by port class: terminal, local, global */
+    int ds_depth[3];    /* downstream VC depth by output port class: the credits after reset */
+    int max_len;        /* longest packet (flits); also the side-band interval */
+    int mgroups;        /* multicast groups per input port */
+    int tl, tg;         /* local / global congestion thresholds (flits per port) */
+    int hw;             /* history window of CongG */
+    int tps;            /* side-band latency t_ps */
+    int bulletin;       /* Global Resource Bulletin on (1) or off (0, deadlock demonstration) */
+} router_params;
+
+typedef struct {
+    flit in[ROUTER_MAX_PORTS];
+    uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS];  /* credit for output VC */
+    uint8_t sb_valid[ROUTER_MAX_PORTS];
+    uint64_t sb_bits[ROUTER_MAX_PORTS];
+    int tw_valid, tw_port, tw_table, tw_addr;
+    uint64_t tw_data;
+    int mw_valid, mw_port, mw_group;
+    uint64_t mw_set;
+} router_in;
+
+typedef struct {
+    flit out[ROUTER_MAX_PORTS];
+    uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS];  /* credit for input VC */
+    uint8_t sb_valid;
+    uint64_t sb_bits;
+    uint64_t overflow;
+} router_out;
+
+typedef struct {
+    int gid, bid;
+    gport_bitmap wired;
+    uint32_t seed;
+} router_cfg_in;
+
+typedef struct {
+    uint8_t valid, vc, mcast, grp, len;
+} side_stage;
+
+typedef struct {
+    topo t;
+    router_params prm;
+    table_params tprm;
+    router_cfg_in cfg;
+    rcu *rcus;                 /* [k] */
+    vcbuf *in;                 /* [k] */
+    side_stage (*side)[RCU_LATENCY];  /* [k][4]: header facts travelling beside the RCU */
+    mcast_table mc;
+    cong cg;
+    int (*cred)[VCBUF_NUM_VCS];       /* [k][4] */
+    uint64_t locked;           /* output ports held by a packet */
+    uint64_t grb_free;         /* the bulletin: ports with no multicast */
+    int *rr_in, *rr_out, rr_mc;
+    router_out regs;
+} router;
+
+void router_default_params(const topo *t, router_params *p);
+int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]);
+int router_init(router *r, const topo *t, const router_params *p, const table_params *tp, char err[DOAR_ERRLEN]);
+void router_free(router *r);
+/* Applies cfg; everything but the tables and the multicast table is cleared. A synchronous reset
+ * cycle is router_cycle() followed by router_reset() (table writes of that cycle still apply). */
+void router_reset(router *r, const router_cfg_in *cfg);
+/* One clock cycle: *out receives the output registers during this cycle, then the edge. */
+void router_cycle(router *r, const router_in *in, router_out *out);
+/* Flits buffered in the router (all input VCs). */
+int router_buffered(const router *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

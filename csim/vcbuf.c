@@ -1,0 +1,56 @@
+#include "vcbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int vcbuf_init(vcbuf *b, int depth) {
+    memset(b, 0, sizeof *b);
+    b->depth = depth;
+    for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+        b->fifo[v] = calloc((size_t)depth, sizeof(flit));
+        b->route[v] = calloc((size_t)depth, sizeof(route_entry));
+        if (!b->fifo[v] || !b->route[v]) { vcbuf_free(b); return -1; }
+    }
+    return 0;
+}
+
+void vcbuf_free(vcbuf *b) {
+    for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+        free(b->fifo[v]);
+        free(b->route[v]);
+        b->fifo[v] = NULL;
+        b->route[v] = NULL;
+    }
+}
+
+void vcbuf_reset(vcbuf *b) {
+    for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+        b->head[v] = b->count[v] = b->rhead[v] = b->rcount[v] = 0;
+        b->active[v] = 0;
+        b->held[v] = 0;
+    }
+    b->overflow = 0;
+}
+
+void vcbuf_push(vcbuf *b, const flit *f) {
+    int v = f->vc & (VCBUF_NUM_VCS - 1);
+    if (b->count[v] == b->depth) { b->overflow = 1; return; }
+    b->fifo[v][(b->head[v] + b->count[v]) % b->depth] = *f;
+    b->count[v]++;
+}
+
+void vcbuf_pop(vcbuf *b, int vc) {
+    b->head[vc] = (b->head[vc] + 1) % b->depth;
+    b->count[vc]--;
+}
+
+void vcbuf_push_route(vcbuf *b, int vc, const route_entry *e) {
+    if (b->rcount[vc] == b->depth) { b->overflow = 1; return; }
+    b->route[vc][(b->rhead[vc] + b->rcount[vc]) % b->depth] = *e;
+    b->rcount[vc]++;
+}
+
+void vcbuf_pop_route(vcbuf *b, int vc) {
+    b->rhead[vc] = (b->rhead[vc] + 1) % b->depth;
+    b->rcount[vc]--;
+}

@@ -1,0 +1,62 @@
+/*
+ * vcbuf — the input unit of one router port: a flit FIFO per VC, a route FIFO per VC (one entry
+ * per packet, written when the route-compute result returns), and the state of the packet at the
+ * front of each VC. Mirrors rtl/vcbuf.v.
+ *
+ * Contract
+ *   Push: an arriving flit is appended at the end of its cycle (visible to the allocator from the
+ *         next cycle). A flit arriving on a full VC is dropped and sets the sticky overflow flag.
+ *   Route: one entry per packet in packet order; written 4 cycles after the head arrived.
+ *   Invariants: flits of one packet are contiguous in a VC; the front route entry belongs to the
+ *         packet whose flits are at the front.
+ */
+#ifndef DOAR_VCBUF_H
+#define DOAR_VCBUF_H
+
+#include <stdint.h>
+#include "flit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define VCBUF_NUM_VCS 4
+
+typedef struct {
+    uint8_t discard;   /* no route: the packet is drained without output */
+    uint8_t mcast;
+    uint8_t ovc;       /* output VC */
+    uint8_t len;
+    uint64_t ports;    /* output port set (one bit for unicast) */
+} route_entry;
+
+typedef struct {
+    int depth;                   /* flits per VC */
+    flit *fifo[VCBUF_NUM_VCS];   /* [depth] ring */
+    int head[VCBUF_NUM_VCS], count[VCBUF_NUM_VCS];
+    route_entry *route[VCBUF_NUM_VCS];  /* [depth] ring: at most one packet per flit */
+    int rhead[VCBUF_NUM_VCS], rcount[VCBUF_NUM_VCS];
+    uint8_t active[VCBUF_NUM_VCS];      /* the front packet holds its output ports */
+    uint64_t held[VCBUF_NUM_VCS];       /* ports acquired so far (multicast without bulletin) */
+    int overflow;
+} vcbuf;
+
+int vcbuf_init(vcbuf *b, int depth);
+void vcbuf_free(vcbuf *b);
+void vcbuf_reset(vcbuf *b);
+static inline const flit *vcbuf_front(const vcbuf *b, int vc) {
+    return b->count[vc] ? &b->fifo[vc][b->head[vc]] : (const flit *)0;
+}
+static inline const route_entry *vcbuf_route(const vcbuf *b, int vc) {
+    return b->rcount[vc] ? &b->route[vc][b->rhead[vc]] : (const route_entry *)0;
+}
+void vcbuf_push(vcbuf *b, const flit *f);
+void vcbuf_pop(vcbuf *b, int vc);
+void vcbuf_push_route(vcbuf *b, int vc, const route_entry *e);
+void vcbuf_pop_route(vcbuf *b, int vc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

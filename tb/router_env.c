@@ -1,0 +1,254 @@
+#include "router_env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t env_rand(router_env *e) {
+    uint64_t x = e->rng.s;
+    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+    e->rng.s = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+static int below(router_env *e, int n) { return (int)(env_rand(e) % (uint64_t)n); }
+static int chance(router_env *e, double p) { return (double)(env_rand(e) >> 11) * (1.0 / 9007199254740992.0) < p; }
+
+static void fail(router_env *e, const char *msg) {
+    if (e->errors++ == 0) snprintf(e->first_error, sizeof e->first_error, "%s", msg);
+}
+
+uint64_t env_random_mset(router_env *e, int in_port) {
+    uint64_t s = 0;
+    while (!s) {
+        for (int o = 0; o < e->t->k; o++)
+            if (o != in_port && chance(e, 0.35)) s |= (uint64_t)1 << o;
+    }
+    return s;
+}
+
+int env_init(router_env *e, const topo *t, const table_set *ts, const router_params *prm, int router_id,
+             uint64_t seed) {
+    memset(e, 0, sizeof *e);
+    e->t = t;
+    e->ts = ts;
+    e->prm = prm;
+    e->router_id = router_id;
+    e->gid = topo_gid(t, router_id);
+    e->bid = topo_bid(t, router_id);
+    e->rng.s = seed * 0x9E3779B97F4A7C15ull + 1;
+    e->pkts = calloc(ENV_MAX_TAGS, sizeof *e->pkts);
+    if (!e->pkts) return -1;
+    e->load = 0.5;
+    e->mcast_frac = 0.1;
+    e->drain_prob = 0.8;
+    e->sb_prob = 0.05;
+    e->injecting = 1;
+    e->mgroups = prm->mgroups;
+    for (int i = 0; i < t->k; i++) {
+        for (int v = 0; v < 4; v++) e->up_cred[i][v] = prm->depth[topo_port_class(t, i)];
+        e->cur_left[i] = 0;
+    }
+    return 0;
+}
+
+void env_free(router_env *e) {
+    free(e->pkts);
+    e->pkts = NULL;
+}
+
+/* The output ports the tables allow for a unicast header arriving on in_port. */
+static uint64_t allowed_ports(router_env *e, int in_port, uint64_t hdr) {
+    const table_set *ts = e->ts;
+    int index;
+    table_zone z = tables_zone(e->gid, e->bid, flit_dst_gid(hdr), flit_dst_bid(hdr), flit_dst_nid(hdr), &index);
+    const port_tables *pt = tables_port(ts, e->router_id, in_port);
+    uint64_t ea = pt->a[tables_row_a(ts, z, index)];
+    uint64_t eb = z == ZONE_N ? 0 : pt->b[tables_row_b(ts, z, index)];
+    if (tables_is_global_config(topo_port_class(e->t, in_port), z)) {
+        rta_classes cl;
+        tables_rta_classes(ts, e->router_id, ea, eb, flit_dst_bid(hdr), &cl);
+        return tables_rta_ports(ts, pt, e->router_id, &cl);
+    }
+    return tables_rtb_ports(e->t, z, ea, eb, flit_src_gid(hdr) == e->gid, NULL, NULL);
+}
+
+static void new_packet(router_env *e, int i) {
+    const topo *t = e->t;
+    int tag = -1;
+    for (int n = 0; n < ENV_MAX_TAGS; n++) {
+        int c = (e->next_tag + n) % ENV_MAX_TAGS;
+        if (!e->pkts[c].live) { tag = c; break; }
+    }
+    if (tag < 0) return;
+    e->next_tag = (tag + 1) % ENV_MAX_TAGS;
+    int len = 1 + below(e, e->prm->max_len);
+    port_class pc = topo_port_class(t, i);
+    int vc = pc == PORT_TERMINAL ? 0 : below(e, 4);
+    int mc = chance(e, e->mcast_frac);
+    int grp = below(e, e->mgroups);
+    int zsel = below(e, 4);
+    int dg = zsel < 2 ? e->gid : below(e, t->g);
+    int db = zsel == 0 ? e->bid : below(e, t->a);
+    int dn = below(e, t->p);
+    int sg = (pc == PORT_TERMINAL || chance(e, 0.5)) ? e->gid : below(e, t->g);
+    uint64_t hdr = flit_header(dg, db, dn, sg, mc, grp, len, tag);
+    env_pkt *p = &e->pkts[tag];
+    memset(p, 0, sizeof *p);
+    p->live = 1;
+    p->mcast = (uint8_t)mc;
+    p->in_port = i;
+    p->len = len;
+    p->born = -1;
+    p->expect_ports = mc ? e->mcast_sets[i][grp] : allowed_ports(e, i, hdr);
+    e->cur_tag[i] = tag;
+    e->cur_left[i] = len;
+    e->cur_len[i] = len;
+    e->cur_vc[i] = vc;
+    e->cur_hdr[i] = hdr;
+    e->live_pkts++;
+    e->injected_pkts++;
+    if (mc) e->stat_mcast++; else e->stat_unicast++;
+}
+
+void env_drive(router_env *e, long cycle, router_in *in) {
+    const topo *t = e->t;
+    memset(in, 0, sizeof *in);
+    for (int i = 0; i < t->k; i++) {
+        if (!e->cur_left[i] && e->injecting && chance(e, e->load)) new_packet(e, i);
+        if (!e->cur_left[i]) continue;
+        int v = e->cur_vc[i];
+        if (e->up_cred[i][v] < 1) continue;
+        int seq = e->cur_len[i] - e->cur_left[i];
+        flit *f = &in->in[i];
+        f->valid = 1;
+        f->vc = (uint8_t)v;
+        f->head = seq == 0;
+        f->tail = e->cur_left[i] == 1;
+        f->data = seq == 0 ? e->cur_hdr[i] : (((uint64_t)e->cur_tag[i] << 16) | (uint64_t)seq);
+        if (seq == 0) e->pkts[e->cur_tag[i]].born = cycle;
+        e->up_cred[i][v]--;
+        e->cur_left[i]--;
+        e->injected_flits++;
+    }
+    for (int o = 0; o < t->k; o++) {
+        if (!chance(e, e->drain_prob)) continue;
+        int v0 = below(e, 4);
+        for (int n = 0; n < 4; n++) {
+            int v = (v0 + n) % 4;
+            if (e->ds_held[o][v] > 0) {
+                e->ds_held[o][v]--;
+                in->cr_valid[o] = 1;
+                in->cr_vc[o] = (uint8_t)v;
+                break;
+            }
+        }
+    }
+    for (int o = t->first_local; o < t->first_global; o++)
+        if (chance(e, e->sb_prob)) {
+            in->sb_valid[o] = 1;
+            in->sb_bits[o] = env_rand(e) & (t->h >= 64 ? ~0ull : ((1ull << t->h) - 1));
+        }
+}
+
+void env_observe(router_env *e, long cycle, const router_in *in, const router_out *out) {
+    const topo *t = e->t;
+    char msg[256];
+    (void)in;
+    for (int i = 0; i < t->k; i++)
+        if (out->cr_valid[i]) e->up_cred[i][out->cr_vc[i] & 3]++;
+    for (int o = 0; o < t->k; o++) {
+        const flit *f = &out->out[o];
+        if (!f->valid) continue;
+        e->delivered_flits++;
+        int cap = e->prm->ds_depth[topo_port_class(t, o)];
+        if (++e->ds_held[o][f->vc & 3] > cap) {
+            snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d sent beyond its credits", cycle, o, f->vc);
+            fail(e, msg);
+        }
+        int tag = f->head ? flit_tag(f->data) : (int)((f->data >> 16) & 0xffff);
+        int seq = f->head ? 0 : (int)(f->data & 0xffff);
+        env_pkt *p = &e->pkts[tag];
+        if (!p->live) {
+            snprintf(msg, sizeof msg, "cycle %ld: port %d: flit of packet %d that is not in flight (duplicate?)", cycle, o, tag);
+            fail(e, msg);
+            continue;
+        }
+        if (!((p->expect_ports >> o) & 1)) {
+            snprintf(msg, sizeof msg, "cycle %ld: packet %d from port %d left on port %d, allowed 0x%llx", cycle, tag,
+                     p->in_port, o, (unsigned long long)p->expect_ports);
+            fail(e, msg);
+        }
+        if (seq != p->next_seq[o]) {
+            snprintf(msg, sizeof msg, "cycle %ld: packet %d on port %d: flit %d, expected %d", cycle, tag, o, seq, p->next_seq[o]);
+            fail(e, msg);
+        }
+        p->next_seq[o] = seq + 1;
+        if (f->tail != (seq == p->len - 1)) {
+            snprintf(msg, sizeof msg, "cycle %ld: packet %d: tail flag on flit %d of %d", cycle, tag, seq, p->len);
+            fail(e, msg);
+        }
+        if (!f->tail) continue;
+        if ((p->seen_ports >> o) & 1) {
+            snprintf(msg, sizeof msg, "cycle %ld: packet %d delivered twice on port %d", cycle, tag, o);
+            fail(e, msg);
+        }
+        p->seen_ports |= (uint64_t)1 << o;
+        e->delivered_copies++;
+        int done = p->mcast ? p->seen_ports == p->expect_ports : 1;
+        if (!p->mcast && __builtin_popcountll(p->seen_ports) > 1) {
+            snprintf(msg, sizeof msg, "cycle %ld: unicast packet %d left on two ports", cycle, tag);
+            fail(e, msg);
+        }
+        if (done) {
+            p->live = 0;
+            e->live_pkts--;
+        }
+    }
+    if (out->overflow) {
+        snprintf(msg, sizeof msg, "cycle %ld: input buffer overflow on ports 0x%llx", cycle, (unsigned long long)out->overflow);
+        fail(e, msg);
+    }
+}
+
+void env_check_stuck(router_env *e, long cycle, long bound) {
+    char msg[256];
+    for (int tag = 0; tag < ENV_MAX_TAGS; tag++) {
+        env_pkt *p = &e->pkts[tag];
+        if (p->live && p->born >= 0 && cycle - p->born > bound) {
+            snprintf(msg, sizeof msg, "cycle %ld: packet %d (from port %d, %s) stuck for %ld cycles", cycle, tag,
+                     p->in_port, p->mcast ? "multicast" : "unicast", cycle - p->born);
+            fail(e, msg);
+            p->born = cycle;   /* report once per bound */
+        }
+    }
+}
+
+int env_setup(router_env *e, long n, router_in *in) {
+    const topo *t = e->t;
+    const table_set *ts = e->ts;
+    long per_port = ts->depth_a + ts->depth_b + ts->depth_c;
+    memset(in, 0, sizeof *in);
+    if (n < per_port * t->k) {
+        int port = (int)(n / per_port);
+        long row = n % per_port;
+        const port_tables *pt = tables_port(ts, e->router_id, port);
+        in->tw_valid = 1;
+        in->tw_port = port;
+        if (row < ts->depth_a) { in->tw_table = 0; in->tw_addr = (int)row; in->tw_data = pt->a[row]; }
+        else if (row < ts->depth_a + ts->depth_b) { in->tw_table = 1; in->tw_addr = (int)(row - ts->depth_a); in->tw_data = pt->b[row - ts->depth_a]; }
+        else { in->tw_table = 2; in->tw_addr = (int)(row - ts->depth_a - ts->depth_b); in->tw_data = pt->c[row - ts->depth_a - ts->depth_b]; }
+        return 1;
+    }
+    n -= per_port * t->k;
+    if (n < (long)t->k * e->mgroups) {
+        int port = (int)(n / e->mgroups), grp = (int)(n % e->mgroups);
+        uint64_t set = env_random_mset(e, port);
+        e->mcast_sets[port][grp] = set;
+        in->mw_valid = 1;
+        in->mw_port = port;
+        in->mw_group = grp;
+        in->mw_set = set;
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,85 @@
+/*
+ * router_env — the world around one router under test: an upstream packet source per input
+ * port (honouring the router's credits), a downstream sink per output port (returning credits
+ * after random delays: back-pressure), side-band bitmaps from the group neighbours, and the
+ * conservation ledger. Used by tests/test_router.c (C model alone) and tb/router_lockstep.cpp
+ * (C model and RTL in lock-step). The env only sees the router's outputs, so the same env drives
+ * either side.
+ *
+ * Checks: every unicast packet leaves exactly once, whole and in order, on a port the tables
+ * allow; every multicast packet leaves exactly once on every port of its set and nowhere else;
+ * no packet stays in the router longer than `stuck_bound` cycles; no buffer overflows.
+ */
+#ifndef DOAR_ROUTER_ENV_H
+#define DOAR_ROUTER_ENV_H
+
+#include "router.h"
+#include "tables.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ENV_MAX_TAGS 65536
+
+typedef struct {
+    uint64_t s;
+} env_rng;
+
+typedef struct {
+    uint8_t live, mcast;
+    int in_port, len, got_flits_ports;
+    long born;
+    uint64_t expect_ports;   /* multicast: its set; unicast: the ports the tables allow */
+    uint64_t seen_ports;     /* ports whose copy completed */
+    int next_seq[ROUTER_MAX_PORTS];  /* per output: flits of this packet seen so far */
+} env_pkt;
+
+typedef struct {
+    const topo *t;
+    const table_set *ts;
+    const router_params *prm;
+    int router_id, gid, bid;
+    env_rng rng;
+    /* stimulus knobs, changed by phases */
+    double load, mcast_frac, drain_prob, sb_prob;
+    int injecting;
+    /* upstream, per input port */
+    int up_cred[ROUTER_MAX_PORTS][4];
+    int cur_tag[ROUTER_MAX_PORTS], cur_left[ROUTER_MAX_PORTS], cur_vc[ROUTER_MAX_PORTS], cur_len[ROUTER_MAX_PORTS];
+    uint64_t cur_hdr[ROUTER_MAX_PORTS];
+    /* downstream, per output port: flits not yet credited per VC */
+    int ds_held[ROUTER_MAX_PORTS][4];
+    uint64_t mcast_sets[ROUTER_MAX_PORTS][256];
+    int mgroups;
+    /* ledger */
+    env_pkt *pkts;           /* [ENV_MAX_TAGS] */
+    int next_tag;
+    long injected_pkts, injected_flits, delivered_flits, delivered_copies, live_pkts;
+    long errors;
+    char first_error[512];
+    long stat_mcast, stat_unicast;
+} router_env;
+
+int env_init(router_env *e, const topo *t, const table_set *ts, const router_params *prm, int router_id,
+             uint64_t seed);
+void env_free(router_env *e);
+uint64_t env_rand(router_env *e);
+/* Fills *in for this cycle from the env's state (sources, credit returns, side-bands). */
+void env_drive(router_env *e, long cycle, router_in *in);
+/* Consumes the router's outputs of this cycle: deliveries, credits for the sources, checks. */
+void env_observe(router_env *e, long cycle, const router_in *in, const router_out *out);
+/* Ages the live packets; reports the ones older than bound. */
+void env_check_stuck(router_env *e, long cycle, long bound);
+/* Set-up writes, one per cycle: every port's tables A, B, C through the table-write port, then
+ * every multicast table entry (random non-empty sets). Fills in->tw_* / mw_* for step n; returns
+ * 0 once n is past the last write. */
+int env_setup(router_env *e, long n, router_in *in);
+/* A random non-empty multicast set for an input port (excludes the port itself). */
+uint64_t env_random_mset(router_env *e, int in_port);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
