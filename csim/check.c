@@ -15,7 +15,7 @@ void check_default_opts(check_opts *o) {
 }
 
 const char *check_kind_name(check_error_kind k) {
-    static const char *names[CHK_KINDS] = {"loop", "too long", "vc rule", "misdelivery",
+    static const char *names[CHK_KINDS] = {"loop", "too long", "vc rule", "misdelivery", "rta meaning",
                                            "dead end", "shape", "cdg cycle"};
     return k < CHK_KINDS ? names[k] : "?";
 }
@@ -225,6 +225,26 @@ static void eval_uncached(checker *c, int router, int in_port, int vc, int code,
         rta_classes cls;
         tables_rta_classes(ts, router, ea, eb, c->dest_bid, &cls);
         cand = tables_rta_ports(ts, pt, router, &cls);
+        for (int g = 0; g < t->ah; g++) {
+            int in_ga = gbm_test(&cls.ga, g);
+            if (!(in_ga || gbm_test(&cls.gb, g) || gbm_test(&cls.gc, g) || gbm_test(&cls.gd, g))) continue;
+            if (in_ga && topo_gport_target(t, gid, g) != c->dest_gid) {
+                report(c, CHK_RTA, RFMT ": GA for group %d names global port %d, which leads to %s %d",
+                       RARGS(router, in_port), c->dest_gid, g,
+                       topo_gport_target(t, gid, g) < 0 ? "nothing (unwired):" : "group",
+                       topo_gport_target(t, gid, g));
+                out->err = 1;
+            }
+            uint64_t lp = tables_lport(ts, pt, router, g);
+            int x = g / t->h;
+            uint64_t want = x == bid ? (uint64_t)1 << topo_global_port(t, g) : (uint64_t)1 << topo_local_port(t, bid, x);
+            if (lp && lp != want) {
+                report(c, CHK_RTA, RFMT ": table C row %d maps global port %d to port %d, which does not reach router %d",
+                       RARGS(router, in_port), x, g, __builtin_ctzll(lp), x);
+                out->err = 1;
+            }
+        }
+        if (out->err) return;
     } else {
         cand = tables_rtb_ports(&ts->t, z, ea, eb, in_source_group, NULL, NULL);
     }

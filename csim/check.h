@@ -10,7 +10,10 @@
  *             every route reaches its destination node (no dead end, no misdelivery, no loop);
  *             every route has one of seed 001's shapes (docs/architecture.md, "Path shapes");
  *             at most max_hops router-to-router hops and VC <= num_vcs-1 under the VC rule;
- *             the channel dependency graph over (link, VC) is acyclic.
+ *             the channel dependency graph over (link, VC) is acyclic;
+ *           and at the source router that Algorithm 1's classes mean what they say: every GA port
+ *           leads to the destination group, and table C maps every candidate global port to the
+ *           port that reaches the router owning it.
  *   Method: dynamic programming per destination router over states
  *           (router, input port, VC, shape prefix); a state's route count is the sum over its
  *           choices. Routes are counted per injection port: a route is (internal port of the
@@ -38,6 +41,8 @@ typedef enum {
     CHK_TOO_LONG,      /* more than max_hops hops */
     CHK_VC,            /* the VC rule needs a VC beyond num_vcs-1 */
     CHK_MISDELIVERY,   /* a terminal port other than the destination's */
+    CHK_RTA,           /* the source router's classes mean something else: GA not minimal, or
+                          table C maps a global port to a port that does not reach its router */
     CHK_DEAD_END,      /* no candidate, an unwired port, or a port >= k */
     CHK_SHAPE,         /* reaches the destination along a shape seed 001 does not allow */
     CHK_CDG,           /* cycle in the channel dependency graph */

@@ -106,16 +106,20 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
 }
 
 static int parse_router(cli *c, const char *s) {
-    int g, b;
-    char extra;
-    if (!s || sscanf(s, "%d,%d%c", &g, &b, &extra) != 2) return bad(c, "--router '%s': expected G,B", s ? s : "");
+    long g, b;
+    char *end;
+    if (!s || *s < '0' || *s > '9') return bad(c, "--router '%s': expected G,B", s ? s : "");
+    g = strtol(s, &end, 10);
+    if (*end != ',' || end[1] < '0' || end[1] > '9' || g > 100000) return bad(c, "--router '%s': expected G,B", s);
+    b = strtol(end + 1, &end, 10);
+    if (*end || b > 100000) return bad(c, "--router '%s': expected G,B", s);
     if (!c->have_topo) return bad(c, "%s: --router needs CONFIG before it", "--router");
     if (g < 0 || g >= c->t.g || b < 0 || b >= c->t.a) {
         fprintf(stderr, "doar %s: --router %s: no such router in dfly(%d,%d,%d,%d) (G < %d, B < %d)\n", c->cmd, s,
                 c->t.p, c->t.a, c->t.h, c->t.g, c->t.g, c->t.a);
         return EXIT_BADINPUT;
     }
-    c->router = topo_router(&c->t, g, b);
+    c->router = topo_router(&c->t, (int)g, (int)b);
     return 0;
 }
 
@@ -264,7 +268,6 @@ static int cmd_tables(cli *c) {
             tables_free(&ts);
             return EXIT_BADINPUT;
         }
-        if (c->router >= 0 && c->port >= 0 && c->dump) dump_port(&ts, c->router, c->port);
         printf("tables: ok loaded dir=%s config=%s routers=%d/%d ports=%d distinct_port_tables=%d\n", c->load_dir,
                ts.t.name, ts.routers_present, ts.t.n_routers, ts.routers_present * ts.t.k, ts.pool_n);
         tables_free(&ts);
@@ -273,6 +276,8 @@ static int cmd_tables(cli *c) {
     if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar tables --help)");
     if (!c->out_dir && !c->dump) return bad(c, "%s", "nothing to do: give --out DIR, --dump or --load DIR");
     if (c->sample && !c->out_dir) return bad(c, "%s", "--sample needs --out DIR");
+    if (c->out_dir && c->router < 0 && !c->sample && (long)c->t.n_routers * (1 + 3 * c->t.k) > 1000000)
+        return bad(c, "%s", "the full image set would exceed a million files: give --router G,B or --sample N");
     if (c->dump && (c->router < 0 || c->port < 0)) return bad(c, "%s", "--dump needs --router G,B and --port P");
     if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar tables: %s\n", err); return EXIT_BADINPUT; }
     if (c->dump) dump_port(&ts, c->router, c->port);

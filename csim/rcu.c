@@ -99,6 +99,9 @@ static rcu_s1 stage1(const rcu *r, const rcu_header *h) {
     memset(&s, 0, sizeof s);
     s.hdr = *h;
     if (!h->valid) return s;
+    s.bad = h->dst_gid < 0 || h->dst_gid >= r->t.g || h->dst_bid < 0 || h->dst_bid >= r->t.a || h->dst_nid < 0 ||
+            h->dst_nid >= r->t.p;
+    if (s.bad) return s;   /* rows 0: read, never used */
     int index;
     table_zone z = tables_zone(r->cfg.gid, r->cfg.bid, h->dst_gid, h->dst_bid, h->dst_nid, &index);
     s.zone = (int)z;
@@ -129,7 +132,15 @@ static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const 
     memset(&s, 0, sizeof s);
     s.hdr = s2->s1.hdr;
     s.rta = s2->s1.rta;
-    if (!s.hdr.valid) return s;
+    s.bad = s2->s1.bad;
+    if (!s.hdr.valid || s.bad) return s;
+    for (int x = 0; x < t->a; x++) {
+        int has, self, port;
+        c_item(r, x, &has, &self, &port);
+        s.row_has[x] = (uint8_t)has;
+        s.row_self[x] = (uint8_t)self;
+        s.row_port[x] = (uint8_t)port;
+    }
     if (s.rta) {
         /* A1/A2/B: the classes (the same definition the static checker follows). */
         rta_classes cl;
@@ -139,12 +150,10 @@ static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const 
         gbm_clear(&map);
         gbm_clear(&cl_cong);
         for (int x = 0; x < t->a; x++) {
-            int has, self, port;
-            c_item(r, x, &has, &self, &port);
-            if (!has) continue;
+            if (!s.row_has[x]) continue;
             for (int i = 0; i < t->h; i++) {
                 int g = x * t->h + i;
-                int lp = self ? t->first_global + i : port;
+                int lp = s.row_self[x] ? t->first_global + i : s.row_port[x];
                 gbm_set(&map, g);
                 if ((cong_local >> lp) & 1) gbm_set(&cl_cong, g);
             }
@@ -160,6 +169,9 @@ static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const 
         uint64_t le, lf;
         tables_rtb_ports(t, (table_zone)s2->s1.zone, s2->entry_a, s2->s1.zone == ZONE_N ? 0 : s2->entry_b,
                          s.hdr.src_gid == r->cfg.gid, &le, &lf);
+        uint64_t kmask = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
+        le &= kmask;   /* LP bits beyond k name no port */
+        lf &= kmask;
         s.s1_ok = le & ~cong_local;
         s.s2_ok = lf & ~cong_local;
         s.le_lf = le | lf;
@@ -183,6 +195,7 @@ static rcu_out stage4(rcu *r, const rcu_s3 *s, int *ptr_rta, int *ptr_rtb) {
     memset(&o, 0, sizeof o);
     if (!s->hdr.valid) return o;
     o.valid = 1;
+    if (s->bad) return o;  /* RCU_NONE */
     if (s->rta) {
         int g = -1, cls = RCU_NONE;
         for (int c = 0; c < 4 && g < 0; c++) {
@@ -195,9 +208,8 @@ static rcu_out stage4(rcu *r, const rcu_s3 *s, int *ptr_rta, int *ptr_rtb) {
             if (g >= 0) cls = RCU_RTA_RAND;
         }
         if (g < 0) return o; /* RCU_NONE */
-        int has, self, port;
-        c_item(r, g / t->h, &has, &self, &port);
-        o.port = self ? t->first_global + g % t->h : port;
+        int x = g / t->h;
+        o.port = s->row_self[x] ? t->first_global + g % t->h : s->row_port[x];
         o.cls = cls;
         o.gport_valid = 1;
         o.gport = g;
@@ -226,7 +238,7 @@ void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out) {
     n_s2.entry_b = r->b[r->s1.row_b];
     rcu_s1 n_s1 = stage1(r, &in->hdr);
     /* the clock edge */
-    if (in->tw_valid) {
+    if (in->tw_valid && in->tw_addr >= 0) {
         if (in->tw_table == RCU_TW_A && in->tw_addr < r->depth_a) r->a[in->tw_addr] = in->tw_data;
         else if (in->tw_table == RCU_TW_B && in->tw_addr < r->depth_b) r->b[in->tw_addr] = in->tw_data;
         else if (in->tw_table == RCU_TW_C && in->tw_addr < r->depth_c)

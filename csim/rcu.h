@@ -16,8 +16,9 @@
  *   Output (cycle t+4) : registered decision: port, VC (VC rule), class, chosen global port.
  *   Table writes presented in cycle t take effect at the end of cycle t.
  *   Invariants: one header per cycle in, one decision per cycle out, latency exactly 4; the LFSR
- *     steps every cycle; headers must carry in-range fields and tables valid encodings
- *     (doar tables --load guarantees the latter).
+ *     steps every cycle. A header with a destination field out of range (gid >= g, bid >= a,
+ *     nid >= p) is decided RCU_NONE. Table rows with invalid encodings give a defined decision,
+ *     the same in C and RTL (doar tables --load only accepts valid ones).
  */
 #ifndef DOAR_RCU_H
 #define DOAR_RCU_H
@@ -82,6 +83,7 @@ typedef struct {
 typedef struct {
     rcu_header hdr;
     int rta;               /* terminal input, zone G */
+    int bad;               /* a destination field out of range: decided as RCU_NONE */
     int zone, row_a, row_b;
 } rcu_s1;
 
@@ -92,7 +94,9 @@ typedef struct {
 
 typedef struct {
     rcu_header hdr;
-    int rta;
+    int rta, bad;
+    uint8_t row_has[DOAR_MAX_RADIX], row_self[DOAR_MAX_RADIX], row_port[DOAR_MAX_RADIX];
+                           /* table C as C1 saw it: M/P2 map with the same rows */
     gport_bitmap ok[4];    /* GA, GB, GC, GD candidates that are not congested */
     gport_bitmap any;      /* GA|GB|GC|GD with a local port: the line-16 fallback set */
     uint64_t s1_ok, s2_ok, le_lf;

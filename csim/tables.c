@@ -170,20 +170,26 @@ static uint64_t locals_except(const topo *t, int bid, int skip1, int skip2) {
 
 /*
  * Routers named by table B's non-minimal slots for internal ports, destination group dg.
- * The own router comes first (case 2 of Algorithm 1 needs its global ports); when the
- * group has more routers than slots, the rest rotate with dg so that different
+ * The own router comes first (case 2 of Algorithm 1 needs its global ports). The exit router
+ * (the owner of the minimal port) is left out unless it is this router: Fig. 7(a) configures its
+ * intra-group input with table A only, so a packet sent there leaves minimally whatever global
+ * port the source had in mind (docs/architecture.md, "Which routers fill table B's slots").
+ * When more routers remain than slots, the choice rotates with dg so that different
  * destination groups spread over different routers.
  */
-static int nm_routers(const topo *t, int nm_slots, int bid, int dg, int *out) {
-    int n = 0;
+static int nm_routers(const topo *t, int nm_slots, int bid, int exit_bid, int dg, int *out) {
+    int n = 0, cand[DOAR_MAX_RADIX], nc = 0;
     out[n++] = bid;
-    if (t->a <= nm_slots) {
-        for (int o = 1; o < t->a; o++) out[n++] = (bid + o) % t->a;
+    for (int o = 1; o < t->a; o++) {
+        int x = (bid + o) % t->a;
+        if (x != exit_bid) cand[nc++] = x;
+    }
+    if (nc <= nm_slots - 1) {
+        for (int c = 0; c < nc; c++) out[n++] = cand[c];
         return n;
     }
-    int others = t->a - 1;
-    int start = (int)(((long)dg * (nm_slots - 1)) % others);
-    for (int s = 0; s < nm_slots - 1; s++) out[n++] = (bid + 1 + (start + s) % others) % t->a;
+    int start = (int)(((long)dg * (nm_slots - 1)) % nc);
+    for (int s = 0; s < nm_slots - 1; s++) out[n++] = cand[(start + s) % nc];
     return n;
 }
 
@@ -217,7 +223,7 @@ static void fill_router(table_set *ts, int router, int ix_internal, int ix_local
         /* Internal port: global configuration (Algorithm 1 at the source router). */
         in->a[ra] = tables_global_a(exit_bid, (uint64_t)1 << (j % t->h));
         int slots[TABLES_MAX_NM_SLOTS];
-        int ns = nm_routers(t, ts->prm.nm_slots, bid, dg, slots);
+        int ns = nm_routers(t, ts->prm.nm_slots, bid, exit_bid, dg, slots);
         in->b[rb] = tables_global_b(slots, ns);
         if (exit_bid == bid) {
             /* Directly connected group: only table A, for both local and global inputs. */

@@ -260,6 +260,10 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
             snprintf(err, DOAR_ERRLEN, "%s:%d: router lines must follow the header keys", path, lineno);
             goto fail;
         }
+        if (ready && strcmp(key, "router") != 0) {
+            snprintf(err, DOAR_ERRLEN, "%s:%d: header key '%s' after routers=", path, lineno, key);
+            goto fail;
+        }
         if (strcmp(key, "format") == 0) snprintf(format, sizeof format, "%s", val);
         else if (strcmp(key, "config") == 0) snprintf(config, sizeof config, "%s", val);
         else if (strcmp(key, "dfly") == 0) {

@@ -90,7 +90,32 @@ module rcu #(
         end
     end
 
-    reg           s1_valid, s1_rta, s1_src_here;
+    // A destination field out of range (only possible when g, a or p is not a power of two)
+    // gives the decision "none".
+    wire gid_bad, bid_bad, nid_bad;
+    generate
+        if (G < (1 << GW)) begin : g_gid_chk
+            localparam [GW:0] G_LIM = G[GW:0];
+            assign gid_bad = {1'b0, in_dst_gid} >= G_LIM;
+        end else begin : g_gid_full
+            assign gid_bad = 1'b0;
+        end
+        if (A < (1 << BW)) begin : g_bid_chk
+            localparam [BW:0] A_LIM = A[BW:0];
+            assign bid_bad = {1'b0, in_dst_bid} >= A_LIM;
+        end else begin : g_bid_full
+            assign bid_bad = 1'b0;
+        end
+        if (P < (1 << NW)) begin : g_nid_chk
+            localparam [NW:0] P_LIM = P[NW:0];
+            assign nid_bad = {1'b0, in_dst_nid} >= P_LIM;
+        end else begin : g_nid_full
+            assign nid_bad = 1'b0;
+        end
+    endgenerate
+    wire hdr_bad = gid_bad || bid_bad || nid_bad;
+
+    reg           s1_valid, s1_rta, s1_src_here, s1_bad;
     reg [1:0]     s1_zone, s1_vc;
     reg [BW-1:0]  s1_dst_bid;
     reg [TAW-1:0] s1_row_a, s1_row_b;
@@ -101,8 +126,9 @@ module rcu #(
         s1_zone <= zone_d;
         s1_vc <= in_vc;
         s1_dst_bid <= in_dst_bid;
-        s1_row_a <= in_valid ? row_a_d : {TAW{1'b0}};
-        s1_row_b <= in_valid ? row_b_d : {TAW{1'b0}};
+        s1_bad <= hdr_bad;
+        s1_row_a <= (in_valid && !hdr_bad) ? row_a_d : {TAW{1'b0}};
+        s1_row_b <= (in_valid && !hdr_bad) ? row_b_d : {TAW{1'b0}};
     end
 
     // ---------------- stage 2: table RAM read ----------------
@@ -114,7 +140,7 @@ module rcu #(
         .clk(clk), .we(tw_valid && tw_table == TW_B), .waddr(tw_addr), .wdata(tw_data),
         .raddr(s1_row_b), .rdata(entry_b));
 
-    reg           s2_valid, s2_rta, s2_src_here;
+    reg           s2_valid, s2_rta, s2_src_here, s2_bad;
     reg [1:0]     s2_zone, s2_vc;
     reg [BW-1:0]  s2_dst_bid;
     always @(posedge clk) begin
@@ -124,6 +150,7 @@ module rcu #(
         s2_zone <= s1_zone;
         s2_vc <= s1_vc;
         s2_dst_bid <= s1_dst_bid;
+        s2_bad <= s1_bad;
     end
 
     // Table C in registers: C1 reads every row at once.
@@ -159,13 +186,18 @@ module rcu #(
         .entry_a(entry_a[K-1:0]), .entry_b(entry_b[K-1:0]), .zone(s2_zone), .source_group(s2_src_here),
         .cong_local(cong_local), .s1_ok(s1_ok_d), .s2_ok(s2_ok_d), .le_lf(le_lf_d));
 
-    reg           s3_valid, s3_rta;
+    reg           s3_valid, s3_rta, s3_bad;
+    reg [A-1:0]   s3_row_self;      // table C as C1 saw it: M/P2 map with the same rows
+    reg [A*6-1:0] s3_row_port;
     reg [1:0]     s3_vc;
     reg [AH-1:0]  s3_ok_ga, s3_ok_gb, s3_ok_gc, s3_ok_gd, s3_any;
     reg [K-1:0]   s3_s1_ok, s3_s2_ok, s3_le_lf;
     always @(posedge clk) begin
         s3_valid <= s2_valid && !rst;
         s3_rta <= s2_rta;
+        s3_bad <= s2_bad;
+        s3_row_self <= row_self;
+        s3_row_port <= row_port;
         s3_vc <= s2_vc;
         s3_ok_ga <= ok_ga_d;
         s3_ok_gb <= ok_gb_d;
@@ -192,11 +224,11 @@ module rcu #(
     wire [3:0] dec_class;
     wire [GPW-1:0] dec_gport;
     rcu_decide #(.P(P), .A(A), .H(H), .GPW(GPW), .KB(KB)) decide (
-        .valid(s3_valid), .rta(s3_rta), .ok_ga(s3_ok_ga), .ok_gb(s3_ok_gb), .ok_gc(s3_ok_gc),
+        .valid(s3_valid), .bad(s3_bad), .rta(s3_rta), .ok_ga(s3_ok_ga), .ok_gb(s3_ok_gb), .ok_gc(s3_ok_gc),
         .ok_gd(s3_ok_gd), .any(s3_any), .s1_ok(s3_s1_ok), .s2_ok(s3_s2_ok), .le_lf(s3_le_lf),
         .in_vc(s3_vc), .port_class(cfg_port_class), .ptr_rta(ptr_rta), .ptr_rtb(ptr_rtb),
         .rand_ah(lfsr[GPW-1:0]), .rand_k(lfsr[KB-1:0]),
-        .row_self(row_self), .row_port(row_port),
+        .row_self(s3_row_self), .row_port(s3_row_port),
         .dec_valid(dec_valid), .dec_port(dec_port), .dec_vc(dec_vc), .dec_class(dec_class),
         .dec_gport_valid(dec_gport_valid), .dec_gport(dec_gport), .upd_rta(upd_rta), .upd_rtb(upd_rtb));
 

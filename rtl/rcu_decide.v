@@ -13,6 +13,7 @@ module rcu_decide #(
     parameter KB = 3              // bits of LFSR for a start over K: max(1, clog2(K))
 ) (
     input  wire           valid,
+    input  wire           bad,          // destination out of range: no route
     input  wire           rta,
     input  wire [AH-1:0]  ok_ga,
     input  wire [AH-1:0]  ok_gb,
@@ -140,7 +141,7 @@ module rcu_decide #(
             for (x = 0; x < A; x = x + 1)
                 if (x_hit[x]) port = x_port[x * 6 +: 6];
         end
-        if (!valid) cls = CLS_NONE;
+        if (!valid || bad) cls = CLS_NONE;
 
         dec_valid = valid;
         dec_class = cls;

@@ -289,7 +289,18 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
             top_->trace(fst_.get(), 99);
             fst_->open(fst_path);
         }
-        if (step(in, 1)) { mismatches++; break; }
+        // Reset for 1..3 cycles, with headers arriving meanwhile (they must be ignored).
+        int reset_cycles = 1 + rng_.below(3);
+        for (int rc = 0; rc < reset_cycles && !mismatches; rc++) {
+            memset(&in, 0, sizeof in);
+            in.hdr.valid = rng_.chance(0.5);
+            in.hdr.dst_gid = rng_.below(t_.g);
+            in.hdr.dst_bid = rng_.below(t_.a);
+            in.hdr.dst_nid = rng_.below(t_.p);
+            in.hdr.src_gid = rng_.below(t_.g);
+            if (step(in, 1)) mismatches++;
+        }
+        if (mismatches) break;
         const int depth[3] = {ts_.depth_a, ts_.depth_b, ts_.depth_c};
         const uint64_t *rows[3] = {pt->a, pt->b, pt->c};
         for (int tab = 0; tab < 3 && !mismatches; tab++)
@@ -322,6 +333,11 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
                 h.dst_nid = rng_.below(t_.p);
                 h.src_gid = (cfg_.pc == PORT_TERMINAL || rng_.chance(0.5)) ? cfg_.gid : rng_.below(t_.g);
                 h.vc = cfg_.pc == PORT_TERMINAL ? 0 : rng_.below(RCU_NUM_VCS);
+                if (rng_.chance(0.01)) {  // raw field values: out of range where the width allows
+                    h.dst_gid = rng_.below(1 << rcu_clog2(t_.g));
+                    h.dst_bid = rng_.below(1 << rcu_clog2(t_.a));
+                    h.dst_nid = rng_.below(1 << rcu_clog2(t_.p));
+                }
             }
             for (int j = 0; j < t_.k; j++)
                 if (rng_.chance(dl)) in.cong_local |= 1ull << j;
@@ -331,7 +347,9 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
                 in.tw_valid = 1;
                 in.tw_table = rng_.below(3);
                 in.tw_addr = rng_.below(depth[in.tw_table]);
-                if (rng_.chance(0.5)) {  // a row of another port of the same router and class
+                if (rng_.chance(0.05)) {  // any 64-bit pattern: invalid encodings must agree too
+                    in.tw_data = rng_.next();
+                } else if (rng_.chance(0.5)) {  // a row of another port of the same router and class
                     int other = rng_.below(t_.k);
                     const port_tables *op = tables_port(&ts_, router_, other);
                     const uint64_t *orow[3] = {op->a, op->b, op->c};

@@ -138,6 +138,11 @@ fresh; sed -i 's/^nm_slots=8/colour=blue/' "$D/manifest.txt"
 expect_error "manifest.txt:[0-9]+: unknown key 'colour'" "$DOAR" tables --load "$D"
 fresh; sed -i 's/^zones=2,4,9/zones=2,4,8/' "$D/manifest.txt"
 expect_error "manifest.txt: zones=2,4,8 but dfly gives 2,4,9" "$DOAR" tables --load "$D"
+fresh; echo "nm_slots=4" >> "$D/manifest.txt"
+expect_error "manifest.txt:[0-9]+: header key 'nm_slots' after routers=" "$DOAR" tables --load "$D"
+fresh; echo "dfly=2,4,2,8" >> "$D/manifest.txt"
+expect_error "header key 'dfly' after routers=" "$DOAR" tables --load "$D"
+expect_error "exceed a million files" "$DOAR" tables tianhe --out "$TMP/th_all"
 fresh
 expect_error "images are for dfly\(2,4,2,9\), not mid" "$DOAR" tables --load "$D" mid
 expect_error "manifest.txt: cannot open" "$DOAR" tables --load "$TMP/nowhere"

@@ -181,6 +181,26 @@ static void test_planted(test_ctx *c) {
            "vc-rule none: only the cycle is wrong");
     tables_free(&n.ts);
 
+    /* RTA meaning: lpc0 of a terminal port names the wrong router, so "GA" is not minimal; and
+     * two rows of table C swapped. Both still give loop-free routes, which is why they need
+     * their own check. */
+    make_net(&n, "small");
+    *entry(&n, 4, 1, 0, TABLE_A, ZONE_G, 6) = tables_global_a(0, 1);
+    run(&n, VC_RULE_DOAR, &res);
+    expect_only(c, &res, CHK_RTA, "lpc0 names a router without the minimal port");
+    tables_free(&n.ts);
+    make_net(&n, "small");
+    {
+        int rr = topo_router(&n.t, 4, 1);
+        tables_unshare(&n.ts, rr, 0);
+        uint64_t *cc = tables_port(&n.ts, rr, 0)->c, tmp = cc[0];
+        cc[0] = cc[2];
+        cc[2] = tmp;
+    }
+    run(&n, VC_RULE_DOAR, &res);
+    expect_only(c, &res, CHK_RTA, "table C rows swapped");
+    tables_free(&n.ts);
+
     /* Table C of one internal port emptied: the source router cannot map any global port to a
      * router port (a table C that points elsewhere may still give valid routes, so that case
      * is not an error). */
