@@ -14,7 +14,7 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
-        rtl-tests bench synth-rcu icarus-rcu
+        rtl-tests bench synth-rcu icarus-rcu lockstep-router
 
 all: build
 
@@ -110,6 +110,31 @@ synth-rcu:
 	 brams=$$(awk '/SB_RAM40_4K/ {print $$2}' $(BUILD)/synth/rcu_small.stat); \
 	 echo "synth rcu: config=small target=ice40 luts=$$luts bram=$${brams:-0}"; \
 	 [ "$${brams:-0}" -gt 0 ] || { echo "synth rcu: FAIL tables were not mapped to block RAM"; exit 1; }
+
+# ---------------- the whole router lock-step ----------------
+BULLETIN ?= 1
+ROUTER_DIR = $(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)
+SCENARIO ?= random
+
+$(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -c $< -o $@
+
+$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+	@mkdir -p $(ROUTER_DIR)
+	$(eval D := $(call dfly,$(CONFIG)))
+	verilator $(VERILATOR_FLAGS) -Irtl rtl/router.v --top-module router \
+	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) \
+	  $(if $(filter 1,$(PLANT)),-DPLANT_BUG,) \
+	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN)" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
+	  --Mdir $(ROUTER_DIR) -o router_lockstep $(CURDIR)/tb/router_lockstep.cpp > $(ROUTER_DIR)/build.log 2>&1 \
+	  || { tail -30 $(ROUTER_DIR)/build.log; exit 1; }
+
+# make lockstep-router CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock]
+lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
+	$(ROUTER_DIR)/router_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
 
 # The same RTL under Icarus Verilog, replaying vectors the lock-step harness wrote (small).
 icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt

@@ -1,0 +1,450 @@
+// router — the whole DOAR router (seed 001 Fig. 6 route computation, seed 003 sec. 5.1 Global
+// Resource Bulletin). Mirrors csim/router.c; docs/architecture.md "Router" gives the interface
+// and the cycle each output appears in.
+//   per input port: vcbuf (4 VC FIFOs + route FIFOs), rcu (4-stage route computation), a 4-deep
+//   side pipeline carrying VC / multicast facts next to the rcu;
+//   alloc: switch allocation with the bulletin; crossbar: output registers;
+//   credit counters per output VC (virtual cut-through: a head takes len credits);
+//   cong: CongL / CongG / group bitmap / side-band; mcast_table.
+module router #(
+    parameter P = 2,
+    parameter A = 4,
+    parameter H = 2,
+    parameter G = 9,
+    parameter NM_SLOTS = 8,
+    parameter C_WAYS = 6,
+    parameter DEPTH_T = 8,             // input VC depth (flits) by port class
+    parameter DEPTH_L = 8,
+    parameter DEPTH_G = 16,
+    parameter DS_T = 8,                // downstream VC depth by output port class (credits)
+    parameter DS_L = 8,
+    parameter DS_G = 16,
+    parameter MAX_LEN = 4,
+    parameter MGROUPS = 16,
+    parameter TL = 4 * DS_L * 10 / 32, // seed 001 thresholds relative to its buffers
+    parameter TG = 4 * DS_G * 30 / 256,
+    parameter HW = 8,
+    parameter TPS = 30,
+    parameter BULLETIN = 1,
+    // derived — do not override
+    parameter K = P + A - 1 + H,
+    parameter AH = A * H,
+    parameter GW = (G > 1) ? $clog2(G) : 1,
+    parameter BW = (A > 1) ? $clog2(A) : 1,
+    parameter TAW = (P + A + G > 1) ? $clog2(P + A + G) : 1,
+    parameter KW = (K > 1) ? $clog2(K) : 1
+) (
+    input  wire            clk,
+    input  wire            rst,
+    input  wire [GW-1:0]   cfg_gid,
+    input  wire [BW-1:0]   cfg_bid,
+    input  wire [AH-1:0]   cfg_wired,
+    input  wire [31:0]     cfg_seed,
+    // links in: flits, credits for our outputs, side-bands
+    input  wire [K-1:0]    in_valid,
+    input  wire [K-1:0]    in_head,
+    input  wire [K-1:0]    in_tail,
+    input  wire [K*2-1:0]  in_vc,
+    input  wire [K*64-1:0] in_data,
+    input  wire [K-1:0]    cr_in_valid,
+    input  wire [K*2-1:0]  cr_in_vc,
+    input  wire [K-1:0]    sb_in_valid,
+    input  wire [K*H-1:0]  sb_in_bits,
+    // configuration writes
+    input  wire            tw_valid,
+    input  wire [5:0]      tw_port,
+    input  wire [1:0]      tw_table,
+    input  wire [TAW-1:0]  tw_addr,
+    input  wire [63:0]     tw_data,
+    input  wire            mw_valid,
+    input  wire [5:0]      mw_port,
+    input  wire [7:0]      mw_group,
+    input  wire [K-1:0]    mw_set,
+    // links out
+    output reg  [K-1:0]    out_valid,
+    output reg  [K-1:0]    out_head,
+    output reg  [K-1:0]    out_tail,
+    output reg  [K*2-1:0]  out_vc,
+    output reg  [K*64-1:0] out_data,
+    output reg  [K-1:0]    cr_out_valid,
+    output reg  [K*2-1:0]  cr_out_vc,
+    output wire            sb_out_valid,
+    output wire [H-1:0]    sb_out_bits,
+    output reg  [K-1:0]    overflow
+);
+    localparam FIRST_LOCAL = P;
+    localparam FIRST_GLOBAL = P + A - 1;
+    localparam RW = K + 8;             // route entry {discard, mcast, ovc[1:0], len[3:0], ports}
+    localparam CRW = 11;               // credit counters (<= 1024)
+    localparam OW = 13;                // port occupancy (4 VCs)
+    // route entry fields
+    localparam E_LEN = K, E_OVC = K + 4, E_MCAST = K + 6, E_DISCARD = K + 7;
+    localparam [2:0] R_NONE = 3'd0, R_BODY = 3'd1, R_HEAD = 3'd2, R_MCAST = 3'd3, R_ACQ = 3'd4, R_DISCARD = 3'd5;
+    localparam [31:0] SEED_STEP = 32'h9E37_79B9;
+
+    function integer depth_of;
+        input integer port;
+        begin
+            depth_of = port < FIRST_LOCAL ? DEPTH_T : port < FIRST_GLOBAL ? DEPTH_L : DEPTH_G;
+        end
+    endfunction
+    function [CRW-1:0] ds_of;
+        input integer port;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+        integer n;
+    /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            n = port < FIRST_LOCAL ? DS_T : port < FIRST_GLOBAL ? DS_L : DS_G;
+            ds_of = n[CRW-1:0];
+        end
+    endfunction
+
+    // ---------------- state ----------------
+    reg [CRW-1:0] cred [0:K*4-1];      // output o, VC v at o*4+v
+    reg [K-1:0] locked;
+    reg [K-1:0] grb_free;              // the bulletin
+    reg [3:0] active [0:K-1];
+    reg [K-1:0] held [0:K*4-1];
+    reg [K*2-1:0] rr_in;
+    reg [K*KW-1:0] rr_out;
+    reg [KW-1:0] rr_mc;
+    // side pipeline per input: {valid, vc[1:0], mcast, grp[7:0], len[3:0]}
+    localparam SW = 16;
+    reg [SW-1:0] side [0:K*4-1];       // input i, stage s at i*4+s
+
+    // ---------------- per-input units ----------------
+    wire [K*4-1:0] f_valid, e_valid;
+    wire [K*4*66-1:0] f_flit;
+    wire [K*4*RW-1:0] e_entry;
+    wire [K-1:0] push_drop;
+    wire [K-1:0] cong_local;
+    wire [AH-1:0] cong_group;
+    wire [K*K-1:0] mset;
+    reg  [K*8-1:0] mgroup_rd;
+    reg  [K-1:0] pop, rpop, rpush;
+    reg  [K*2-1:0] pop_vc, rpop_vc, rpush_vc;
+    reg  [K*RW-1:0] rpush_entry;
+
+    genvar gi;
+    generate
+        for (gi = 0; gi < K; gi = gi + 1) begin : g_in
+            localparam integer D = depth_of(gi);
+            localparam integer DWI = (D > 1) ? $clog2(D) : 1;
+            localparam [1:0] PCLASS = gi < FIRST_LOCAL ? 2'd0 : gi < FIRST_GLOBAL ? 2'd1 : 2'd2;
+            localparam [31:0] SEED_OFF = SEED_STEP * gi;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [4*(DWI+1)-1:0] counts;
+            /* verilator lint_on UNUSEDSIGNAL */
+            vcbuf #(.K(K), .DEPTH(D), .DW(DWI)) buffer (
+                .clk(clk), .rst(rst),
+                .push(in_valid[gi]), .push_vc(in_vc[gi*2 +: 2]),
+                .push_flit({in_head[gi], in_tail[gi], in_data[gi*64 +: 64]}),
+                .pop(pop[gi]), .pop_vc(pop_vc[gi*2 +: 2]),
+                .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
+                .rpop(rpop[gi]), .rpop_vc(rpop_vc[gi*2 +: 2]),
+                .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*66 +: 4*66]),
+                .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
+                .push_drop(push_drop[gi]), .counts(counts));
+
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [63:0] d = in_data[gi*64 +: 64];    // header fields per csim/flit.h
+            wire r_valid, r_gv;                      // decisions are tracked by the side pipeline
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire hdr_in = in_valid[gi] && in_head[gi] && !d[34];
+            wire [5:0] r_port;
+            wire [1:0] r_vc;
+            wire [3:0] r_class;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [((AH > 1) ? $clog2(AH) : 1)-1:0] r_gport;
+            /* verilator lint_on UNUSEDSIGNAL */
+            rcu #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS)) route (
+                .clk(clk), .rst(rst), .cfg_gid(cfg_gid), .cfg_bid(cfg_bid), .cfg_port_class(PCLASS),
+                .cfg_wired(cfg_wired), .cfg_lfsr_seed(cfg_seed + SEED_OFF),
+                .in_valid(hdr_in), .in_dst_gid(d[12 +: GW]), .in_dst_bid(d[6 +: BW]),
+                .in_dst_nid(d[0 +: ((P > 1) ? $clog2(P) : 1)]), .in_src_gid(d[23 +: GW]), .in_vc(in_vc[gi*2 +: 2]),
+                .cong_local(cong_local), .cong_global(cong_group),
+                .tw_valid(tw_valid && tw_port == gi[5:0]), .tw_table(tw_table), .tw_addr(tw_addr), .tw_data(tw_data),
+                .out_valid(r_valid), .out_port(r_port), .out_vc(r_vc), .out_class(r_class),
+                .out_gport_valid(r_gv), .out_gport(r_gport));
+
+            // route completion: the oldest side stage meets the rcu's decision
+            wire [SW-1:0] done = side[gi*4 + 3];
+            localparam [6:0] K7 = K[6:0];
+            wire port_ok = {1'b0, r_port} < K7;
+            wire [K-1:0] uport = port_ok ? ({{(K-1){1'b0}}, 1'b1} << r_port) : {K{1'b0}};
+            wire u_discard = r_class == 4'd0 || !port_ok;
+            wire [K-1:0] mports = mset[gi*K +: K];
+            wire m_discard = mports == {K{1'b0}};
+            always @* begin
+                mgroup_rd[gi*8 +: 8] = done[11:4];
+                rpush[gi] = done[15];
+                rpush_vc[gi*2 +: 2] = done[14:13];
+                if (done[12])
+                    rpush_entry[gi*RW +: RW] = {m_discard, 1'b1, done[14:13], done[3:0], m_discard ? {K{1'b0}} : mports};
+                else
+                    rpush_entry[gi*RW +: RW] = {u_discard, 1'b0, r_vc, done[3:0], u_discard ? {K{1'b0}} : uport};
+            end
+            always @(posedge clk) begin
+                if (rst) begin
+                    side[gi*4 + 0] <= {SW{1'b0}};
+                    side[gi*4 + 1] <= {SW{1'b0}};
+                    side[gi*4 + 2] <= {SW{1'b0}};
+                    side[gi*4 + 3] <= {SW{1'b0}};
+                end else begin
+                    side[gi*4 + 0] <= (in_valid[gi] && in_head[gi]) ? {1'b1, in_vc[gi*2 +: 2], d[34], d[42:35], d[46:43]} : {SW{1'b0}};
+                    side[gi*4 + 1] <= side[gi*4 + 0];
+                    side[gi*4 + 2] <= side[gi*4 + 1];
+                    side[gi*4 + 3] <= side[gi*4 + 2];
+                end
+            end
+        end
+    endgenerate
+
+    mcast_table #(.K(K), .MGROUPS(MGROUPS)) mtable (
+        .clk(clk), .we(mw_valid), .wport(mw_port), .wgroup(mw_group), .wset(mw_set),
+        .rgroup(mgroup_rd), .rset(mset));
+
+    // ---------------- occupancy and congestion ----------------
+    reg [K*OW-1:0] occ;
+    integer o, v, i;
+    always @* begin
+        for (o = 0; o < K; o = o + 1) begin
+            occ[o*OW +: OW] = {OW{1'b0}};
+            for (v = 0; v < 4; v = v + 1)
+                occ[o*OW +: OW] = occ[o*OW +: OW] + {{(OW-CRW){1'b0}}, ds_of(o)} - {{(OW-CRW){1'b0}}, cred[o*4+v]};
+        end
+    end
+    cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(OW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS)) congestion (
+        .clk(clk), .rst(rst), .bid(cfg_bid), .occ(occ), .sb_in_valid(sb_in_valid), .sb_in_bits(sb_in_bits),
+        .cong_local(cong_local), .group(cong_group), .sb_out_valid(sb_out_valid), .sb_out_bits(sb_out_bits));
+
+    // ---------------- proposals (csim/router.c propose) ----------------
+    reg [K*4*3-1:0] req_kind;
+    reg [K*4*K-1:0] req_ports;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    reg [65:0] fp;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [RW-1:0] ep;
+    reg [K-1:0] ok;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                fp = f_flit[(i*4+v)*66 +: 66];
+                ep = e_entry[(i*4+v)*RW +: RW];
+                for (o = 0; o < K; o = o + 1)
+`ifdef PLANT_BUG
+                    // planted bug: a head needs one credit more than its length
+                    ok[o] = ep[o] && !locked[o] && cred[o*4 + {30'd0, ep[E_OVC +: 2]}] > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+`else
+                    ok[o] = ep[o] && !locked[o] && cred[o*4 + {30'd0, ep[E_OVC +: 2]}] >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+`endif
+                req_kind[(i*4+v)*3 +: 3] = R_NONE;
+                req_ports[(i*4+v)*K +: K] = {K{1'b0}};
+                if (!f_valid[i*4+v]) begin
+                    req_kind[(i*4+v)*3 +: 3] = R_NONE;
+                end else if (active[i][v]) begin
+                    req_kind[(i*4+v)*3 +: 3] = R_BODY;
+                    req_ports[(i*4+v)*K +: K] = ep[K-1:0];
+                end else if (!fp[65]) begin
+                    req_kind[(i*4+v)*3 +: 3] = R_DISCARD;
+                end else if (!e_valid[i*4+v]) begin
+                    req_kind[(i*4+v)*3 +: 3] = R_NONE;
+                end else if (ep[E_DISCARD]) begin
+                    req_kind[(i*4+v)*3 +: 3] = R_DISCARD;
+                end else if (!ep[E_MCAST]) begin
+                    if (ok == ep[K-1:0]) begin
+                        req_kind[(i*4+v)*3 +: 3] = R_HEAD;
+                        req_ports[(i*4+v)*K +: K] = ok;
+                    end
+                end else if (BULLETIN != 0) begin
+                    if (ok == ep[K-1:0] && (ep[K-1:0] & ~grb_free) == {K{1'b0}}) begin
+                        req_kind[(i*4+v)*3 +: 3] = R_MCAST;
+                        req_ports[(i*4+v)*K +: K] = ok;
+                    end
+                end else if ((ok & ~held[i*4+v]) != {K{1'b0}}) begin
+                    req_kind[(i*4+v)*3 +: 3] = R_ACQ;
+                    req_ports[(i*4+v)*K +: K] = ok & ~held[i*4+v];
+                end
+            end
+    end
+
+    wire [K-1:0] pick_valid, out_granted;
+    wire [K*2-1:0] pick_vc;
+    wire [K*K-1:0] acq_ports;
+    wire mc_valid;
+    wire [KW-1:0] mc_winner;
+    wire [K*KW-1:0] out_winner;
+    alloc #(.K(K), .KW(KW), .BULLETIN(BULLETIN)) allocator (
+        .req_kind(req_kind), .req_ports(req_ports), .rr_in(rr_in), .rr_out(rr_out), .rr_mc(rr_mc),
+        .pick_valid(pick_valid), .pick_vc(pick_vc), .acq_ports(acq_ports), .mc_valid(mc_valid),
+        .mc_winner(mc_winner), .out_valid(out_granted), .out_winner(out_winner));
+
+    // ---------------- applying the grants ----------------
+    reg [K-1:0] send [0:K-1];          // per input: ports its flit goes to this cycle
+    reg [K-1:0] take [0:K-1];          // per input: ports whose credits it takes (len each)
+    reg [2:0] kd;
+    reg [1:0] pv;
+    integer pvi;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    reg [65:0] fa;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [RW-1:0] ea;
+    reg [K-1:0] set_lock, clr_lock, set_grb, clr_grb;
+    reg [3:0] act_set [0:K-1], act_clr [0:K-1];
+    reg [K-1:0] held_or [0:K-1];
+    reg [3:0] held_clr [0:K-1];
+    always @* begin
+        set_lock = {K{1'b0}};
+        clr_lock = {K{1'b0}};
+        set_grb = {K{1'b0}};
+        clr_grb = {K{1'b0}};
+        for (i = 0; i < K; i = i + 1) begin
+            send[i] = {K{1'b0}};
+            take[i] = {K{1'b0}};
+            act_set[i] = 4'd0;
+            act_clr[i] = 4'd0;
+            held_or[i] = {K{1'b0}};
+            held_clr[i] = 4'd0;
+            pop[i] = 1'b0;
+            rpop[i] = 1'b0;
+            pv = pick_vc[i*2 +: 2];
+            pvi = {30'd0, pv};
+            pop_vc[i*2 +: 2] = pv;
+            rpop_vc[i*2 +: 2] = pv;
+            kd = req_kind[(i*4+pvi)*3 +: 3];
+            fa = f_flit[(i*4+pvi)*66 +: 66];
+            ea = e_entry[(i*4+pvi)*RW +: RW];
+            if (pick_valid[i]) begin
+                if (kd == R_HEAD || kd == R_MCAST || kd == R_BODY) begin
+                    if (kd != R_BODY) take[i] = ea[K-1:0];
+                    send[i] = ea[K-1:0];
+                    pop[i] = 1'b1;
+                    if (fa[64]) begin                    // tail
+                        clr_lock = clr_lock | ea[K-1:0];
+                        if (ea[E_MCAST]) set_grb = set_grb | ea[K-1:0];
+                        act_clr[i][pv] = 1'b1;
+                        held_clr[i][pv] = 1'b1;
+                        rpop[i] = 1'b1;
+                    end else if (kd != R_BODY) begin
+                        set_lock = set_lock | ea[K-1:0];
+                        if (ea[E_MCAST]) clr_grb = clr_grb | ea[K-1:0];
+                        act_set[i][pv] = 1'b1;
+                    end
+                end else if (kd == R_ACQ) begin
+                    take[i] = acq_ports[i*K +: K];
+                    set_lock = set_lock | acq_ports[i*K +: K];
+                    held_or[i] = acq_ports[i*K +: K];
+                    if ((held[i*4+pvi] | acq_ports[i*K +: K]) == ea[K-1:0]) act_set[i][pv] = 1'b1;
+                end else if (kd == R_DISCARD) begin
+                    pop[i] = 1'b1;
+                    if (fa[65] && e_valid[i*4+pvi]) begin
+                        if (fa[64]) rpop[i] = 1'b1;
+                        else act_set[i][pv] = 1'b1;
+                    end
+                end
+            end
+        end
+    end
+
+    // crossbar: every output takes the flit of the (at most one) input sending to it
+    reg [K-1:0] nx_valid, nx_head, nx_tail;
+    reg [K*2-1:0] nx_vc;
+    reg [K*64-1:0] nx_data;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    reg [65:0] fx;
+    reg [RW-1:0] ex;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer px;
+    always @* begin
+        nx_valid = {K{1'b0}};
+        nx_head = {K{1'b0}};
+        nx_tail = {K{1'b0}};
+        nx_vc = {K*2{1'b0}};
+        nx_data = {K*64{1'b0}};
+        fx = 66'd0;
+        ex = {RW{1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (i = 0; i < K; i = i + 1) begin
+                px = {30'd0, pick_vc[i*2 +: 2]};
+                if (send[i][o]) begin
+                    fx = f_flit[(i*4 + px)*66 +: 66];
+                    ex = e_entry[(i*4 + px)*RW +: RW];
+                    nx_valid[o] = 1'b1;
+                    nx_head[o] = fx[65];
+                    nx_tail[o] = fx[64];
+                    nx_data[o*64 +: 64] = fx[63:0];
+                    nx_vc[o*2 +: 2] = ex[E_OVC +: 2];
+                end
+            end
+    end
+
+    // credits taken by this cycle's grants, per output VC
+    reg [CRW-1:0] dec [0:K*4-1];
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    reg [RW-1:0] ec;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer pc;
+    always @* begin
+        ec = {RW{1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                dec[o*4+v] = {CRW{1'b0}};
+                for (i = 0; i < K; i = i + 1) begin
+                    pc = {30'd0, pick_vc[i*2 +: 2]};
+                    ec = e_entry[(i*4 + pc)*RW +: RW];
+                    if (take[i][o] && ec[E_OVC +: 2] == v[1:0]) dec[o*4+v] = {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
+                end
+            end
+    end
+
+    // ---------------- registers ----------------
+    localparam integer K_M1 = K - 1;
+    localparam [KW-1:0] LAST_IN = K_M1[KW-1:0];
+    always @(posedge clk) begin
+        if (rst) begin
+            for (o = 0; o < K; o = o + 1)
+                for (v = 0; v < 4; v = v + 1) cred[o*4+v] <= ds_of(o);
+            locked <= {K{1'b0}};
+            grb_free <= {K{1'b1}};
+            for (i = 0; i < K; i = i + 1) begin
+                active[i] <= 4'd0;
+                for (v = 0; v < 4; v = v + 1) held[i*4+v] <= {K{1'b0}};
+            end
+            rr_in <= {K*2{1'b0}};
+            rr_out <= {K*KW{1'b0}};
+            rr_mc <= {KW{1'b0}};
+            out_valid <= {K{1'b0}};
+            out_head <= {K{1'b0}};
+            out_tail <= {K{1'b0}};
+            out_vc <= {K*2{1'b0}};
+            out_data <= {K*64{1'b0}};
+            cr_out_valid <= {K{1'b0}};
+            cr_out_vc <= {K*2{1'b0}};
+            overflow <= {K{1'b0}};
+        end else begin
+            for (o = 0; o < K; o = o + 1)
+                for (v = 0; v < 4; v = v + 1)
+                    cred[o*4+v] <= cred[o*4+v] - dec[o*4+v] + {{(CRW-1){1'b0}}, cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0]};
+            locked <= (locked & ~clr_lock) | set_lock;
+            grb_free <= (grb_free & ~clr_grb) | set_grb;
+            for (i = 0; i < K; i = i + 1) begin
+                active[i] <= (active[i] & ~act_clr[i]) | act_set[i];
+                for (v = 0; v < 4; v = v + 1)
+                    held[i*4+v] <= held_clr[i][v] ? {K{1'b0}} : (v[1:0] == pick_vc[i*2 +: 2] ? held[i*4+v] | held_or[i] : held[i*4+v]);
+                if (pick_valid[i]) rr_in[i*2 +: 2] <= pick_vc[i*2 +: 2] + 2'd1;
+            end
+            for (o = 0; o < K; o = o + 1)
+                if (out_granted[o])
+                    rr_out[o*KW +: KW] <= (out_winner[o*KW +: KW] == LAST_IN) ? {KW{1'b0}} : out_winner[o*KW +: KW] + 1'b1;
+            if (mc_valid) rr_mc <= (mc_winner == LAST_IN) ? {KW{1'b0}} : mc_winner + 1'b1;
+            out_valid <= nx_valid;
+            out_head <= nx_head;
+            out_tail <= nx_tail;
+            out_vc <= nx_vc;
+            out_data <= nx_data;
+            cr_out_valid <= pop;
+            for (i = 0; i < K; i = i + 1) cr_out_vc[i*2 +: 2] <= pop[i] ? pick_vc[i*2 +: 2] : 2'd0;
+            overflow <= overflow | push_drop;
+        end
+    end
+endmodule

@@ -1,0 +1,92 @@
+// vcbuf — the input unit of one router port: a flit FIFO per VC and a route FIFO per VC (one
+// entry per packet). Mirrors the storage of csim/vcbuf.c. Pushes and pops take effect at the end
+// of the cycle; a push into a VC that is full and not popped in the same cycle is dropped and
+// reported on push_drop (the router keeps the sticky overflow flag).
+module vcbuf #(
+    parameter K = 7,
+    parameter DEPTH = 8,
+    parameter DW = 3                   // max(1, clog2(DEPTH))
+) (
+    input  wire              clk,
+    input  wire              rst,
+    input  wire              push,
+    input  wire [1:0]        push_vc,
+    input  wire [65:0]       push_flit,   // {head, tail, data}
+    input  wire              pop,
+    input  wire [1:0]        pop_vc,
+    input  wire              rpush,
+    input  wire [1:0]        rpush_vc,
+    input  wire [RW-1:0]     rpush_entry, // {discard, mcast, ovc[1:0], len[3:0], ports[K-1:0]}
+    input  wire              rpop,
+    input  wire [1:0]        rpop_vc,
+    output wire [3:0]        front_valid,
+    output wire [4*66-1:0]   front_flit,
+    output wire [3:0]        rfront_valid,
+    output wire [4*RW-1:0]   rfront,
+    output wire              push_drop,
+    output wire [4*(DW+1)-1:0] counts
+);
+    localparam RW = K + 8;
+    localparam [DW:0] DEPTH_W = DEPTH[DW:0];
+    localparam [DW-1:0] LAST = DEPTH_W[DW-1:0] - 1'b1;
+
+    reg [65:0]   fifo  [0:4*DEPTH-1];
+    reg [RW-1:0] rfifo [0:4*DEPTH-1];
+    reg [DW-1:0] head [0:3], rhead [0:3];
+    reg [DW:0]   count [0:3], rcount [0:3];
+
+    wire full_push  = count[push_vc] == DEPTH_W && !(pop && pop_vc == push_vc);
+    wire rfull_push = rcount[rpush_vc] == DEPTH_W && !(rpop && rpop_vc == rpush_vc);
+    assign push_drop = (push && full_push) || (rpush && rfull_push);
+
+    // slot (head + count) mod DEPTH, after this cycle's pop of the same VC
+    function [DW-1:0] wrap_add;
+        input [DW-1:0] base;
+        input [DW:0] off;
+        reg [DW+1:0] sum;
+        begin
+            sum = {2'b00, base} + {1'b0, off};
+            if (sum >= {1'b0, DEPTH_W}) sum = sum - {1'b0, DEPTH_W};
+            wrap_add = sum[DW-1:0];
+        end
+    endfunction
+
+    genvar gv;
+    generate
+        for (gv = 0; gv < 4; gv = gv + 1) begin : g_front
+            assign front_valid[gv] = count[gv] != {(DW+1){1'b0}};
+            assign front_flit[gv*66 +: 66] = fifo[gv * DEPTH + {{(31-DW){1'b0}}, head[gv]}];
+            assign rfront_valid[gv] = rcount[gv] != {(DW+1){1'b0}};
+            assign rfront[gv*RW +: RW] = rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rhead[gv]}];
+            assign counts[gv*(DW+1) +: DW+1] = count[gv];
+        end
+    endgenerate
+
+    generate
+        for (gv = 0; gv < 4; gv = gv + 1) begin : g_vc
+            localparam [1:0] VC = gv;
+            wire pop_here = pop && pop_vc == VC;
+            wire push_here = push && push_vc == VC && !full_push;
+            wire rpop_here = rpop && rpop_vc == VC;
+            wire rpush_here = rpush && rpush_vc == VC && !rfull_push;
+            // C pops before it pushes: the slot after a pop of the same VC is still head+count.
+            wire [DW-1:0] slot = wrap_add(head[gv], count[gv]);
+            wire [DW-1:0] rslot = wrap_add(rhead[gv], rcount[gv]);
+            always @(posedge clk) begin
+                if (rst) begin
+                    head[gv] <= {DW{1'b0}};
+                    count[gv] <= {(DW+1){1'b0}};
+                    rhead[gv] <= {DW{1'b0}};
+                    rcount[gv] <= {(DW+1){1'b0}};
+                end else begin
+                    if (push_here) fifo[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit;
+                    if (pop_here) head[gv] <= (head[gv] == LAST) ? {DW{1'b0}} : head[gv] + 1'b1;
+                    count[gv] <= count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
+                    if (rpush_here) rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rslot}] <= rpush_entry;
+                    if (rpop_here) rhead[gv] <= (rhead[gv] == LAST) ? {DW{1'b0}} : rhead[gv] + 1'b1;
+                    rcount[gv] <= rcount[gv] + {{DW{1'b0}}, rpush_here} - {{DW{1'b0}}, rpop_here};
+                end
+            end
+        end
+    endgenerate
+endmodule

@@ -1,0 +1,533 @@
+// router_lockstep — rtl/router.v (Verilator) and csim/router.c side by side on identical inputs
+// from tb/router_env.c; every output of every port is compared every cycle. Conservation is
+// checked on the outputs (no flit lost or duplicated, multicast copies accounted, nothing stuck).
+// On the first mismatch: report, replay with an FST of the last cycles and a .gtkw save file.
+// Last line: lockstep router: config=C seed=S cycles=N flits_in=I flits_out=O mismatches=M
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vrouter.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+#include "router.h"
+#include "router_env.h"
+#include "tables_image.h"
+
+#ifndef DOAR_P
+#error "compile with -DDOAR_P.. -DDOAR_G.. and -DDOAR_BULLETIN matching the RTL parameters"
+#endif
+
+namespace {
+
+const int kExitFail = 1, kExitBadInput = 2;
+
+// A flat little-endian bit vector, converted to and from Verilator signals of any width.
+struct Bits {
+    std::vector<uint64_t> w;
+    explicit Bits(int nbits) : w((size_t)(nbits + 63) / 64 + 1, 0) {}
+    void set(int pos, int width, uint64_t v) {
+        for (int b = 0; b < width; b++) {
+            uint64_t bit = (v >> b) & 1;
+            int p = pos + b;
+            w[p / 64] = (w[p / 64] & ~(1ull << (p % 64))) | (bit << (p % 64));
+        }
+    }
+    uint64_t get(int pos, int width) const {
+        uint64_t v = 0;
+        for (int b = 0; b < width; b++) {
+            int p = pos + b;
+            v |= ((w[p / 64] >> (p % 64)) & 1) << b;
+        }
+        return v;
+    }
+};
+template <typename T> void put(T &sig, const Bits &b, int width) {
+    uint64_t v = b.w[0];
+    if (width < 64) v &= (1ull << width) - 1;
+    sig = (T)v;
+}
+template <std::size_t N> void put(VlWide<N> &sig, const Bits &b, int width) {
+    for (std::size_t i = 0; i < N; i++) {
+        uint32_t word = (uint32_t)(b.w[i / 2] >> (32 * (i % 2)));
+        int lo = (int)i * 32;
+        if (lo + 32 > width) word &= width > lo ? ((1u << (width - lo)) - 1u) : 0u;
+        sig[i] = word;
+    }
+}
+template <typename T> void get(const T &sig, Bits &b) { b.w[0] = (uint64_t)sig; }
+template <std::size_t N> void get(const VlWide<N> &sig, Bits &b) {
+    for (std::size_t i = 0; i < N; i++) {
+        if (i % 2 == 0) b.w[i / 2] = 0;
+        b.w[i / 2] |= (uint64_t)sig[i] << (32 * (i % 2));
+    }
+}
+
+struct Options {
+    std::string config, tables_dir, wave_dir = "build/waves", scenario = "random";
+    uint64_t seed = 1;
+    long cycles = 100000;
+    int window = 100;
+    bool quiet = false;
+};
+
+struct Coverage {
+    long unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
+         sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
+};
+
+struct Stats { long flits_in = 0, flits_out = 0, pkts = 0, epochs = 0; };
+
+class Run {
+  public:
+    Run(const Options &o, const table_set &ts, long trace_from, long stop_at)
+        : o_(o), ts_(ts), t_(ts.t), trace_from_(trace_from), stop_at_(stop_at) {}
+    int go(Coverage &cov, Stats &st, std::string &report, const char *fst_path);
+    int scenario_deadlock(std::string &result, std::string &report);
+    long cycles_run = 0;
+
+  private:
+    void apply(const router_in &in, int rst);
+    int compare(long cycle, const router_out &exp, std::string &report, const router_in &in);
+    int step(const router_in &in, int rst, router_out &exp, std::string &report);
+
+    const Options &o_;
+    const table_set &ts_;
+    const topo &t_;
+    long trace_from_, stop_at_;
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<Vrouter> top_;
+    std::unique_ptr<VerilatedFstC> fst_;
+    router model_;
+    router_cfg_in cfg_;
+    long cycle_ = 0, sim_time_ = 0;
+    int gw_ = 1, bw_ = 1;
+};
+
+int clog2(int n) { int b = 1; while ((1 << b) < n) b++; return b; }
+
+void Run::apply(const router_in &in, int rst) {
+    Vrouter &v = *top_;
+    const int K = t_.k, H = t_.h;
+    v.rst = (CData)rst;
+    v.cfg_gid = cfg_.gid;
+    v.cfg_bid = cfg_.bid;
+    Bits wired(t_.ah);
+    for (int j = 0; j < t_.ah; j++) wired.set(j, 1, (uint64_t)gbm_test(&cfg_.wired, j));
+    put(v.cfg_wired, wired, t_.ah);
+    v.cfg_seed = cfg_.seed;
+    Bits iv(K), ih(K), it(K), ivc(2 * K), id(64 * K), cv(K), cvc(2 * K), sv(K), sb(H * K), ms(K);
+    for (int i = 0; i < K; i++) {
+        iv.set(i, 1, in.in[i].valid);
+        ih.set(i, 1, in.in[i].head);
+        it.set(i, 1, in.in[i].tail);
+        ivc.set(2 * i, 2, in.in[i].vc);
+        id.set(64 * i, 64, in.in[i].data);
+        cv.set(i, 1, in.cr_valid[i]);
+        cvc.set(2 * i, 2, in.cr_vc[i]);
+        sv.set(i, 1, in.sb_valid[i]);
+        sb.set(H * i, H, in.sb_bits[i]);
+    }
+    ms.set(0, K, in.mw_set);
+    put(v.in_valid, iv, K); put(v.in_head, ih, K); put(v.in_tail, it, K); put(v.in_vc, ivc, 2 * K);
+    put(v.in_data, id, 64 * K); put(v.cr_in_valid, cv, K); put(v.cr_in_vc, cvc, 2 * K);
+    put(v.sb_in_valid, sv, K); put(v.sb_in_bits, sb, H * K);
+    v.tw_valid = (CData)in.tw_valid; v.tw_port = (CData)in.tw_port; v.tw_table = (CData)in.tw_table;
+    v.tw_addr = (SData)in.tw_addr; v.tw_data = in.tw_data;
+    v.mw_valid = (CData)in.mw_valid; v.mw_port = (CData)in.mw_port; v.mw_group = (CData)in.mw_group;
+    put(v.mw_set, ms, K);
+}
+
+int Run::compare(long cycle, const router_out &e, std::string &report, const router_in &in) {
+    Vrouter &v = *top_;
+    const int K = t_.k, H = t_.h;
+    Bits ov(K), oh(K), ot(K), ovc(2 * K), od(64 * K), cv(K), cvc(2 * K), of(K);
+    get(v.out_valid, ov); get(v.out_head, oh); get(v.out_tail, ot); get(v.out_vc, ovc); get(v.out_data, od);
+    get(v.cr_out_valid, cv); get(v.cr_out_vc, cvc); get(v.overflow, of);
+    char buf[512];
+    int bad = 0;
+    for (int o = 0; o < K; o++) {
+        const flit &f = e.out[o];
+        flit a = {(uint8_t)ov.get(o, 1), (uint8_t)oh.get(o, 1), (uint8_t)ot.get(o, 1), (uint8_t)ovc.get(2 * o, 2),
+                  od.get(64 * o, 64)};
+        flit ex = f;
+        if (!ex.valid) ex = flit{0, 0, 0, 0, 0};
+        if (a.valid != ex.valid || a.head != ex.head || a.tail != ex.tail || a.vc != ex.vc || a.data != ex.data) {
+            snprintf(buf, sizeof buf, "  port %d flit out: expected v=%d h=%d t=%d vc=%d data=%016" PRIx64
+                     ", actual v=%d h=%d t=%d vc=%d data=%016" PRIx64 "\n", o, ex.valid, ex.head, ex.tail, ex.vc,
+                     ex.data, a.valid, a.head, a.tail, a.vc, a.data);
+            report += buf;
+            bad = 1;
+        }
+        if (cv.get(o, 1) != e.cr_valid[o] || (e.cr_valid[o] && cvc.get(2 * o, 2) != e.cr_vc[o])) {
+            snprintf(buf, sizeof buf, "  port %d credit out: expected %d/vc%d, actual %d/vc%d\n", o, e.cr_valid[o],
+                     e.cr_vc[o], (int)cv.get(o, 1), (int)cvc.get(2 * o, 2));
+            report += buf;
+            bad = 1;
+        }
+    }
+    if ((uint64_t)v.sb_out_valid != e.sb_valid || (e.sb_valid && (uint64_t)v.sb_out_bits != e.sb_bits)) {
+        snprintf(buf, sizeof buf, "  side-band out: expected %d/0x%" PRIx64 ", actual %d/0x%" PRIx64 "\n", e.sb_valid,
+                 e.sb_bits, (int)v.sb_out_valid, (uint64_t)v.sb_out_bits);
+        report += buf;
+        bad = 1;
+    }
+    if (of.get(0, K) != e.overflow) {
+        snprintf(buf, sizeof buf, "  overflow: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", e.overflow, of.get(0, K));
+        report += buf;
+        bad = 1;
+    }
+    (void)H;
+    if (bad) {
+        snprintf(buf, sizeof buf, "MISMATCH at cycle %ld: router (%d,%d)\n", cycle, cfg_.gid, cfg_.bid);
+        report = std::string(buf) + report;
+        report += "  inputs this cycle:";
+        for (int i = 0; i < K; i++)
+            if (in.in[i].valid) {
+                snprintf(buf, sizeof buf, " in%d[%s%s vc%d %016" PRIx64 "]", i, in.in[i].head ? "H" : "",
+                         in.in[i].tail ? "T" : "", in.in[i].vc, in.in[i].data);
+                report += buf;
+            }
+        report += "\n";
+    }
+    return bad;
+}
+
+int Run::step(const router_in &in, int rst, router_out &exp, std::string &report) {
+    apply(in, rst);
+    top_->clk = 0;
+    top_->eval();
+    if (fst_ && cycle_ >= trace_from_) fst_->dump((uint64_t)sim_time_);
+    sim_time_++;
+    router_cycle(&model_, &in, &exp);
+    if (rst) router_reset(&model_, &cfg_);
+    int bad = compare(cycle_, exp, report, in);
+    top_->clk = 1;
+    top_->eval();
+    if (fst_ && cycle_ >= trace_from_) fst_->dump((uint64_t)sim_time_);
+    sim_time_++;
+    cycle_++;
+    return bad;
+}
+
+int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path) {
+    char err[DOAR_ERRLEN];
+    table_params tp = ts_.prm;
+    router_params prm;
+    router_default_params(&t_, &prm);
+    prm.bulletin = DOAR_BULLETIN;
+    ctx_.reset(new VerilatedContext);
+    ctx_->traceEverOn(true);
+    top_.reset(new Vrouter(ctx_.get(), "router"));
+    if (router_init(&model_, &t_, &prm, &tp, err)) { fprintf(stderr, "router_lockstep: %s\n", err); return -1; }
+    gw_ = clog2(t_.g);
+    bw_ = clog2(t_.a);
+    if (fst_path) {
+        fst_.reset(new VerilatedFstC);
+        top_->trace(fst_.get(), 99);
+        fst_->open(fst_path);
+    }
+    env_rng seeder = {o_.seed * 0x9E3779B97F4A7C15ull + 7};
+    auto next_seed = [&]() { uint64_t x = seeder.s; x ^= x >> 12; x ^= x << 25; x ^= x >> 27; seeder.s = x; return x * 0x2545F4914F6CDD1Dull; };
+    int mismatches = 0;
+    time_t last = time(nullptr);
+    router_in in;
+    router_out exp;
+    while (cycle_ < o_.cycles && !mismatches) {
+        // ---- epoch: a router, reset, tables and multicast sets, traffic, drain ----
+        cov.epochs++;
+        st.epochs++;
+        int rid;
+        do rid = (int)(next_seed() % (uint64_t)t_.n_routers); while (!ts_.present[rid]);
+        router_env env;
+        if (env_init(&env, &t_, &ts_, &prm, rid, next_seed())) return -1;
+        cfg_.gid = topo_gid(&t_, rid);
+        cfg_.bid = topo_bid(&t_, rid);
+        cfg_.wired = ts_.rcfg[rid].wired;
+        cfg_.seed = (uint32_t)next_seed();
+        memset(&in, 0, sizeof in);
+        for (int r = 0; r < 2 && !mismatches; r++) mismatches += step(in, 1, exp, report);
+        for (long n = 0; !mismatches && env_setup(&env, n, &in); n++) mismatches += step(in, 0, exp, report);
+        long len = 20000 + (long)(next_seed() % 80000);
+        long end = cycle_ + len;
+        for (long i = 0; !mismatches && cycle_ < end && cycle_ < o_.cycles; i++) {
+            if (i % 700 == 0) {   // phase: idle / light / saturated; back-pressure; multicast share
+                int m = (int)(env_rand(&env) % 7);
+                env.load = m == 0 ? 0.0 : m < 3 ? 0.15 : m < 5 ? 0.5 : 1.0;
+                env.drain_prob = (double)(1 + env_rand(&env) % 10) / 10.0;
+                env.mcast_frac = (double)(env_rand(&env) % 4) / 10.0;
+                env.sb_prob = (env_rand(&env) % 2) ? 0.05 : 0.0;
+            }
+            env_drive(&env, cycle_, &in);
+            long fin = 0;
+            for (int p = 0; p < t_.k; p++) fin += in.in[p].valid;
+            if (fin == 0) cov.idle++;
+            if (fin == t_.k) cov.saturated++;
+            for (int p = 0; p < t_.k; p++) cov.sb_in += in.sb_valid[p];
+            mismatches += step(in, 0, exp, report);
+            env_observe(&env, cycle_ - 1, &in, &exp);
+            int stall = 0;
+            for (int p = 0; p < t_.k && !stall; p++)
+                for (int v = 0; v < 4; v++) if (model_.cred[p][v] < prm.max_len) stall = 1;
+            cov.credit_stall += stall;
+            if (model_.cg.cong_local) cov.congl++;
+            if (model_.cg.congg) cov.congg++;
+            for (int x = 0; x < t_.a; x++)
+                if (x != cfg_.bid)
+                    for (int hh = 0; hh < t_.h; hh++)
+                        if (gbm_test(&model_.cg.group, x * t_.h + hh)) { cov.group_nb++; x = t_.a; break; }
+            if (exp.sb_valid) cov.sb_out++;
+            uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
+            if (model_.grb_free != all) cov.bulletin_held++;
+            if ((cycle_ & 1023) == 0) env_check_stuck(&env, cycle_, 30000);
+            if (stop_at_ >= 0 && cycle_ > stop_at_) break;
+            if (!o_.quiet && !fst_ && (cycle_ & 0xffff) == 0 && time(nullptr) - last >= 5) {
+                last = time(nullptr);
+                fprintf(stderr, "lockstep router: %ld/%ld cycles (%.0f%%), %ld flits in\n", cycle_, o_.cycles,
+                        100.0 * cycle_ / o_.cycles, st.flits_in + env.injected_flits);
+            }
+        }
+        // drain
+        env.injecting = 0;
+        env.drain_prob = 1.0;
+        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_)); n++) {
+            if (stop_at_ >= 0 && cycle_ > stop_at_) break;
+            env_drive(&env, cycle_, &in);
+            mismatches += step(in, 0, exp, report);
+            env_observe(&env, cycle_ - 1, &in, &exp);
+        }
+        st.flits_in += env.injected_flits;
+        st.flits_out += env.delivered_flits;
+        st.pkts += env.injected_pkts;
+        cov.unicast += env.stat_unicast;
+        cov.mcast_copies += env.delivered_copies - env.stat_unicast;
+        if (!mismatches && !(stop_at_ >= 0)) {
+            if (env.errors || env.live_pkts) {
+                char buf[800];
+                snprintf(buf, sizeof buf, "CONSERVATION FAILED in epoch %ld (router %d): %ld errors, %ld packets not delivered; first: %s\n",
+                         cov.epochs, rid, env.errors, env.live_pkts, env.errors ? env.first_error : "-");
+                report += buf;
+                env_free(&env);
+                mismatches = -2;
+                break;
+            }
+        }
+        env_free(&env);
+        if (stop_at_ >= 0 && cycle_ > stop_at_) break;
+    }
+    if (fst_) {
+        memset(&in, 0, sizeof in);
+        std::string ignore;
+        for (int i = 0; i < 2; i++) step(in, 0, exp, ignore);
+        fst_->close();
+    }
+    top_->final();
+    router_free(&model_);
+    cycles_run = cycle_;
+    return mismatches;
+}
+
+// Seed 003 sec. 5.1's deadlock: two multicasts with crossed port sets (see tests/test_router.c).
+int Run::scenario_deadlock(std::string &result, std::string &report) {
+    char err[DOAR_ERRLEN];
+    table_params tp = ts_.prm;
+    router_params prm;
+    router_default_params(&t_, &prm);
+    prm.bulletin = DOAR_BULLETIN;
+    ctx_.reset(new VerilatedContext);
+    top_.reset(new Vrouter(ctx_.get(), "router"));
+    if (router_init(&model_, &t_, &prm, &tp, err)) return -1;
+    int rid = topo_router(&t_, t_.g > 2 ? 2 : 0, t_.a > 1 ? 1 : 0);
+    if (!ts_.present[rid]) rid = 0;
+    router_env env;
+    env_init(&env, &t_, &ts_, &prm, rid, 5);
+    cfg_.gid = topo_gid(&t_, rid);
+    cfg_.bid = topo_bid(&t_, rid);
+    cfg_.wired = ts_.rcfg[rid].wired;
+    cfg_.seed = 5;
+    router_in in;
+    router_out exp;
+    memset(&in, 0, sizeof in);
+    int bad = step(in, 1, exp, report);
+    for (long n = 0; !bad && env_setup(&env, n, &in); n++) bad += step(in, 0, exp, report);
+    const int p2 = t_.first_local, p3 = t_.first_local + 1;   // two intra-group ports
+    for (int port = 0; port < 2 && !bad; port++) {
+        memset(&in, 0, sizeof in);
+        in.mw_valid = 1; in.mw_port = port; in.mw_group = 0; in.mw_set = (1ull << p2) | (1ull << p3);
+        bad += step(in, 0, exp, report);
+    }
+    int g = cfg_.gid, b = cfg_.bid;
+    int to2 = topo_local_peer(&t_, b, p2), to3 = topo_local_peer(&t_, b, p3);
+    long delivered = 0;
+    uint8_t cr[ROUTER_MAX_PORTS] = {0};
+    for (long c = 0; c < 3000 && !bad; c++) {
+        memset(&in, 0, sizeof in);
+        for (int o = 0; o < t_.k; o++) { in.cr_valid[o] = cr[o]; in.cr_vc[o] = 0; cr[o] = 0; }
+        if (c == 0) {
+            in.in[1] = flit{1, 1, 1, 0, flit_header(g, to2, 0, g, 0, 0, 1, 1)};
+            in.in[0] = flit{1, 1, 1, 0, flit_header(g, to3, 0, g, 0, 0, 1, 2)};
+        }
+        if (c == 20) {
+            in.in[0] = flit{1, 1, 0, 0, flit_header(g, b, 0, g, 1, 0, 2, 3)};
+            in.in[1] = flit{1, 1, 0, 0, flit_header(g, b, 0, g, 1, 0, 2, 4)};
+        }
+        if (c == 21) { in.in[0] = flit{1, 0, 1, 0, 1}; in.in[1] = flit{1, 0, 1, 0, 1}; }
+        bad += step(in, 0, exp, report);
+        for (int o = 0; o < t_.k; o++)
+            if (exp.out[o].valid) {
+                cr[o] = 1;
+                if (exp.out[o].tail && c > 20) delivered++;
+            }
+    }
+    long stuck = router_buffered(&model_);
+    char buf[200];
+    snprintf(buf, sizeof buf, "bulletin=%d multicast_copies_out=%ld stuck_flits=%ld result=%s", DOAR_BULLETIN, delivered,
+             stuck, stuck ? "deadlock" : "completed");
+    result = buf;
+    env_free(&env);
+    top_->final();
+    router_free(&model_);
+    cycles_run = cycle_;
+    return bad;
+}
+
+void write_gtkw(const char *path, const char *fst, const topo &t, long start_time) {
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    const int K = t.k;
+    fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] %ld\n[size] 1600 1000\n[pos] -1 -1\n", fst, path, start_time);
+    fprintf(f, "[treeopen] TOP.\n[treeopen] TOP.router.\n[sst_width] 260\n[signals_width] 300\n");
+    auto sig = [&](const char *name, int width) {
+        if (width == 1) fprintf(f, "@28\nTOP.router.%s\n", name);
+        else fprintf(f, "@22\nTOP.router.%s[%d:0]\n", name, width - 1);
+    };
+    auto group = [&](const char *name, bool open) { fprintf(f, open ? "@800200\n-%s\n" : "@1000200\n-%s\n", name); };
+    group("Links in", true);
+    sig("clk", 1); sig("rst", 1); sig("in_valid", K); sig("in_head", K); sig("in_tail", K); sig("in_vc", 2 * K);
+    sig("cr_in_valid", K); sig("sb_in_valid", K);
+    group("Links in", false);
+    group("Allocation", true);
+    sig("locked", K); sig("grb_free", K); sig("pick_valid", K); sig("pick_vc", 2 * K); sig("out_granted", K);
+    sig("mc_valid", 1); sig("pop", K); sig("rpush", K);
+    group("Allocation", false);
+    group("Congestion", true);
+    sig("cong_local", K); sig("cong_group", t.ah);
+    group("Congestion", false);
+    group("Links out", true);
+    sig("out_valid", K); sig("out_head", K); sig("out_tail", K); sig("out_vc", 2 * K); sig("cr_out_valid", K);
+    sig("sb_out_valid", 1); sig("overflow", K);
+    group("Links out", false);
+    fclose(f);
+}
+
+int usage(FILE *f, int rc) {
+    fprintf(f, "usage: router_lockstep --tables DIR [--config NAME] [--seed S] [--cycles N] [--wave-dir DIR]\n"
+               "                      [--window W] [--scenario random|mcast-deadlock] [--quiet]\n");
+    return rc;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Options o;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
+        char *end = nullptr;
+        if (a == "-h" || a == "--help") return usage(stdout, 0);
+        if (a == "--quiet") { o.quiet = true; continue; }
+        if (!v) { fprintf(stderr, "router_lockstep: unknown option or missing value '%s'\n", a.c_str()); return kExitBadInput; }
+        i++;
+        if (a == "--config") o.config = v;
+        else if (a == "--tables") o.tables_dir = v;
+        else if (a == "--wave-dir") o.wave_dir = v;
+        else if (a == "--scenario") {
+            o.scenario = v;
+            if (o.scenario != "random" && o.scenario != "mcast-deadlock") { fprintf(stderr, "router_lockstep: --scenario '%s': expected random or mcast-deadlock\n", v); return kExitBadInput; }
+        }
+        else if (a == "--seed") { o.seed = strtoull(v, &end, 0); if (!*v || *end) { fprintf(stderr, "router_lockstep: --seed '%s': not a number\n", v); return kExitBadInput; } }
+        else if (a == "--cycles") { o.cycles = strtol(v, &end, 0); if (!*v || *end || o.cycles < 1) { fprintf(stderr, "router_lockstep: --cycles '%s': not a positive number\n", v); return kExitBadInput; } }
+        else if (a == "--window") { o.window = (int)strtol(v, &end, 0); if (!*v || *end || o.window < 1) { fprintf(stderr, "router_lockstep: --window '%s': not a positive number\n", v); return kExitBadInput; } }
+        else { fprintf(stderr, "router_lockstep: unknown option '%s'\n", a.c_str()); return kExitBadInput; }
+    }
+    if (o.tables_dir.empty()) { fprintf(stderr, "router_lockstep: --tables DIR is required (doar tables CONFIG --out DIR)\n"); return kExitBadInput; }
+    table_set ts;
+    char err[DOAR_ERRLEN];
+    if (tables_load_images(&ts, o.tables_dir.c_str(), err)) { fprintf(stderr, "router_lockstep: %s\n", err); return kExitBadInput; }
+    if (ts.t.p != DOAR_P || ts.t.a != DOAR_A || ts.t.h != DOAR_H || ts.t.g != DOAR_G) {
+        fprintf(stderr, "router_lockstep: tables are dfly(%d,%d,%d,%d) but this build is dfly(%d,%d,%d,%d)\n", ts.t.p, ts.t.a,
+                ts.t.h, ts.t.g, DOAR_P, DOAR_A, DOAR_H, DOAR_G);
+        tables_free(&ts);
+        return kExitBadInput;
+    }
+    if (o.config.empty()) o.config = ts.t.name;
+    int rc = 0;
+    if (o.scenario == "mcast-deadlock") {
+        Run run(o, ts, -1, -1);
+        std::string result, report;
+        int bad = run.scenario_deadlock(result, report);
+        if (bad) { fputs(report.c_str(), stdout); rc = kExitFail; }
+        printf("scenario mcast-deadlock: %s mismatches=%d\n", result.c_str(), bad ? 1 : 0);
+        tables_free(&ts);
+        return rc;
+    }
+    Coverage cov;
+    Stats st;
+    std::string report;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long cycles_run;
+    int mismatches;
+    {
+        Run run(o, ts, -1, -1);
+        mismatches = run.go(cov, st, report, nullptr);
+        cycles_run = run.cycles_run;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (mismatches == -1) { tables_free(&ts); return kExitBadInput; }
+    if (mismatches == -2) {   // conservation
+        fputs(report.c_str(), stdout);
+        rc = kExitFail;
+        mismatches = 0;
+    } else if (mismatches > 0) {
+        fputs(report.c_str(), stdout);
+        long mcycle = cycles_run - 1;
+        std::string base = o.wave_dir + "/router_" + o.config + "_seed" + std::to_string(o.seed);
+        std::string fst = base + ".fst", gtkw = base + ".gtkw";
+        std::string mk = "mkdir -p '" + o.wave_dir + "'";
+        if (system(mk.c_str()) != 0) fprintf(stderr, "router_lockstep: cannot create %s\n", o.wave_dir.c_str());
+        long from = mcycle > o.window ? mcycle - o.window : 0;
+        Coverage c2;
+        Stats s2;
+        std::string r2;
+        Run replay(o, ts, from, mcycle);
+        replay.go(c2, s2, r2, fst.c_str());
+        write_gtkw(gtkw.c_str(), fst.c_str(), ts.t, 2 * from);
+        printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s\n", fst.c_str(), from, mcycle + 1, gtkw.c_str());
+        rc = kExitFail;
+    }
+    printf("coverage (every row must be non-zero):\n");
+    struct { const char *name; long v; } rows[] = {
+        {"unicast packets", cov.unicast}, {"multicast copies", cov.mcast_copies},
+        {"credit-stall cycles", cov.credit_stall}, {"CongL cycles", cov.congl}, {"CongG cycles", cov.congg},
+        {"neighbour CongG", cov.group_nb}, {"side-band out", cov.sb_out}, {"side-band in", cov.sb_in},
+        {"bulletin held", cov.bulletin_held}, {"idle cycles", cov.idle}, {"saturated cycles", cov.saturated}};
+    int holes = 0;
+    for (auto &r : rows) {
+        printf("  %-20s %12ld\n", r.name, r.v);
+        if (!r.v) holes++;
+    }
+    printf("  epochs %ld, packets %ld, %.1f s, %.0f cycles/s\n", cov.epochs, st.pkts, secs, secs > 0 ? cycles_run / secs : 0.0);
+    if (holes && !rc) { printf("coverage: %d hole(s)\n", holes); rc = kExitFail; }
+    printf("lockstep router: config=%s seed=%" PRIu64 " cycles=%ld flits_in=%ld flits_out=%ld mismatches=%d\n",
+           o.config.c_str(), o.seed, cycles_run, st.flits_in, st.flits_out, mismatches);
+    tables_free(&ts);
+    return rc;
+}
