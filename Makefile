@@ -44,10 +44,12 @@ $(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -Itb -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
 
+# The main job: the small router, RTL against C model, a million cycles of random traffic.
 run: deps build
-	$(BUILD)/doar topo small --router 0,0
-	$(BUILD)/doar check small
-	$(MAKE) --no-print-directory lockstep-rcu CONFIG=small SEED=$(SEED) CYCLES=$(CYCLES)
+	$(BUILD)/doar check small --quiet | tail -n 1
+	$(MAKE) --no-print-directory $(BUILD)/router/small/router_lockstep $(BUILD)/tables/small/manifest.txt CONFIG=small
+	$(BUILD)/router/small/router_lockstep --config small --tables $(BUILD)/tables/small --seed $(SEED) \
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --final-wave
 
 unit-tests: $(TESTS)
 	@for t in $(TESTS); do echo "== $$t"; $$t || exit 1; done
@@ -60,6 +62,7 @@ valgrind-tests: $(BUILD)/doar
 
 rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
+	tests/lockstep_router_test.sh
 	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
 
 test: deps build
@@ -149,6 +152,11 @@ icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
 bench: build
 	@echo "== static checker"
 	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
+	@echo "== router: C model alone, Verilator alone (router-cycles per second, same stimulus)"
+	@for c in small mid; do \
+	  $(MAKE) --no-print-directory $(BUILD)/router/$$c/router_lockstep $(BUILD)/tables/$$c/manifest.txt CONFIG=$$c >/dev/null || exit 1; \
+	  for m in c rtl; do $(BUILD)/router/$$c/router_lockstep --tables $(BUILD)/tables/$$c --cycles 300000 --mode $$m --quiet | tail -n 1; done; \
+	done
 	@echo "== route-compute unit: C model alone, Verilator alone, lock-step (same stimulus)"
 	@for c in tiny small fig8 mid paper tianhe; do \
 	  $(MAKE) --no-print-directory $(BUILD)/rcu/$$c/rcu_lockstep $(BUILD)/tables/$$c/manifest.txt CONFIG=$$c >/dev/null || exit 1; \
@@ -165,6 +173,11 @@ lint:
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
 	  iverilog -g2005 -Wall -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
+	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
+	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
+	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
+	  iverilog -g2005 -Wall -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
+	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)

@@ -75,6 +75,8 @@ struct Options {
     long cycles = 100000;
     int window = 100;
     bool quiet = false;
+    bool final_wave = false;  // also keep an FST of the last cycles of a passing run
+    int mode = 0;             // 0 lock-step, 1 C model only, 2 RTL only (make bench)
 };
 
 struct Coverage {
@@ -94,7 +96,8 @@ class Run {
 
   private:
     void apply(const router_in &in, int rst);
-    int compare(long cycle, const router_out &exp, std::string &report, const router_in &in);
+    void read_rtl(router_out &a);
+    int compare(long cycle, const router_out &exp, const router_out &act, std::string &report, const router_in &in);
     int step(const router_in &in, int rst, router_out &exp, std::string &report);
 
     const Options &o_;
@@ -144,46 +147,56 @@ void Run::apply(const router_in &in, int rst) {
     put(v.mw_set, ms, K);
 }
 
-int Run::compare(long cycle, const router_out &e, std::string &report, const router_in &in) {
+void Run::read_rtl(router_out &a) {
     Vrouter &v = *top_;
-    const int K = t_.k, H = t_.h;
+    const int K = t_.k;
     Bits ov(K), oh(K), ot(K), ovc(2 * K), od(64 * K), cv(K), cvc(2 * K), of(K);
     get(v.out_valid, ov); get(v.out_head, oh); get(v.out_tail, ot); get(v.out_vc, ovc); get(v.out_data, od);
     get(v.cr_out_valid, cv); get(v.cr_out_vc, cvc); get(v.overflow, of);
+    memset(&a, 0, sizeof a);
+    for (int o = 0; o < K; o++) {
+        a.out[o] = flit{(uint8_t)ov.get(o, 1), (uint8_t)oh.get(o, 1), (uint8_t)ot.get(o, 1), (uint8_t)ovc.get(2 * o, 2),
+                        od.get(64 * o, 64)};
+        a.cr_valid[o] = (uint8_t)cv.get(o, 1);
+        a.cr_vc[o] = (uint8_t)cvc.get(2 * o, 2);
+    }
+    a.sb_valid = (uint8_t)v.sb_out_valid;
+    a.sb_bits = (uint64_t)v.sb_out_bits;
+    a.overflow = of.get(0, K);
+}
+
+int Run::compare(long cycle, const router_out &e, const router_out &a, std::string &report, const router_in &in) {
+    const int K = t_.k;
     char buf[512];
     int bad = 0;
     for (int o = 0; o < K; o++) {
-        const flit &f = e.out[o];
-        flit a = {(uint8_t)ov.get(o, 1), (uint8_t)oh.get(o, 1), (uint8_t)ot.get(o, 1), (uint8_t)ovc.get(2 * o, 2),
-                  od.get(64 * o, 64)};
-        flit ex = f;
+        flit ex = e.out[o], ac = a.out[o];
         if (!ex.valid) ex = flit{0, 0, 0, 0, 0};
-        if (a.valid != ex.valid || a.head != ex.head || a.tail != ex.tail || a.vc != ex.vc || a.data != ex.data) {
+        if (ac.valid != ex.valid || ac.head != ex.head || ac.tail != ex.tail || ac.vc != ex.vc || ac.data != ex.data) {
             snprintf(buf, sizeof buf, "  port %d flit out: expected v=%d h=%d t=%d vc=%d data=%016" PRIx64
                      ", actual v=%d h=%d t=%d vc=%d data=%016" PRIx64 "\n", o, ex.valid, ex.head, ex.tail, ex.vc,
-                     ex.data, a.valid, a.head, a.tail, a.vc, a.data);
+                     ex.data, ac.valid, ac.head, ac.tail, ac.vc, ac.data);
             report += buf;
             bad = 1;
         }
-        if (cv.get(o, 1) != e.cr_valid[o] || (e.cr_valid[o] && cvc.get(2 * o, 2) != e.cr_vc[o])) {
+        if (a.cr_valid[o] != e.cr_valid[o] || (e.cr_valid[o] && a.cr_vc[o] != e.cr_vc[o])) {
             snprintf(buf, sizeof buf, "  port %d credit out: expected %d/vc%d, actual %d/vc%d\n", o, e.cr_valid[o],
-                     e.cr_vc[o], (int)cv.get(o, 1), (int)cvc.get(2 * o, 2));
+                     e.cr_vc[o], a.cr_valid[o], a.cr_vc[o]);
             report += buf;
             bad = 1;
         }
     }
-    if ((uint64_t)v.sb_out_valid != e.sb_valid || (e.sb_valid && (uint64_t)v.sb_out_bits != e.sb_bits)) {
+    if (a.sb_valid != e.sb_valid || (e.sb_valid && a.sb_bits != e.sb_bits)) {
         snprintf(buf, sizeof buf, "  side-band out: expected %d/0x%" PRIx64 ", actual %d/0x%" PRIx64 "\n", e.sb_valid,
-                 e.sb_bits, (int)v.sb_out_valid, (uint64_t)v.sb_out_bits);
+                 e.sb_bits, a.sb_valid, a.sb_bits);
         report += buf;
         bad = 1;
     }
-    if (of.get(0, K) != e.overflow) {
-        snprintf(buf, sizeof buf, "  overflow: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", e.overflow, of.get(0, K));
+    if (a.overflow != e.overflow) {
+        snprintf(buf, sizeof buf, "  overflow: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", e.overflow, a.overflow);
         report += buf;
         bad = 1;
     }
-    (void)H;
     if (bad) {
         snprintf(buf, sizeof buf, "MISMATCH at cycle %ld: router (%d,%d)\n", cycle, cfg_.gid, cfg_.bid);
         report = std::string(buf) + report;
@@ -200,18 +213,29 @@ int Run::compare(long cycle, const router_out &e, std::string &report, const rou
 }
 
 int Run::step(const router_in &in, int rst, router_out &exp, std::string &report) {
-    apply(in, rst);
-    top_->clk = 0;
-    top_->eval();
-    if (fst_ && cycle_ >= trace_from_) fst_->dump((uint64_t)sim_time_);
-    sim_time_++;
-    router_cycle(&model_, &in, &exp);
-    if (rst) router_reset(&model_, &cfg_);
-    int bad = compare(cycle_, exp, report, in);
-    top_->clk = 1;
-    top_->eval();
-    if (fst_ && cycle_ >= trace_from_) fst_->dump((uint64_t)sim_time_);
-    sim_time_++;
+    const bool use_rtl = o_.mode != 1, use_c = o_.mode != 2;
+    router_out act;
+    if (use_rtl) {
+        apply(in, rst);
+        top_->clk = 0;
+        top_->eval();
+        if (fst_ && cycle_ >= trace_from_) fst_->dump((uint64_t)sim_time_);
+        sim_time_++;
+        read_rtl(act);
+    }
+    if (use_c) {
+        router_cycle(&model_, &in, &exp);
+        if (rst) router_reset(&model_, &cfg_);
+    } else {
+        exp = act;
+    }
+    int bad = use_c && use_rtl ? compare(cycle_, exp, act, report, in) : 0;
+    if (use_rtl) {
+        top_->clk = 1;
+        top_->eval();
+        if (fst_ && cycle_ >= trace_from_) fst_->dump((uint64_t)sim_time_);
+        sim_time_++;
+    }
     cycle_++;
     return bad;
 }
@@ -428,7 +452,11 @@ void write_gtkw(const char *path, const char *fst, const topo &t, long start_tim
 
 int usage(FILE *f, int rc) {
     fprintf(f, "usage: router_lockstep --tables DIR [--config NAME] [--seed S] [--cycles N] [--wave-dir DIR]\n"
-               "                      [--window W] [--scenario random|mcast-deadlock] [--quiet]\n");
+               "                      [--window W] [--scenario random|mcast-deadlock] [--mode lockstep|c|rtl]\n"
+               "                      [--final-wave] [--quiet]\n"
+               "Lock-steps rtl/router.v against csim/router.c under random traffic; exit 0 only with 0 mismatches,\n"
+               "conservation holding and full coverage. --final-wave replays the run to keep an FST of its\n"
+               "last --window cycles; --mode c / rtl runs one side alone and prints its speed (make bench).\n");
     return rc;
 }
 
@@ -442,9 +470,15 @@ int main(int argc, char **argv) {
         char *end = nullptr;
         if (a == "-h" || a == "--help") return usage(stdout, 0);
         if (a == "--quiet") { o.quiet = true; continue; }
+        if (a == "--final-wave") { o.final_wave = true; continue; }
         if (!v) { fprintf(stderr, "router_lockstep: unknown option or missing value '%s'\n", a.c_str()); return kExitBadInput; }
         i++;
         if (a == "--config") o.config = v;
+        else if (a == "--mode") {
+            std::string m = v;
+            if (m == "lockstep") o.mode = 0; else if (m == "c") o.mode = 1; else if (m == "rtl") o.mode = 2;
+            else { fprintf(stderr, "router_lockstep: --mode '%s': expected lockstep, c or rtl\n", v); return kExitBadInput; }
+        }
         else if (a == "--tables") o.tables_dir = v;
         else if (a == "--wave-dir") o.wave_dir = v;
         else if (a == "--scenario") {
@@ -492,6 +526,12 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (mismatches == -1) { tables_free(&ts); return kExitBadInput; }
+    if (o.mode != 0) {
+        printf("bench router: config=%s side=%s cycles=%ld flits_in=%ld seconds=%.3f router_cycles_per_s=%.0f\n",
+               o.config.c_str(), o.mode == 1 ? "c-model" : "verilator", cycles_run, st.flits_in, secs, cycles_run / secs);
+        tables_free(&ts);
+        return 0;
+    }
     if (mismatches == -2) {   // conservation
         fputs(report.c_str(), stdout);
         rc = kExitFail;
@@ -512,6 +552,21 @@ int main(int argc, char **argv) {
         write_gtkw(gtkw.c_str(), fst.c_str(), ts.t, 2 * from);
         printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s\n", fst.c_str(), from, mcycle + 1, gtkw.c_str());
         rc = kExitFail;
+    }
+    if (!rc && o.final_wave) {
+        std::string base = o.wave_dir + "/router_" + o.config + "_seed" + std::to_string(o.seed) + "_last";
+        std::string fst = base + ".fst", gtkw = base + ".gtkw";
+        std::string mk = "mkdir -p '" + o.wave_dir + "'";
+        if (system(mk.c_str()) == 0) {
+            long from = cycles_run > o.window ? cycles_run - o.window : 0;
+            Coverage c2;
+            Stats s2;
+            std::string r2;
+            Run replay(o, ts, from, -1);
+            replay.go(c2, s2, r2, fst.c_str());
+            write_gtkw(gtkw.c_str(), fst.c_str(), ts.t, 2 * from);
+            printf("waveform of the last %d cycles: %s (gtkwave %s)\n", o.window, fst.c_str(), gtkw.c_str());
+        }
     }
     printf("coverage (every row must be non-zero):\n");
     struct { const char *name; long v; } rows[] = {
