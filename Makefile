@@ -123,7 +123,7 @@ $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -c $< -o $@
 
-$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(ROUTER_DIR)
 	$(eval D := $(call dfly,$(CONFIG)))
 	verilator $(VERILATOR_FLAGS) -Irtl rtl/router.v --top-module router \
@@ -179,7 +179,7 @@ lint:
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 
-$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp $(BUILD)/libdoar.a
+$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)
 	$(eval D := $(call dfly,$(CONFIG)))
 	verilator $(VERILATOR_FLAGS) -Irtl rtl/rcu.v --top-module rcu \

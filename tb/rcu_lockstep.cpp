@@ -18,6 +18,7 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
+#include "harness_common.h"
 #include "rcu.h"
 #include "tables_image.h"
 
@@ -27,7 +28,9 @@
 
 namespace {
 
-const int kExitFail = 1, kExitBadInput = 2;
+using harness::kExitBadInput;
+using harness::kExitFail;
+using harness::put;
 
 // ---- deterministic stimulus PRNG (xorshift64*), one per run ----
 struct Rng {
@@ -38,32 +41,7 @@ struct Rng {
     bool chance(double p) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
 };
 
-// ---- writing C-side bit vectors into Verilator signals of any width ----
-template <typename T> void put(T &sig, const uint64_t *w, int width) {
-    uint64_t v = w[0];
-    if (width < 64) v &= (((uint64_t)1) << width) - 1;
-    sig = (T)v;
-}
-template <std::size_t N> void put(VlWide<N> &sig, const uint64_t *w, int width) {
-    for (std::size_t i = 0; i < N; i++) {
-        uint32_t word = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
-        int lo = (int)i * 32;
-        if (lo + 32 > width) word &= width > lo ? ((1u << (width - lo)) - 1u) : 0u;
-        sig[i] = word;
-    }
-}
-void put_int(CData &sig, uint64_t v) { sig = (CData)v; }
-void put_int(SData &sig, uint64_t v) { sig = (SData)v; }
-void put_int(IData &sig, uint64_t v) { sig = (IData)v; }
-void put_int(QData &sig, uint64_t v) { sig = (QData)v; }
-
-struct Options {
-    std::string config = "", tables_dir = "", wave_dir = "build/waves";
-    uint64_t seed = 1;
-    long cycles = 100000;
-    int window = 200;     // cycles kept in the FST before the mismatch
-    bool quiet = false;
-    int mode = 0;         // 0 lock-step, 1 C model only, 2 RTL only (make bench)
+struct Options : harness::Options {
     std::string vectors;  // per-cycle inputs and expected outputs, for tb/rcu_icarus_tb.v
 };
 
@@ -115,22 +93,22 @@ class Run {
 void Run::apply(const rcu_in &in, int rst) {
     Vrcu &v = *top_;
     v.rst = (CData)rst;
-    put_int(v.cfg_gid, (uint64_t)cfg_.gid);
-    put_int(v.cfg_bid, (uint64_t)cfg_.bid);
-    put_int(v.cfg_port_class, (uint64_t)cfg_.pc);
+    harness_put_int(v.cfg_gid, (uint64_t)cfg_.gid);
+    harness_put_int(v.cfg_bid, (uint64_t)cfg_.bid);
+    harness_put_int(v.cfg_port_class, (uint64_t)cfg_.pc);
     put(v.cfg_wired, cfg_.wired.w, t_.ah);
     v.cfg_lfsr_seed = cfg_.lfsr_seed;
     v.in_valid = (CData)in.hdr.valid;
-    put_int(v.in_dst_gid, (uint64_t)in.hdr.dst_gid);
-    put_int(v.in_dst_bid, (uint64_t)in.hdr.dst_bid);
-    put_int(v.in_dst_nid, (uint64_t)in.hdr.dst_nid);
-    put_int(v.in_src_gid, (uint64_t)in.hdr.src_gid);
+    harness_put_int(v.in_dst_gid, (uint64_t)in.hdr.dst_gid);
+    harness_put_int(v.in_dst_bid, (uint64_t)in.hdr.dst_bid);
+    harness_put_int(v.in_dst_nid, (uint64_t)in.hdr.dst_nid);
+    harness_put_int(v.in_src_gid, (uint64_t)in.hdr.src_gid);
     v.in_vc = (CData)in.hdr.vc;
     put(v.cong_local, &in.cong_local, t_.k);
     put(v.cong_global, in.cong_global.w, t_.ah);
     v.tw_valid = (CData)in.tw_valid;
     v.tw_table = (CData)in.tw_table;
-    put_int(v.tw_addr, (uint64_t)in.tw_addr);
+    harness_put_int(v.tw_addr, (uint64_t)in.tw_addr);
     v.tw_data = in.tw_data;
 }
 
@@ -385,46 +363,33 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
     return mismatches;
 }
 
-void write_gtkw(const char *path, const char *fst, const topo &t, long start_time) {
-    FILE *f = fopen(path, "w");
-    if (!f) return;
+void write_gtkw(const std::string &path, const std::string &fst, const topo &t, long start_time) {
     const int GW = rcu_clog2(t.g), BW = rcu_clog2(t.a), NW = rcu_clog2(t.p), GPW = rcu_clog2(t.ah);
     const int TAW = rcu_clog2(t.p + t.a + t.g);
-    auto sig = [&](const char *name, int width) {
-        if (width == 1) fprintf(f, "@28\nTOP.rcu.%s\n", name);
-        else fprintf(f, "@22\nTOP.rcu.%s[%d:0]\n", name, width - 1);
-    };
-    auto group = [&](const char *name, bool open) {
-        fprintf(f, open ? "@800200\n-%s\n" : "@1000200\n-%s\n", name);
-    };
-    fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] %ld\n[size] 1600 1000\n[pos] -1 -1\n",
-            fst, path, start_time);
-    fprintf(f, "*-4.000000 %ld\n[treeopen] TOP.\n[treeopen] TOP.rcu.\n[sst_width] 260\n[signals_width] 300\n",
-            start_time);
-    group("Inputs (cycle t)", true);
-    sig("clk", 1); sig("rst", 1); sig("in_valid", 1); sig("in_dst_gid", GW); sig("in_dst_bid", BW);
-    sig("in_dst_nid", NW); sig("in_src_gid", GW); sig("in_vc", 2); sig("cong_local", t.k); sig("cong_global", t.ah);
-    sig("tw_valid", 1); sig("tw_table", 2); sig("tw_addr", TAW); sig("tw_data", 64);
-    group("Inputs (cycle t)", false);
-    group("Stage 1: zone decode (t+1)", true);
-    sig("s1_valid", 1); sig("s1_rta", 1); sig("s1_zone", 2); sig("s1_row_a", TAW); sig("s1_row_b", TAW);
-    sig("s1_src_here", 1);
-    group("Stage 1: zone decode (t+1)", false);
-    group("Stage 2: table read (t+2)", true);
-    sig("s2_valid", 1); sig("s2_rta", 1); sig("s2_zone", 2); sig("entry_a", 64); sig("entry_b", 64);
-    group("Stage 2: table read (t+2)", false);
-    group("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)", true);
-    sig("s3_valid", 1); sig("s3_rta", 1); sig("s3_ok_ga", t.ah); sig("s3_ok_gb", t.ah); sig("s3_ok_gc", t.ah);
-    sig("s3_ok_gd", t.ah); sig("s3_any", t.ah); sig("s3_s1_ok", t.k); sig("s3_s2_ok", t.k); sig("s3_le_lf", t.k);
-    group("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)", false);
-    group("Stage 4: P1/M/P2, P3, LFSR (t+4)", true);
-    sig("ptr_rta", GPW); sig("ptr_rtb", 6); sig("lfsr", 32); sig("dec_class", 4); sig("dec_port", 6);
-    group("Stage 4: P1/M/P2, P3, LFSR (t+4)", false);
-    group("Outputs", true);
-    sig("out_valid", 1); sig("out_port", 6); sig("out_vc", 2); sig("out_class", 4); sig("out_gport_valid", 1);
-    sig("out_gport", GPW);
-    group("Outputs", false);
-    fclose(f);
+    harness::Gtkw w(path, fst, "rcu", start_time);
+    w.begin("Inputs (cycle t)");
+    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", 1); w.sig("in_dst_gid", GW); w.sig("in_dst_bid", BW);
+    w.sig("in_dst_nid", NW); w.sig("in_src_gid", GW); w.sig("in_vc", 2); w.sig("cong_local", t.k);
+    w.sig("cong_global", t.ah); w.sig("tw_valid", 1); w.sig("tw_table", 2); w.sig("tw_addr", TAW); w.sig("tw_data", 64);
+    w.end("Inputs (cycle t)");
+    w.begin("Stage 1: zone decode (t+1)");
+    w.sig("s1_valid", 1); w.sig("s1_rta", 1); w.sig("s1_zone", 2); w.sig("s1_row_a", TAW); w.sig("s1_row_b", TAW);
+    w.sig("s1_src_here", 1);
+    w.end("Stage 1: zone decode (t+1)");
+    w.begin("Stage 2: table read (t+2)");
+    w.sig("s2_valid", 1); w.sig("s2_rta", 1); w.sig("s2_zone", 2); w.sig("entry_a", 64); w.sig("entry_b", 64);
+    w.end("Stage 2: table read (t+2)");
+    w.begin("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)");
+    w.sig("s3_valid", 1); w.sig("s3_rta", 1); w.sig("s3_ok_ga", t.ah); w.sig("s3_ok_gb", t.ah); w.sig("s3_ok_gc", t.ah);
+    w.sig("s3_ok_gd", t.ah); w.sig("s3_any", t.ah); w.sig("s3_s1_ok", t.k); w.sig("s3_s2_ok", t.k); w.sig("s3_le_lf", t.k);
+    w.end("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)");
+    w.begin("Stage 4: P1/M/P2, P3, LFSR (t+4)");
+    w.sig("ptr_rta", GPW); w.sig("ptr_rtb", 6); w.sig("lfsr", 32); w.sig("dec_class", 4); w.sig("dec_port", 6);
+    w.end("Stage 4: P1/M/P2, P3, LFSR (t+4)");
+    w.begin("Outputs");
+    w.sig("out_valid", 1); w.sig("out_port", 6); w.sig("out_vc", 2); w.sig("out_class", 4); w.sig("out_gport_valid", 1);
+    w.sig("out_gport", GPW);
+    w.end("Outputs");
 }
 
 int usage(FILE *f, int rc) {
@@ -443,35 +408,17 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
-        char *end = nullptr;
         if (a == "-h" || a == "--help") return usage(stdout, 0);
-        if (a == "--quiet") { o.quiet = true; continue; }
-        if (!v) { fprintf(stderr, "rcu_lockstep: unknown option or missing value '%s'\n", a.c_str()); return kExitBadInput; }
-        i++;
-        if (a == "--config") o.config = v;
-        else if (a == "--mode") {
-            std::string m = v;
-            if (m == "lockstep") o.mode = 0; else if (m == "c") o.mode = 1; else if (m == "rtl") o.mode = 2;
-            else { fprintf(stderr, "rcu_lockstep: --mode '%s': expected lockstep, c or rtl\n", v); return kExitBadInput; }
-        }
-        else if (a == "--tables") o.tables_dir = v;
-        else if (a == "--wave-dir") o.wave_dir = v;
-        else if (a == "--vectors") o.vectors = v;
-        else if (a == "--seed") { o.seed = strtoull(v, &end, 0); if (!*v || *end) { fprintf(stderr, "rcu_lockstep: --seed '%s': not a number\n", v); return kExitBadInput; } }
-        else if (a == "--cycles") { o.cycles = strtol(v, &end, 0); if (!*v || *end || o.cycles < 1) { fprintf(stderr, "rcu_lockstep: --cycles '%s': not a positive number\n", v); return kExitBadInput; } }
-        else if (a == "--window") { o.window = (int)strtol(v, &end, 0); if (!*v || *end || o.window < 1) { fprintf(stderr, "rcu_lockstep: --window '%s': not a positive number\n", v); return kExitBadInput; } }
-        else { fprintf(stderr, "rcu_lockstep: unknown option '%s'\n", a.c_str()); return kExitBadInput; }
-    }
-    if (o.tables_dir.empty()) { fprintf(stderr, "rcu_lockstep: --tables DIR is required (doar tables CONFIG --out DIR)\n"); return kExitBadInput; }
-    table_set ts;
-    char err[DOAR_ERRLEN];
-    if (tables_load_images(&ts, o.tables_dir.c_str(), err)) { fprintf(stderr, "rcu_lockstep: %s\n", err); return kExitBadInput; }
-    if (ts.t.p != DOAR_P || ts.t.a != DOAR_A || ts.t.h != DOAR_H || ts.t.g != DOAR_G) {
-        fprintf(stderr, "rcu_lockstep: tables are dfly(%d,%d,%d,%d) but this build is dfly(%d,%d,%d,%d)\n", ts.t.p,
-                ts.t.a, ts.t.h, ts.t.g, DOAR_P, DOAR_A, DOAR_H, DOAR_G);
-        tables_free(&ts);
+        bool used = false;
+        int r = harness::parse_common("rcu_lockstep", a, v, o, &used);
+        if (r < 0) return kExitBadInput;
+        if (r > 0) { i += used; continue; }
+        if (a == "--vectors" && v) { o.vectors = v; i++; continue; }
+        fprintf(stderr, "rcu_lockstep: unknown option or missing value '%s'\n", a.c_str());
         return kExitBadInput;
     }
+    table_set ts;
+    if (harness::load_tables("rcu_lockstep", o, DOAR_P, DOAR_A, DOAR_H, DOAR_G, &ts)) return kExitBadInput;
     if (o.config.empty()) o.config = ts.t.name;
     if (ts.prm.nm_slots != TABLES_PAPER_NM_SLOTS || ts.prm.c_ways != TABLES_PAPER_C_WAYS) {
         fprintf(stderr, "rcu_lockstep: the RTL is built with nm_slots=8, c_ways=6; the images use %d, %d\n",
@@ -508,7 +455,7 @@ int main(int argc, char **argv) {
         long d2 = 0;
         Run replay(o, ts, from, mm.cycle);
         replay.go(c2, d2, m2, fst.c_str());
-        write_gtkw(gtkw.c_str(), fst.c_str(), ts.t, 2 * from);
+        write_gtkw(gtkw, fst, ts.t, 2 * from);
         printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s  (gtkwave %s)\n", fst.c_str(), from,
                mm.cycle + 1, gtkw.c_str(), gtkw.c_str());
         rc = kExitFail;

@@ -16,6 +16,7 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
+#include "harness_common.h"
 #include "router.h"
 #include "router_env.h"
 #include "tables_image.h"
@@ -26,57 +27,16 @@
 
 namespace {
 
-const int kExitFail = 1, kExitBadInput = 2;
+using harness::Bits;
+using harness::get;
+using harness::kExitBadInput;
+using harness::kExitFail;
+using harness::put;
 
-// A flat little-endian bit vector, converted to and from Verilator signals of any width.
-struct Bits {
-    std::vector<uint64_t> w;
-    explicit Bits(int nbits) : w((size_t)(nbits + 63) / 64 + 1, 0) {}
-    void set(int pos, int width, uint64_t v) {
-        for (int b = 0; b < width; b++) {
-            uint64_t bit = (v >> b) & 1;
-            int p = pos + b;
-            w[p / 64] = (w[p / 64] & ~(1ull << (p % 64))) | (bit << (p % 64));
-        }
-    }
-    uint64_t get(int pos, int width) const {
-        uint64_t v = 0;
-        for (int b = 0; b < width; b++) {
-            int p = pos + b;
-            v |= ((w[p / 64] >> (p % 64)) & 1) << b;
-        }
-        return v;
-    }
-};
-template <typename T> void put(T &sig, const Bits &b, int width) {
-    uint64_t v = b.w[0];
-    if (width < 64) v &= (1ull << width) - 1;
-    sig = (T)v;
-}
-template <std::size_t N> void put(VlWide<N> &sig, const Bits &b, int width) {
-    for (std::size_t i = 0; i < N; i++) {
-        uint32_t word = (uint32_t)(b.w[i / 2] >> (32 * (i % 2)));
-        int lo = (int)i * 32;
-        if (lo + 32 > width) word &= width > lo ? ((1u << (width - lo)) - 1u) : 0u;
-        sig[i] = word;
-    }
-}
-template <typename T> void get(const T &sig, Bits &b) { b.w[0] = (uint64_t)sig; }
-template <std::size_t N> void get(const VlWide<N> &sig, Bits &b) {
-    for (std::size_t i = 0; i < N; i++) {
-        if (i % 2 == 0) b.w[i / 2] = 0;
-        b.w[i / 2] |= (uint64_t)sig[i] << (32 * (i % 2));
-    }
-}
-
-struct Options {
-    std::string config, tables_dir, wave_dir = "build/waves", scenario = "random";
-    uint64_t seed = 1;
-    long cycles = 100000;
-    int window = 100;
-    bool quiet = false;
+struct Options : harness::Options {
+    std::string scenario = "random";
     bool final_wave = false;  // also keep an FST of the last cycles of a passing run
-    int mode = 0;             // 0 lock-step, 1 C model only, 2 RTL only (make bench)
+    Options() { window = 100; }
 };
 
 struct Coverage {
@@ -421,33 +381,24 @@ int Run::scenario_deadlock(std::string &result, std::string &report) {
     return bad;
 }
 
-void write_gtkw(const char *path, const char *fst, const topo &t, long start_time) {
-    FILE *f = fopen(path, "w");
-    if (!f) return;
+void write_gtkw(const std::string &path, const std::string &fst, const topo &t, long start_time) {
     const int K = t.k;
-    fprintf(f, "[dumpfile] \"%s\"\n[savefile] \"%s\"\n[timestart] %ld\n[size] 1600 1000\n[pos] -1 -1\n", fst, path, start_time);
-    fprintf(f, "[treeopen] TOP.\n[treeopen] TOP.router.\n[sst_width] 260\n[signals_width] 300\n");
-    auto sig = [&](const char *name, int width) {
-        if (width == 1) fprintf(f, "@28\nTOP.router.%s\n", name);
-        else fprintf(f, "@22\nTOP.router.%s[%d:0]\n", name, width - 1);
-    };
-    auto group = [&](const char *name, bool open) { fprintf(f, open ? "@800200\n-%s\n" : "@1000200\n-%s\n", name); };
-    group("Links in", true);
-    sig("clk", 1); sig("rst", 1); sig("in_valid", K); sig("in_head", K); sig("in_tail", K); sig("in_vc", 2 * K);
-    sig("cr_in_valid", K); sig("sb_in_valid", K);
-    group("Links in", false);
-    group("Allocation", true);
-    sig("locked", K); sig("grb_free", K); sig("pick_valid", K); sig("pick_vc", 2 * K); sig("out_granted", K);
-    sig("mc_valid", 1); sig("pop", K); sig("rpush", K);
-    group("Allocation", false);
-    group("Congestion", true);
-    sig("cong_local", K); sig("cong_group", t.ah);
-    group("Congestion", false);
-    group("Links out", true);
-    sig("out_valid", K); sig("out_head", K); sig("out_tail", K); sig("out_vc", 2 * K); sig("cr_out_valid", K);
-    sig("sb_out_valid", 1); sig("overflow", K);
-    group("Links out", false);
-    fclose(f);
+    harness::Gtkw w(path, fst, "router", start_time);
+    w.begin("Links in");
+    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", K); w.sig("in_head", K); w.sig("in_tail", K);
+    w.sig("in_vc", 2 * K); w.sig("cr_in_valid", K); w.sig("sb_in_valid", K);
+    w.end("Links in");
+    w.begin("Allocation");
+    w.sig("locked", K); w.sig("grb_free", K); w.sig("pick_valid", K); w.sig("pick_vc", 2 * K);
+    w.sig("out_granted", K); w.sig("mc_valid", 1); w.sig("pop", K); w.sig("rpush", K);
+    w.end("Allocation");
+    w.begin("Congestion");
+    w.sig("cong_local", K); w.sig("cong_group", t.ah);
+    w.end("Congestion");
+    w.begin("Links out");
+    w.sig("out_valid", K); w.sig("out_head", K); w.sig("out_tail", K); w.sig("out_vc", 2 * K);
+    w.sig("cr_out_valid", K); w.sig("sb_out_valid", 1); w.sig("overflow", K);
+    w.end("Links out");
 }
 
 int usage(FILE *f, int rc) {
@@ -467,39 +418,26 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
-        char *end = nullptr;
         if (a == "-h" || a == "--help") return usage(stdout, 0);
-        if (a == "--quiet") { o.quiet = true; continue; }
         if (a == "--final-wave") { o.final_wave = true; continue; }
-        if (!v) { fprintf(stderr, "router_lockstep: unknown option or missing value '%s'\n", a.c_str()); return kExitBadInput; }
-        i++;
-        if (a == "--config") o.config = v;
-        else if (a == "--mode") {
-            std::string m = v;
-            if (m == "lockstep") o.mode = 0; else if (m == "c") o.mode = 1; else if (m == "rtl") o.mode = 2;
-            else { fprintf(stderr, "router_lockstep: --mode '%s': expected lockstep, c or rtl\n", v); return kExitBadInput; }
-        }
-        else if (a == "--tables") o.tables_dir = v;
-        else if (a == "--wave-dir") o.wave_dir = v;
-        else if (a == "--scenario") {
+        bool used = false;
+        int r = harness::parse_common("router_lockstep", a, v, o, &used);
+        if (r < 0) return kExitBadInput;
+        if (r > 0) { i += used; continue; }
+        if (a == "--scenario" && v) {
             o.scenario = v;
-            if (o.scenario != "random" && o.scenario != "mcast-deadlock") { fprintf(stderr, "router_lockstep: --scenario '%s': expected random or mcast-deadlock\n", v); return kExitBadInput; }
+            i++;
+            if (o.scenario != "random" && o.scenario != "mcast-deadlock") {
+                fprintf(stderr, "router_lockstep: --scenario '%s': expected random or mcast-deadlock\n", v);
+                return kExitBadInput;
+            }
+            continue;
         }
-        else if (a == "--seed") { o.seed = strtoull(v, &end, 0); if (!*v || *end) { fprintf(stderr, "router_lockstep: --seed '%s': not a number\n", v); return kExitBadInput; } }
-        else if (a == "--cycles") { o.cycles = strtol(v, &end, 0); if (!*v || *end || o.cycles < 1) { fprintf(stderr, "router_lockstep: --cycles '%s': not a positive number\n", v); return kExitBadInput; } }
-        else if (a == "--window") { o.window = (int)strtol(v, &end, 0); if (!*v || *end || o.window < 1) { fprintf(stderr, "router_lockstep: --window '%s': not a positive number\n", v); return kExitBadInput; } }
-        else { fprintf(stderr, "router_lockstep: unknown option '%s'\n", a.c_str()); return kExitBadInput; }
-    }
-    if (o.tables_dir.empty()) { fprintf(stderr, "router_lockstep: --tables DIR is required (doar tables CONFIG --out DIR)\n"); return kExitBadInput; }
-    table_set ts;
-    char err[DOAR_ERRLEN];
-    if (tables_load_images(&ts, o.tables_dir.c_str(), err)) { fprintf(stderr, "router_lockstep: %s\n", err); return kExitBadInput; }
-    if (ts.t.p != DOAR_P || ts.t.a != DOAR_A || ts.t.h != DOAR_H || ts.t.g != DOAR_G) {
-        fprintf(stderr, "router_lockstep: tables are dfly(%d,%d,%d,%d) but this build is dfly(%d,%d,%d,%d)\n", ts.t.p, ts.t.a,
-                ts.t.h, ts.t.g, DOAR_P, DOAR_A, DOAR_H, DOAR_G);
-        tables_free(&ts);
+        fprintf(stderr, "router_lockstep: unknown option or missing value '%s'\n", a.c_str());
         return kExitBadInput;
     }
+    table_set ts;
+    if (harness::load_tables("router_lockstep", o, DOAR_P, DOAR_A, DOAR_H, DOAR_G, &ts)) return kExitBadInput;
     if (o.config.empty()) o.config = ts.t.name;
     int rc = 0;
     if (o.scenario == "mcast-deadlock") {
@@ -549,7 +487,7 @@ int main(int argc, char **argv) {
         std::string r2;
         Run replay(o, ts, from, mcycle);
         replay.go(c2, s2, r2, fst.c_str());
-        write_gtkw(gtkw.c_str(), fst.c_str(), ts.t, 2 * from);
+        write_gtkw(gtkw, fst, ts.t, 2 * from);
         printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s\n", fst.c_str(), from, mcycle + 1, gtkw.c_str());
         rc = kExitFail;
     }
@@ -564,7 +502,7 @@ int main(int argc, char **argv) {
             std::string r2;
             Run replay(o, ts, from, -1);
             replay.go(c2, s2, r2, fst.c_str());
-            write_gtkw(gtkw.c_str(), fst.c_str(), ts.t, 2 * from);
+            write_gtkw(gtkw, fst, ts.t, 2 * from);
             printf("waveform of the last %d cycles: %s (gtkwave %s)\n", o.window, fst.c_str(), gtkw.c_str());
         }
     }
