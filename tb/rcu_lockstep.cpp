@@ -205,6 +205,11 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
         rcu_out exp;
         memset(&exp, 0, sizeof exp);
         hist_[cycle & 7] = in;
+        if (!fst_ && fst_path && trace_from_ >= 0 && cycle >= trace_from_) {  // the replay's window starts
+            fst_.reset(new VerilatedFstC);
+            top_->trace(fst_.get(), 99);
+            fst_->open(fst_path);
+        }
         if (use_rtl) {
             apply(in, rst);
             top_->clk = 0;
@@ -262,11 +267,6 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
         const port_tables *pt = tables_port(&ts_, router_, port_);
         rcu_in in;
         memset(&in, 0, sizeof in);
-        if (!fst_ && trace_from_ >= 0 && cycle + ts_.depth_a + ts_.depth_b + ts_.depth_c + 1 >= trace_from_) {
-            fst_.reset(new VerilatedFstC);
-            top_->trace(fst_.get(), 99);
-            fst_->open(fst_path);
-        }
         // Reset for 1..3 cycles, with headers arriving meanwhile (they must be ignored).
         int reset_cycles = 1 + rng_.below(3);
         for (int rc = 0; rc < reset_cycles && !mismatches; rc++) {

@@ -51,6 +51,8 @@ if command -v fst2vcd >/dev/null; then
   done
   [ $missing -eq 0 ] && ok || bad "$missing save-file signals missing from the FST"
   grep -q "Stage 3: A1/A2/C1/N1/N2/B" "$GTKW" && ok || bad "save file lacks the stage groups"
+  mc=$(sed -n 's/^MISMATCH at cycle \([0-9]*\).*/\1/p' "$LOG" | head -1)
+  fst2vcd "$FST" 2>/dev/null | grep -qx "#$((2 * mc))" && ok || bad "the waveform does not cover the mismatch cycle $mc"
 else
   bad "fst2vcd missing (gtkwave package)"
 fi

@@ -40,6 +40,8 @@ for s in $(grep '^TOP\.router\.' "$GTKW" | sed 's/^TOP\.router\.//; s/\[.*//'); 
   echo "$vars" | grep -qx "$s" || { missing=$((missing+1)); echo "   not in FST: $s"; }
 done
 [ -n "$vars" ] && [ $missing -eq 0 ] && ok || bad "$missing save-file signals missing from the FST"
+mc=$(sed -n 's/^MISMATCH at cycle \([0-9]*\).*/\1/p' "$LOG" | head -1)
+fst2vcd "$FST" 2>/dev/null | grep -qx "#$((2 * mc))" && ok || bad "the waveform does not cover the mismatch cycle $mc"
 
 echo "== the Global Resource Bulletin (seed 003 sec. 5.1)"
 make --no-print-directory lockstep-router CONFIG=small BULLETIN=0 SCENARIO=mcast-deadlock >"$LOG" 2>&1
