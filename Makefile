@@ -14,7 +14,7 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
-        rtl-tests bench synth-rcu icarus-rcu lockstep-router
+        rtl-tests bench synth-rcu icarus-rcu lockstep-router systemc-router wave
 
 all: build
 
@@ -63,6 +63,8 @@ valgrind-tests: $(BUILD)/doar
 rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
 	tests/lockstep_router_test.sh
+	tests/wave_test.sh
+	$(MAKE) --no-print-directory systemc-router CONFIG=small
 	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
 
 test: deps build
@@ -138,6 +140,32 @@ $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp tb/harness_comm
 lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	$(ROUTER_DIR)/router_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
 	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
+
+# make wave SCENARIO=multicast-contention|nonminimal: a named directed run (RTL and C model in
+# lock-step) with an FST from its first cycle and a .gtkw grouped by block, in build/waves/.
+wave: $(BUILD)/router/small/router_lockstep $(BUILD)/tables/small/manifest.txt
+	@case "$(SCENARIO)" in multicast-contention|nonminimal) ;; \
+	  *) echo "make wave: SCENARIO must be multicast-contention or nonminimal (got '$(SCENARIO)')"; exit 2;; esac
+	$(BUILD)/router/small/router_lockstep --config small --tables $(BUILD)/tables/small --seed $(SEED) \
+	  --scenario $(SCENARIO) --wave-dir $(BUILD)/waves
+
+# ---------------- SystemC: the router as a Verilator --sc module ----------------
+SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc -print-multiarch)
+SC_DIR = $(BUILD)/systemc/$(CONFIG)
+$(SC_DIR)/router_sc: $(RTL_SRC) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+	@mkdir -p $(SC_DIR)
+	$(eval D := $(call dfly,$(CONFIG)))
+	$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall -Irtl rtl/router.v --top-module router \
+	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
+	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
+	  --Mdir $(SC_DIR) -o router_sc $(CURDIR)/tb/router_sc_main.cpp > $(SC_DIR)/build.log 2>&1 \
+	  || { tail -30 $(SC_DIR)/build.log; exit 1; }
+
+# make systemc-router [CONFIG=small CYCLES=20000]: packets in, delivery checked, in SystemC.
+systemc-router: $(SC_DIR)/router_sc $(BUILD)/tables/$(CONFIG)/manifest.txt
+	$(SC_DIR)/router_sc --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) --cycles $(SC_CYCLES)
+SC_CYCLES ?= 20000
 
 # The same RTL under Icarus Verilog, replaying vectors the lock-step harness wrote (small).
 icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt

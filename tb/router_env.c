@@ -44,6 +44,7 @@ int env_init(router_env *e, const topo *t, const table_set *ts, const router_par
     e->sb_prob = 0.05;
     e->injecting = 1;
     e->mgroups = prm->mgroups;
+    for (int o = 0; o < ROUTER_MAX_PORTS; o++) e->drain_port[o] = -1.0;
     for (int i = 0; i < t->k; i++) {
         for (int v = 0; v < 4; v++) e->up_cred[i][v] = prm->depth[topo_port_class(t, i)];
         e->cur_left[i] = 0;
@@ -131,7 +132,7 @@ void env_drive(router_env *e, long cycle, router_in *in) {
         e->injected_flits++;
     }
     for (int o = 0; o < t->k; o++) {
-        if (!chance(e, e->drain_prob)) continue;
+        if (!chance(e, e->drain_port[o] >= 0 ? e->drain_port[o] : e->drain_prob)) continue;
         int v0 = below(e, 4);
         for (int n = 0; n < 4; n++) {
             int v = (v0 + n) % 4;

@@ -43,6 +43,7 @@ typedef struct {
     env_rng rng;
     /* stimulus knobs, changed by phases */
     double load, mcast_frac, drain_prob, sb_prob;
+    double drain_port[ROUTER_MAX_PORTS];   /* per output port drain probability; < 0: drain_prob */
     int injecting;
     /* upstream, per input port */
     int up_cred[ROUTER_MAX_PORTS][4];

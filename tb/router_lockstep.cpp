@@ -52,6 +52,7 @@ class Run {
         : o_(o), ts_(ts), t_(ts.t), trace_from_(trace_from), stop_at_(stop_at) {}
     int go(Coverage &cov, Stats &st, std::string &report, const char *fst_path);
     int scenario_deadlock(std::string &result, std::string &report);
+    int scenario_wave(const std::string &name, const std::string &fst, std::string &report);
     long cycles_run = 0;
 
   private:
@@ -381,6 +382,120 @@ int Run::scenario_deadlock(std::string &result, std::string &report) {
     return bad;
 }
 
+// Named waveform scenarios (make wave SCENARIO=..): a short directed run in lock-step, traced
+// from its first cycle.
+int Run::scenario_wave(const std::string &name, const std::string &fst_path, std::string &report) {
+    char err[DOAR_ERRLEN];
+    table_params tp = ts_.prm;
+    router_params prm;
+    router_default_params(&t_, &prm);
+    prm.bulletin = DOAR_BULLETIN;
+    ctx_.reset(new VerilatedContext);
+    ctx_->traceEverOn(true);
+    top_.reset(new Vrouter(ctx_.get(), "router"));
+    if (router_init(&model_, &t_, &prm, &tp, err)) return -1;
+    fst_.reset(new VerilatedFstC);
+    top_->trace(fst_.get(), 99);
+    fst_->open(fst_path.c_str());
+    trace_from_ = 0;
+    int rid = topo_router(&t_, t_.g > 2 ? 2 : 0, t_.a > 1 ? 1 : 0);
+    if (!ts_.present[rid]) rid = 0;
+    router_env env;
+    env_init(&env, &t_, &ts_, &prm, rid, o_.seed);
+    cfg_.gid = topo_gid(&t_, rid);
+    cfg_.bid = topo_bid(&t_, rid);
+    cfg_.wired = ts_.rcfg[rid].wired;
+    cfg_.seed = (uint32_t)o_.seed;
+    router_in in;
+    router_out exp;
+    memset(&in, 0, sizeof in);
+    int bad = step(in, 1, exp, report);
+    for (long n = 0; !bad && env_setup(&env, n, &in); n++) bad += step(in, 0, exp, report);
+    long len = 1500;
+    if (name == "multicast-contention") {
+        // three multicast groups with overlapping port sets on every input; unicast besides
+        const uint64_t sets[3] = {(1ull << t_.first_local) | (1ull << (t_.first_local + 1)),
+                                  (1ull << (t_.first_local + 1)) | (1ull << (t_.k - 1)),
+                                  (1ull << t_.first_local) | (1ull << (t_.k - 1))};
+        for (int port = 0; port < t_.k && !bad; port++)
+            for (int grp = 0; grp < 3 && !bad; grp++) {
+                memset(&in, 0, sizeof in);
+                in.mw_valid = 1; in.mw_port = port; in.mw_group = grp; in.mw_set = sets[grp] & ~(1ull << port);
+                env.mcast_sets[port][grp] = in.mw_set;
+                bad += step(in, 0, exp, report);
+            }
+        env.mgroups = 3;
+        env.mcast_frac = 0.5;
+        env.load = 0.6;
+        env.drain_prob = 0.7;
+    } else {
+        // congestion-driven non-minimal routing: the downstream of one of this router's own
+        // global ports drains slowly, so its CongG rises; terminal inputs send to that port's group
+        int gport = t_.first_global + t_.h - 1;
+        int j = topo_group_port(&t_, cfg_.bid, gport);
+        int dst_group = topo_gport_target(&t_, cfg_.gid, j);
+        env.drain_port[gport] = 0.05;
+        env.load = 0.0;
+        env.drain_prob = 1.0;
+        for (long c = 0; c < len && !bad; c++) {
+            env_drive(&env, cycle_, &in);
+            for (int p = 0; p < t_.p; p++)
+                if (!in.in[p].valid && (c % 3) == 0 && env.up_cred[p][0] > 0) {   // a one-flit packet to dst_group
+                    in.in[p] = flit{1, 1, 1, 0, flit_header(dst_group, (int)(c % t_.a), 0, cfg_.gid, 0, 0, 1, 60000 + (int)(c % 1000))};
+                    env.up_cred[p][0]--;
+                }
+            bad += step(in, 0, exp, report);
+            for (int i = 0; i < t_.k; i++) if (exp.cr_valid[i]) env.up_cred[i][exp.cr_vc[i] & 3]++;
+            for (int o = 0; o < t_.k; o++) if (exp.out[o].valid) env.ds_held[o][exp.out[o].vc & 3]++;
+        }
+        len = 0;
+    }
+    for (long c = 0; c < len && !bad; c++) {
+        env_drive(&env, cycle_, &in);
+        bad += step(in, 0, exp, report);
+        env_observe(&env, cycle_ - 1, &in, &exp);
+    }
+    fst_->close();
+    env_free(&env);
+    top_->final();
+    router_free(&model_);
+    cycles_run = cycle_;
+    return bad;
+}
+
+void write_wave_gtkw(const std::string &path, const std::string &fst, const topo &t, const std::string &scenario) {
+    const int K = t.k;
+    harness::Gtkw w(path, fst, "router", 0);
+    w.begin("Links in");
+    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", K); w.sig("in_head", K); w.sig("cr_in_valid", K);
+    w.end("Links in");
+    if (scenario == "multicast-contention") {
+        w.begin("Global Resource Bulletin");
+        w.sig("grb_free", K); w.sig("locked", K); w.sig("mc_valid", 1); w.sig("mc_winner", (K > 1) ? 32 - __builtin_clz(K - 1) : 1);
+        w.end("Global Resource Bulletin");
+        w.begin("Allocation");
+        w.sig("pick_valid", K); w.sig("pick_vc", 2 * K); w.sig("out_granted", K); w.sig("pop", K);
+        w.end("Allocation");
+    } else {
+        char name[96];
+        const int GPW = (t.ah > 1) ? 32 - __builtin_clz(t.ah - 1) : 1;
+        w.begin("Congestion");
+        w.sig("cong_local", K); w.sig("cong_group", t.ah); w.sig("congestion.congg", t.h);
+        w.end("Congestion");
+        w.begin("Route compute, input port 0");
+        snprintf(name, sizeof name, "g_in[0].route.s3_ok_ga"); w.sig(name, t.ah);
+        snprintf(name, sizeof name, "g_in[0].route.s3_ok_gc"); w.sig(name, t.ah);
+        snprintf(name, sizeof name, "g_in[0].route.s3_ok_gd"); w.sig(name, t.ah);
+        snprintf(name, sizeof name, "g_in[0].route.out_class"); w.sig(name, 4);
+        snprintf(name, sizeof name, "g_in[0].route.out_gport"); w.sig(name, GPW);
+        snprintf(name, sizeof name, "g_in[0].route.out_port"); w.sig(name, 6);
+        w.end("Route compute, input port 0");
+    }
+    w.begin("Links out");
+    w.sig("out_valid", K); w.sig("out_head", K); w.sig("out_tail", K); w.sig("cr_out_valid", K);
+    w.end("Links out");
+}
+
 void write_gtkw(const std::string &path, const std::string &fst, const topo &t, long start_time) {
     const int K = t.k;
     harness::Gtkw w(path, fst, "router", start_time);
@@ -427,8 +542,10 @@ int main(int argc, char **argv) {
         if (a == "--scenario" && v) {
             o.scenario = v;
             i++;
-            if (o.scenario != "random" && o.scenario != "mcast-deadlock") {
-                fprintf(stderr, "router_lockstep: --scenario '%s': expected random or mcast-deadlock\n", v);
+            if (o.scenario != "random" && o.scenario != "mcast-deadlock" && o.scenario != "multicast-contention" &&
+                o.scenario != "nonminimal") {
+                fprintf(stderr, "router_lockstep: --scenario '%s': expected random, mcast-deadlock, "
+                                "multicast-contention or nonminimal\n", v);
                 return kExitBadInput;
             }
             continue;
@@ -448,6 +565,19 @@ int main(int argc, char **argv) {
         printf("scenario mcast-deadlock: %s mismatches=%d\n", result.c_str(), bad ? 1 : 0);
         tables_free(&ts);
         return rc;
+    }
+    if (o.scenario == "multicast-contention" || o.scenario == "nonminimal") {
+        std::string mk = "mkdir -p '" + o.wave_dir + "'";
+        if (system(mk.c_str()) != 0) { fprintf(stderr, "router_lockstep: cannot create %s\n", o.wave_dir.c_str()); return kExitBadInput; }
+        std::string base = o.wave_dir + "/" + o.scenario, report;
+        Run run(o, ts, 0, -1);
+        int bad = run.scenario_wave(o.scenario, base + ".fst", report);
+        write_wave_gtkw(base + ".gtkw", base + ".fst", ts.t, o.scenario);
+        if (bad) fputs(report.c_str(), stdout);
+        printf("wave: scenario=%s fst=%s.fst gtkw=%s.gtkw cycles=%ld mismatches=%d\n", o.scenario.c_str(), base.c_str(),
+               base.c_str(), run.cycles_run, bad ? 1 : 0);
+        tables_free(&ts);
+        return bad ? kExitFail : 0;
     }
     Coverage cov;
     Stats st;

@@ -154,10 +154,45 @@ static void test_bulletin(test_ctx *c) {
            delivered);
 }
 
+/* The ledger must notice a lost flit and a duplicated packet (else conservation proves nothing). */
+static void test_env_can_fail(test_ctx *c) {
+    for (int mode = 0; mode < 2; mode++) {
+        bench b;
+        setup(c, &b, "small", 9, 1, 31);
+        router_in in;
+        router_out out, dup;
+        int tampered = 0;
+        memset(&dup, 0, sizeof dup);
+        for (long cycle = 0; cycle < 20000; cycle++) {
+            env_drive(&b.env, cycle, &in);
+            router_cycle(&b.r, &in, &out);
+            if (!tampered && cycle > 2000)
+                for (int o = 0; o < b.t.k && !tampered; o++) {
+                    if (!out.out[o].valid) continue;
+                    if (mode == 0) out.out[o].valid = 0, tampered = 1;                 /* lose a flit */
+                    else if (out.out[o].tail && out.out[o].head) dup = out, tampered = 2;  /* remember a packet */
+                }
+            env_observe(&b.env, cycle, &in, &out);
+            if (tampered == 2) { env_observe(&b.env, cycle, &in, &dup); tampered = 3; }   /* ... and deliver it again */
+        }
+        b.env.injecting = 0;
+        b.env.drain_prob = 1.0;
+        for (long cycle = 20000; cycle < 40000; cycle++) {
+            env_drive(&b.env, cycle, &in);
+            router_cycle(&b.r, &in, &out);
+            env_observe(&b.env, cycle, &in, &out);
+        }
+        EXPECT(c, tampered && (b.env.errors > 0 || b.env.live_pkts > 0), "%s not noticed",
+               mode == 0 ? "a lost flit" : "a duplicated packet");
+        teardown(&b);
+    }
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_router"};
     test_latency(&c);
     test_bulletin(&c);
+    test_env_can_fail(&c);
     test_random(&c, "small", 9, 300000, 21);
     test_random(&c, "small", 0, 200000, 22);
     test_random(&c, "mid", 100, 200000, 23);
