@@ -14,7 +14,7 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
-        rtl-tests bench synth-rcu icarus-rcu lockstep-router systemc-router wave
+        rtl-tests bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
 
@@ -65,6 +65,8 @@ rtl-tests: lint synth-rcu
 	tests/lockstep_router_test.sh
 	tests/wave_test.sh
 	$(MAKE) --no-print-directory systemc-router CONFIG=small
+	$(MAKE) --no-print-directory fpga-sim-ice40
+	$(MAKE) --no-print-directory fpga-ice40
 	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
 
 test: deps build
@@ -140,6 +142,47 @@ $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp tb/harness_comm
 lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	$(ROUTER_DIR)/router_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
 	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
+
+# ---------------- FPGA: iCE40 (iCEBreaker), the route-compute unit of small ----------------
+FPGA_ICE40 := $(BUILD)/fpga/ice40
+ICE40_CHECK_CYCLES := 1048576
+ICE40_TABLES := $(FPGA_ICE40)/tables/g0002b01
+
+$(BUILD)/fpga/rcu_signature: fpga/rcu_signature.c $(BUILD)/libdoar.a
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -o $@ $< $(BUILD)/libdoar.a
+
+$(ICE40_TABLES)/p00.a.hex: $(BUILD)/doar
+	$(BUILD)/doar tables small --router 2,1 --out $(FPGA_ICE40)/tables >/dev/null
+
+# Build the bitstream and the report; fails when the design does not fit or misses 12 MHz.
+fpga-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
+	@mkdir -p $(FPGA_ICE40)
+	$(eval SIG := $(shell $(BUILD)/fpga/rcu_signature $(ICE40_CHECK_CYCLES)))
+	yosys -q -l $(FPGA_ICE40)/yosys.log -p "read_verilog $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v; \
+	  chparam -set EXPECTED 32'h$(SIG) -set CHECK_CYCLES $(ICE40_CHECK_CYCLES) \
+	    -set INIT_A \"$(ICE40_TABLES)/p00.a.hex\" -set INIT_B \"$(ICE40_TABLES)/p00.b.hex\" \
+	    -set INIT_C \"$(ICE40_TABLES)/p00.c.hex\" ice40_rcu_top; \
+	  synth_ice40 -top ice40_rcu_top -json $(FPGA_ICE40)/rcu.json; tee -o $(FPGA_ICE40)/yosys.stat stat"
+	nextpnr-ice40 -q --up5k --package sg48 --pcf constraints/icebreaker.pcf --freq 12 --seed 1 \
+	  --json $(FPGA_ICE40)/rcu.json --asc $(FPGA_ICE40)/rcu.asc --report $(FPGA_ICE40)/nextpnr.json \
+	  -l $(FPGA_ICE40)/nextpnr.log
+	icepack $(FPGA_ICE40)/rcu.asc $(FPGA_ICE40)/rcu_icebreaker.bin
+	@python3 -c "import json,sys; r=json.load(open('$(FPGA_ICE40)/nextpnr.json')); \
+	  r['doar_ffs']=sum(int(l.split()[1]) for l in open('$(FPGA_ICE40)/yosys.stat') if l.strip().startswith('SB_DFF')); \
+	  json.dump(r, open('$(FPGA_ICE40)/nextpnr.json','w'))"
+	scripts/fpga_report.py ice40 icebreaker rcu-small 12 $(FPGA_ICE40)/nextpnr.json $(FPGA_ICE40)/report.txt
+
+# The board top in simulation: with the C model's signature it must light green, with a wrong one red.
+fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
+	@mkdir -p $(FPGA_ICE40)
+	@for good in 1 0; do sig=$$($(BUILD)/fpga/rcu_signature 20000); [ $$good = 1 ] || sig=$$(printf %08x $$((0x$$sig ^ 1))); \
+	  printf 'module tb; reg clk = 0; wire g, r;\n ice40_rcu_top #(.CHECK_CYCLES(20000), .EXPECTED(32%sh%s), .INIT_A("%s"), .INIT_B("%s"), .INIT_C("%s")) dut(.clk(clk), .led_green_n(g), .led_red_n(r));\n always #1 clk = !clk;\n initial begin #40200; $$display("fpga-sim: leds green_n=%%b red_n=%%b", g, r); $$finish; end\nendmodule\n' \
+	    "'" $$sig $(ICE40_TABLES)/p00.a.hex $(ICE40_TABLES)/p00.b.hex $(ICE40_TABLES)/p00.c.hex > $(FPGA_ICE40)/tb.v; \
+	  iverilog -g2005 -o $(FPGA_ICE40)/tb.vvp -s tb $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v $(FPGA_ICE40)/tb.v || exit 1; \
+	  out=$$(vvp -n $(FPGA_ICE40)/tb.vvp | grep fpga-sim); echo "$$out (expected signature $$([ $$good = 1 ] && echo right || echo wrong))"; \
+	  if [ $$good = 1 ]; then echo "$$out" | grep -q "green_n=0 red_n=1" || exit 1; \
+	  else echo "$$out" | grep -q "green_n=1 red_n=0" || exit 1; fi; done
 
 # make wave SCENARIO=multicast-contention|nonminimal: a named directed run (RTL and C model in
 # lock-step) with an FST from its first cycle and a .gtkw grouped by block, in build/waves/.
