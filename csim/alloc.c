@@ -14,6 +14,10 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
     for (int i = 0; i < k; i++) {
         pick[i] = -1;
         g->pick_vc[i] = -1;
+        if (i == v->prio_in && v->req[i * NUM_VCS + v->prio_vc].kind == REQ_MCAST) {
+            pick[i] = v->prio_vc;
+            continue;
+        }
         for (int n = 0; n < NUM_VCS; n++) {
             int vc = (v->rr_in[i] + n) % NUM_VCS;
             if (v->req[i * NUM_VCS + vc].kind != REQ_NONE) { pick[i] = vc; break; }

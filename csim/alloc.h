@@ -10,7 +10,8 @@
  *      (unicast: port unlocked and len credits), MCAST (all ports unlocked, free in the bulletin,
  *      len credits each), ACQ (bulletin off: some still-missing ports unlocked with credits),
  *      DISCARD (no route).
- *   2. Input stage: each input picks one proposing VC, round robin from rr_in.
+ *   2. Input stage: each input picks one proposing VC, round robin from rr_in (the VC of the
+ *      reserved multicast first, when it proposes MCAST).
  *   3. Bulletin stage (on): among inputs whose pick is MCAST, one wins all its ports at once,
  *      round robin from rr_mc; the ports leave the bulletin until the tail.
  *   4. Output stage: every other unlocked output grants one HEAD or ACQ pick that wants it,
@@ -40,6 +41,7 @@ typedef struct {
     const int *rr_in;       /* [k] */
     const int *rr_out;      /* [k] */
     int rr_mc;
+    int prio_in, prio_vc;   /* the reserved multicast: its input picks it when it is ready (-1: none) */
 } alloc_view;
 
 typedef struct {

@@ -117,6 +117,9 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     r->rr_mc = 0;
     r->locked = 0;
     r->grb_free = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
+    r->res_valid = 0;
+    r->res_in = 0;
+    r->res_vc = 0;
     cong_reset(&r->cg, cfg->bid);
     memset(&r->regs, 0, sizeof r->regs);
 }
@@ -132,6 +135,13 @@ static int port_occupancy(const router *r, int o) {
     int cap = r->prm.ds_depth[topo_port_class(&r->t, o)], occ = 0;
     for (int v = 0; v < VCBUF_NUM_VCS; v++) occ += cap - r->cred[o][v];
     return occ;
+}
+
+/* Ports reserved by the waiting multicast (they leave the bulletin until it is done). */
+static uint64_t reserved_ports(const router *r) {
+    if (!r->res_valid) return 0;
+    const route_entry *e = vcbuf_route(&r->in[r->res_in], r->res_vc);
+    return e ? e->ports : 0;
 }
 
 /* The proposal of input i, VC v (alloc.h, step 1). */
@@ -151,9 +161,15 @@ static alloc_req propose(const router *r, int i, int v) {
         if (!((r->locked >> o) & 1) && r->cred[o][e->ovc] >= e->len) ok |= (uint64_t)1 << o;
     }
     if (!e->mcast) {
-        if (ok == e->ports) { q.kind = REQ_HEAD; q.ports = ok; }
+        /* with the bulletin a unicast head may not start on a port a multicast holds or has reserved */
+        uint64_t bulletin = r->prm.bulletin ? r->grb_free & ~reserved_ports(r) : ~(uint64_t)0;
+        if (ok == e->ports && (e->ports & ~bulletin) == 0) { q.kind = REQ_HEAD; q.ports = ok; }
     } else if (r->prm.bulletin) {
-        if (ok == e->ports && (e->ports & ~r->grb_free) == 0) { q.kind = REQ_MCAST; q.ports = ok; }
+        int mine = r->res_valid && r->res_in == i && r->res_vc == v;
+        if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free) == 0)) {
+            q.kind = REQ_MCAST;
+            q.ports = ok;
+        }
     } else {
         uint64_t want = ok & ~b->held[v];
         if (want) { q.kind = REQ_ACQ; q.ports = want; }
@@ -175,9 +191,33 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_NUM_VCS];
     for (int i = 0; i < k; i++)
         for (int v = 0; v < VCBUF_NUM_VCS; v++) reqs[i * VCBUF_NUM_VCS + v] = propose(r, i, v);
-    alloc_view view = {k, r->prm.bulletin, reqs, r->rr_in, r->rr_out, r->rr_mc};
+    alloc_view view = {k, r->prm.bulletin, reqs, r->rr_in, r->rr_out, r->rr_mc,
+                       r->res_valid ? r->res_in : -1, r->res_vc};
     alloc_grants g;
     alloc_compute(&view, &g);
+
+    /* The reservation: a multicast that waits (or lost the bulletin stage) reserves its ports, so
+     * that unicast heads stop starting on them and it gets them once their packets end. */
+    int n_res_valid = r->res_valid, n_res_in = r->res_in, n_res_vc = r->res_vc;
+    if (r->prm.bulletin) {
+        if (r->res_valid && g.mc_winner == r->res_in && g.pick_vc[r->res_in] == r->res_vc) n_res_valid = 0;
+        if (!r->res_valid) {
+            for (int n = 0; n < k && !n_res_valid; n++) {
+                int i = (r->rr_mc + n) % k;
+                for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+                    const flit *f = vcbuf_front(&r->in[i], v);
+                    const route_entry *e = vcbuf_route(&r->in[i], v);
+                    int granted = g.mc_winner == i && g.pick_vc[i] == v;
+                    if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !granted) {
+                        n_res_valid = 1;
+                        n_res_in = i;
+                        n_res_vc = v;
+                        break;
+                    }
+                }
+            }
+        }
+    }
 
     for (int i = 0; i < k; i++) {
         int v = g.pick_vc[i];
@@ -234,10 +274,16 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     for (int o = 0; o < k; o++)
         if (g.out_winner[o] >= 0) r->rr_out[o] = (g.out_winner[o] + 1) % k;
     if (g.mc_winner >= 0) r->rr_mc = (g.mc_winner + 1) % k;
+    r->res_valid = n_res_valid;
+    r->res_in = n_res_in;
+    r->res_vc = n_res_vc;
 
-    /* ---- credits returned by the downstream routers ---- */
+    /* ---- credits returned by the downstream routers (a credit nobody took saturates) ---- */
     for (int o = 0; o < k; o++)
-        if (in->cr_valid[o]) r->cred[o][in->cr_vc[o] & 3]++;
+        if (in->cr_valid[o]) {
+            int *c = &r->cred[o][in->cr_vc[o] & 3];
+            if (++*c > r->prm.ds_depth[topo_port_class(t, o)]) *c = r->prm.ds_depth[topo_port_class(t, o)];
+        }
 
     /* ---- route-compute units; completed routes enter the route FIFOs ---- */
     for (int i = 0; i < k; i++) {
@@ -254,7 +300,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
         }
         ri.cong_local = r->cg.cong_local;
         ri.cong_global = r->cg.group;
-        if (in->tw_valid && in->tw_port == i) {
+        if (in->tw_valid && (in->tw_port & 63) == i) {   /* the RTL's port fields are 6 bits */
             ri.tw_valid = 1;
             ri.tw_table = in->tw_table;
             ri.tw_addr = in->tw_addr;
@@ -274,15 +320,19 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
                 e.discard = e.ports == 0;
             } else {
                 e.ovc = (uint8_t)ro.vc;
-                e.ports = (uint64_t)1 << ro.port;
-                e.discard = ro.cls == RCU_NONE;
+                e.discard = ro.cls == RCU_NONE || ro.port >= t->k;  /* a table C item beyond k */
+                e.ports = e.discard ? 0 : (uint64_t)1 << ro.port;
             }
+            /* a length the credits cannot cover is a protocol error: the packet is drained */
+            if (done.len == 0 || done.len > r->prm.max_len) e.discard = 1;
             if (e.discard) e.ports = 0;
             vcbuf_push_route(&r->in[i], done.vc, &e);
         }
         for (int s = RCU_LATENCY - 1; s > 0; s--) r->side[i][s] = r->side[i][s - 1];
         side_stage st = {0, 0, 0, 0, 0};
-        if (f->valid && f->head) {
+        /* a head dropped on a full VC (an upstream protocol error) gets no route entry */
+        int accepted = f->valid && r->in[i].count[f->vc & 3] < r->in[i].depth;
+        if (f->valid && f->head && accepted) {
             st.valid = 1;
             st.vc = f->vc & 3;
             st.mcast = (uint8_t)flit_mcast(f->data);
@@ -304,7 +354,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     cong_cycle(&r->cg, occ, in->sb_valid, in->sb_bits);
     next.sb_valid = (uint8_t)cong_sb_valid(&r->cg);
     next.sb_bits = cong_sb_bits(&r->cg);
-    if (in->mw_valid) mcast_write(&r->mc, in->mw_port, in->mw_group, in->mw_set);
+    if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);
 
     r->regs = next;
 }

@@ -85,6 +85,7 @@ typedef struct {
     int (*cred)[VCBUF_NUM_VCS];       /* [k][4] */
     uint64_t locked;           /* output ports held by a packet */
     uint64_t grb_free;         /* the bulletin: ports with no multicast */
+    int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its ports */
     int *rr_in, *rr_out, rr_mc;
     router_out regs;
 } router;

@@ -46,8 +46,8 @@ module ice40_rcu_top #(
     rcu #(.P(P), .A(A), .H(H), .G(G), .INIT_A(INIT_A), .INIT_B(INIT_B), .INIT_C(INIT_C)) unit (
         .clk(clk), .rst(rst), .cfg_gid(MY_GID), .cfg_bid(MY_BID), .cfg_port_class(2'd0),
         .cfg_wired({AH{1'b1}}), .cfg_lfsr_seed(RCU_SEED),
-        .in_valid(in_valid), .in_dst_gid(dst_gid), .in_dst_bid(stim[7:6]), .in_dst_nid(stim[8]),
-        .in_src_gid(MY_GID), .in_vc(2'd0), .cong_local(cong_local), .cong_global(cong_global),
+        .in_valid(in_valid), .in_dst_gid({7'd0, dst_gid}), .in_dst_bid({4'd0, stim[7:6]}),
+        .in_dst_nid({5'd0, stim[8]}), .in_src_gid({7'd0, MY_GID}), .in_vc(2'd0), .cong_local(cong_local), .cong_global(cong_global),
         .tw_valid(1'b0), .tw_table(2'd0), .tw_addr(4'd0), .tw_data(64'd0),
         .out_valid(out_valid), .out_port(out_port), .out_vc(out_vc), .out_class(out_class),
         .out_gport_valid(out_gport_valid), .out_gport(out_gport));

@@ -15,6 +15,9 @@ module alloc #(
     input  wire [K*2-1:0]   rr_in,
     input  wire [K*KW-1:0]  rr_out,
     input  wire [KW-1:0]    rr_mc,
+    input  wire             prio_valid,  // the reserved multicast: its input picks it when ready
+    input  wire [KW-1:0]    prio_in,
+    input  wire [1:0]       prio_vc,
     output reg  [K-1:0]     pick_valid,  // input moves or acquires this cycle
     output reg  [K*2-1:0]   pick_vc,
     output reg  [K*K-1:0]   acq_ports,   // per input: ports granted (head, multicast, acquisition)
@@ -50,6 +53,13 @@ module alloc #(
             kind_of[i] = R_NONE;
             ports_of[i] = {K{1'b0}};
             done = 1'b0;
+            if (prio_valid && prio_in == i[KW-1:0] && req_kind[(i*4 + {30'd0, prio_vc})*3 +: 3] == R_MCAST) begin
+                done = 1'b1;
+                has_pick[i] = 1'b1;
+                pk[i] = prio_vc;
+                kind_of[i] = R_MCAST;
+                ports_of[i] = req_ports[(i*4 + {30'd0, prio_vc})*K +: K];
+            end
             for (n = 0; n < 4; n = n + 1) begin
                 v = ({30'd0, rr_in[i*2 +: 2]} + n) % 4;
                 if (!done && req_kind[(i*4+v)*3 +: 3] != R_NONE) begin

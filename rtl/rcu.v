@@ -39,12 +39,13 @@ module rcu #(
     input  wire [1:0]     cfg_port_class,   // 0 terminal, 1 intra-group, 2 global
     input  wire [AH-1:0]  cfg_wired,
     input  wire [31:0]    cfg_lfsr_seed,
-    // header (cycle t)
+    // header (cycle t): the full fields of the flit format (csim/flit.h); values out of range
+    // (gid >= G, bid >= A, nid >= P) give the decision "none"
     input  wire           in_valid,
-    input  wire [GW-1:0]  in_dst_gid,
-    input  wire [BW-1:0]  in_dst_bid,
-    input  wire [NW-1:0]  in_dst_nid,
-    input  wire [GW-1:0]  in_src_gid,
+    input  wire [10:0]    in_dst_gid,
+    input  wire [5:0]     in_dst_bid,
+    input  wire [5:0]     in_dst_nid,
+    input  wire [10:0]    in_src_gid,
     input  wire [1:0]     in_vc,
     // congestion, used by stage 3 in the cycle it is presented
     input  wire [K-1:0]   cong_local,
@@ -75,57 +76,40 @@ module rcu #(
     reg [1:0] zone_d;
     reg [TAW-1:0] row_a_d, row_b_d;
     always @* begin
-        if (in_dst_gid != cfg_gid) begin
+        if (in_dst_gid != own_gid) begin
             zone_d = ZONE_G;
-            row_a_d = BASE_G_A + {{(TAW-GW){1'b0}}, in_dst_gid};
-            row_b_d = BASE_G_B + {{(TAW-GW){1'b0}}, in_dst_gid};
-        end else if (in_dst_bid != cfg_bid) begin
+            row_a_d = BASE_G_A + {{(TAW-GW){1'b0}}, in_dst_gid[GW-1:0]};
+            row_b_d = BASE_G_B + {{(TAW-GW){1'b0}}, in_dst_gid[GW-1:0]};
+        end else if (in_dst_bid != own_bid) begin
             zone_d = ZONE_B;
-            row_a_d = BASE_B + {{(TAW-BW){1'b0}}, in_dst_bid};
-            row_b_d = {{(TAW-BW){1'b0}}, in_dst_bid};
+            row_a_d = BASE_B + {{(TAW-BW){1'b0}}, in_dst_bid[BW-1:0]};
+            row_b_d = {{(TAW-BW){1'b0}}, in_dst_bid[BW-1:0]};
         end else begin
             zone_d = ZONE_N;
-            row_a_d = {{(TAW-NW){1'b0}}, in_dst_nid};
+            row_a_d = {{(TAW-NW){1'b0}}, in_dst_nid[NW-1:0]};
             row_b_d = {TAW{1'b0}};
         end
     end
 
-    // A destination field out of range (only possible when g, a or p is not a power of two)
-    // gives the decision "none".
-    wire gid_bad, bid_bad, nid_bad;
-    generate
-        if (G < (1 << GW)) begin : g_gid_chk
-            localparam [GW:0] G_LIM = G[GW:0];
-            assign gid_bad = {1'b0, in_dst_gid} >= G_LIM;
-        end else begin : g_gid_full
-            assign gid_bad = 1'b0;
-        end
-        if (A < (1 << BW)) begin : g_bid_chk
-            localparam [BW:0] A_LIM = A[BW:0];
-            assign bid_bad = {1'b0, in_dst_bid} >= A_LIM;
-        end else begin : g_bid_full
-            assign bid_bad = 1'b0;
-        end
-        if (P < (1 << NW)) begin : g_nid_chk
-            localparam [NW:0] P_LIM = P[NW:0];
-            assign nid_bad = {1'b0, in_dst_nid} >= P_LIM;
-        end else begin : g_nid_full
-            assign nid_bad = 1'b0;
-        end
-    endgenerate
-    wire hdr_bad = gid_bad || bid_bad || nid_bad;
+    // A destination field out of range gives the decision "none".
+    localparam [10:0] G_LIM = G[10:0];
+    localparam [5:0] A_LIM = A[5:0];
+    localparam [5:0] P_LIM = P[5:0];
+    wire hdr_bad = in_dst_gid >= G_LIM || in_dst_bid >= A_LIM || in_dst_nid >= P_LIM;
+    wire [10:0] own_gid = {{(11-GW){1'b0}}, cfg_gid};
+    wire [5:0] own_bid = {{(6-BW){1'b0}}, cfg_bid};
 
     reg           s1_valid, s1_rta, s1_src_here, s1_bad;
     reg [1:0]     s1_zone, s1_vc;
-    reg [BW-1:0]  s1_dst_bid;
+    reg [BW-1:0]  s1_dst_bid;      // in range whenever the header is not bad
     reg [TAW-1:0] s1_row_a, s1_row_b;
     always @(posedge clk) begin
         s1_valid <= in_valid && !rst;
         s1_rta <= cfg_port_class == PC_TERMINAL && zone_d == ZONE_G;
-        s1_src_here <= in_src_gid == cfg_gid;
+        s1_src_here <= in_src_gid == own_gid;
         s1_zone <= zone_d;
         s1_vc <= in_vc;
-        s1_dst_bid <= in_dst_bid;
+        s1_dst_bid <= in_dst_bid[BW-1:0];
         s1_bad <= hdr_bad;
         s1_row_a <= (in_valid && !hdr_bad) ? row_a_d : {TAW{1'b0}};
         s1_row_b <= (in_valid && !hdr_bad) ? row_b_d : {TAW{1'b0}};

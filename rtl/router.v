@@ -103,6 +103,9 @@ module router #(
     reg [CRW-1:0] cred [0:K*4-1];      // output o, VC v at o*4+v
     reg [K-1:0] locked;
     reg [K-1:0] grb_free;              // the bulletin
+    reg res_valid;                     // a waiting multicast has reserved its ports
+    reg [KW-1:0] res_in;
+    reg [1:0] res_vc;
     reg [3:0] active [0:K-1];
     reg [K-1:0] held [0:K*4-1];
     reg [K*2-1:0] rr_in;
@@ -116,7 +119,7 @@ module router #(
     wire [K*4-1:0] f_valid, e_valid;
     wire [K*4*66-1:0] f_flit;
     wire [K*4*RW-1:0] e_entry;
-    wire [K-1:0] push_drop;
+    wire [K-1:0] push_drop, push_ok;
     wire [K-1:0] cong_local;
     wire [AH-1:0] cong_group;
     wire [K*K-1:0] mset;
@@ -144,7 +147,7 @@ module router #(
                 .rpop(rpop[gi]), .rpop_vc(rpop_vc[gi*2 +: 2]),
                 .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*66 +: 4*66]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
-                .push_drop(push_drop[gi]), .counts(counts));
+                .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .counts(counts));
 
             /* verilator lint_off UNUSEDSIGNAL */
             wire [63:0] d = in_data[gi*64 +: 64];    // header fields per csim/flit.h
@@ -160,8 +163,8 @@ module router #(
             rcu #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS)) route (
                 .clk(clk), .rst(rst), .cfg_gid(cfg_gid), .cfg_bid(cfg_bid), .cfg_port_class(PCLASS),
                 .cfg_wired(cfg_wired), .cfg_lfsr_seed(cfg_seed + SEED_OFF),
-                .in_valid(hdr_in), .in_dst_gid(d[12 +: GW]), .in_dst_bid(d[6 +: BW]),
-                .in_dst_nid(d[0 +: ((P > 1) ? $clog2(P) : 1)]), .in_src_gid(d[23 +: GW]), .in_vc(in_vc[gi*2 +: 2]),
+                .in_valid(hdr_in), .in_dst_gid(d[22:12]), .in_dst_bid(d[11:6]),
+                .in_dst_nid(d[5:0]), .in_src_gid(d[33:23]), .in_vc(in_vc[gi*2 +: 2]),
                 .cong_local(cong_local), .cong_global(cong_group),
                 .tw_valid(tw_valid && tw_port == gi[5:0]), .tw_table(tw_table), .tw_addr(tw_addr), .tw_data(tw_data),
                 .out_valid(r_valid), .out_port(r_port), .out_vc(r_vc), .out_class(r_class),
@@ -172,9 +175,11 @@ module router #(
             localparam [6:0] K7 = K[6:0];
             wire port_ok = {1'b0, r_port} < K7;
             wire [K-1:0] uport = port_ok ? ({{(K-1){1'b0}}, 1'b1} << r_port) : {K{1'b0}};
-            wire u_discard = r_class == 4'd0 || !port_ok;
+            localparam [3:0] MAXLEN4 = MAX_LEN[3:0];
+            wire bad_len = done[3:0] == 4'd0 || done[3:0] > MAXLEN4;   // credits cannot cover it
+            wire u_discard = r_class == 4'd0 || !port_ok || bad_len;
             wire [K-1:0] mports = mset[gi*K +: K];
-            wire m_discard = mports == {K{1'b0}};
+            wire m_discard = mports == {K{1'b0}} || bad_len;
             always @* begin
                 mgroup_rd[gi*8 +: 8] = done[11:4];
                 rpush[gi] = done[15];
@@ -191,7 +196,8 @@ module router #(
                     side[gi*4 + 2] <= {SW{1'b0}};
                     side[gi*4 + 3] <= {SW{1'b0}};
                 end else begin
-                    side[gi*4 + 0] <= (in_valid[gi] && in_head[gi]) ? {1'b1, in_vc[gi*2 +: 2], d[34], d[42:35], d[46:43]} : {SW{1'b0}};
+                    // a head dropped on a full VC (upstream protocol error) gets no route entry
+                    side[gi*4 + 0] <= (in_valid[gi] && in_head[gi] && push_ok[gi]) ? {1'b1, in_vc[gi*2 +: 2], d[34], d[42:35], d[46:43]} : {SW{1'b0}};
                     side[gi*4 + 1] <= side[gi*4 + 0];
                     side[gi*4 + 2] <= side[gi*4 + 1];
                     side[gi*4 + 3] <= side[gi*4 + 2];
@@ -217,6 +223,13 @@ module router #(
     cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(OW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS)) congestion (
         .clk(clk), .rst(rst), .bid(cfg_bid), .occ(occ), .sb_in_valid(sb_in_valid), .sb_in_bits(sb_in_bits),
         .cong_local(cong_local), .group(cong_group), .sb_out_valid(sb_out_valid), .sb_out_bits(sb_out_bits));
+
+    // ---------------- the reservation ----------------
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [RW-1:0] res_entry = e_entry[({{(32-KW){1'b0}}, res_in}*4 + {30'd0, res_vc})*RW +: RW];
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [K-1:0] res_ports = res_valid ? res_entry[K-1:0] : {K{1'b0}};
+    wire [K-1:0] bulletin_eff = (BULLETIN != 0) ? (grb_free & ~res_ports) : {K{1'b1}};
 
     // ---------------- proposals (csim/router.c propose) ----------------
     reg [K*4*3-1:0] req_kind;
@@ -252,12 +265,13 @@ module router #(
                 end else if (ep[E_DISCARD]) begin
                     req_kind[(i*4+v)*3 +: 3] = R_DISCARD;
                 end else if (!ep[E_MCAST]) begin
-                    if (ok == ep[K-1:0]) begin
+                    if (ok == ep[K-1:0] && (ep[K-1:0] & ~bulletin_eff) == {K{1'b0}}) begin
                         req_kind[(i*4+v)*3 +: 3] = R_HEAD;
                         req_ports[(i*4+v)*K +: K] = ok;
                     end
                 end else if (BULLETIN != 0) begin
-                    if (ok == ep[K-1:0] && (ep[K-1:0] & ~grb_free) == {K{1'b0}}) begin
+                    if (ok == ep[K-1:0] && (res_valid ? (res_in == i[KW-1:0] && res_vc == v[1:0])
+                                                      : (ep[K-1:0] & ~grb_free) == {K{1'b0}})) begin
                         req_kind[(i*4+v)*3 +: 3] = R_MCAST;
                         req_ports[(i*4+v)*K +: K] = ok;
                     end
@@ -276,6 +290,7 @@ module router #(
     wire [K*KW-1:0] out_winner;
     alloc #(.K(K), .KW(KW), .BULLETIN(BULLETIN)) allocator (
         .req_kind(req_kind), .req_ports(req_ports), .rr_in(rr_in), .rr_out(rr_out), .rr_mc(rr_mc),
+        .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
         .pick_valid(pick_valid), .pick_vc(pick_vc), .acq_ports(acq_ports), .mc_valid(mc_valid),
         .mc_winner(mc_winner), .out_valid(out_granted), .out_winner(out_winner));
 
@@ -397,6 +412,57 @@ module router #(
             end
     end
 
+    // next reservation: cleared when the reserved multicast is granted; otherwise the first waiting
+    // (not granted) multicast head, inputs in round-robin order from rr_mc, lowest VC first
+    reg n_res_valid;
+    reg [KW-1:0] n_res_in;
+    reg [1:0] n_res_vc;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used here
+    reg [65:0] fr;
+    reg [RW-1:0] er;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer ri, rn, rv;
+    always @* begin
+        ri = 0;
+        n_res_valid = res_valid;
+        n_res_in = res_in;
+        n_res_vc = res_vc;
+        fr = 66'd0;
+        er = {RW{1'b0}};
+        if (BULLETIN != 0) begin
+            if (res_valid && mc_valid && mc_winner == res_in && pick_vc[{{(32-KW){1'b0}}, res_in}*2 +: 2] == res_vc)
+                n_res_valid = 1'b0;
+            if (!res_valid) begin
+                for (rn = 0; rn < K; rn = rn + 1) begin
+                    ri = ({{(32-KW){1'b0}}, rr_mc} + rn) % K;
+                    for (rv = 0; rv < 4; rv = rv + 1) begin
+                        fr = f_flit[(ri*4+rv)*66 +: 66];
+                        er = e_entry[(ri*4+rv)*RW +: RW];
+                        if (!n_res_valid && f_valid[ri*4+rv] && fr[65] && e_valid[ri*4+rv] && er[E_MCAST] &&
+                            !er[E_DISCARD] && !active[ri][rv] &&
+                            !(mc_valid && mc_winner == ri[KW-1:0] && pick_vc[ri*2 +: 2] == rv[1:0])) begin
+                            n_res_valid = 1'b1;
+                            n_res_in = ri[KW-1:0];
+                            n_res_vc = rv[1:0];
+                        end
+                    end
+                end
+            end
+        end
+    end
+
+    // credits after this cycle's grants and returns; a credit nobody took saturates at the depth
+    reg [CRW-1:0] cred_next [0:K*4-1];
+    reg [CRW:0] csum;
+    always @* begin
+        csum = {(CRW+1){1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                csum = {1'b0, cred[o*4+v]} - {1'b0, dec[o*4+v]} + {{CRW{1'b0}}, cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0]};
+                cred_next[o*4+v] = (csum > {1'b0, ds_of(o)}) ? ds_of(o) : csum[CRW-1:0];
+            end
+    end
+
     // ---------------- registers ----------------
     localparam integer K_M1 = K - 1;
     localparam [KW-1:0] LAST_IN = K_M1[KW-1:0];
@@ -406,6 +472,9 @@ module router #(
                 for (v = 0; v < 4; v = v + 1) cred[o*4+v] <= ds_of(o);
             locked <= {K{1'b0}};
             grb_free <= {K{1'b1}};
+            res_valid <= 1'b0;
+            res_in <= {KW{1'b0}};
+            res_vc <= 2'd0;
             for (i = 0; i < K; i = i + 1) begin
                 active[i] <= 4'd0;
                 for (v = 0; v < 4; v = v + 1) held[i*4+v] <= {K{1'b0}};
@@ -424,8 +493,11 @@ module router #(
         end else begin
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1)
-                    cred[o*4+v] <= cred[o*4+v] - dec[o*4+v] + {{(CRW-1){1'b0}}, cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0]};
+                    cred[o*4+v] <= cred_next[o*4+v];
             locked <= (locked & ~clr_lock) | set_lock;
+            res_valid <= n_res_valid;
+            res_in <= n_res_in;
+            res_vc <= n_res_vc;
             grb_free <= (grb_free & ~clr_grb) | set_grb;
             for (i = 0; i < K; i = i + 1) begin
                 active[i] <= (active[i] & ~act_clr[i]) | act_set[i];

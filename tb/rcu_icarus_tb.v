@@ -12,7 +12,6 @@ module rcu_icarus_tb;
     localparam AH = A * H;
     localparam GW = (G > 1) ? $clog2(G) : 1;
     localparam BW = (A > 1) ? $clog2(A) : 1;
-    localparam NW = (P > 1) ? $clog2(P) : 1;
     localparam GPW = (AH > 1) ? $clog2(AH) : 1;
     localparam TAW = (P + A + G > 1) ? $clog2(P + A + G) : 1;
 
@@ -28,8 +27,8 @@ module rcu_icarus_tb;
     rcu #(.P(P), .A(A), .H(H), .G(G)) dut (
         .clk(clk), .rst(f_rst[0]), .cfg_gid(f_gid[GW-1:0]), .cfg_bid(f_bid[BW-1:0]),
         .cfg_port_class(f_pc[1:0]), .cfg_wired(f_wired[AH-1:0]), .cfg_lfsr_seed(f_seed[31:0]),
-        .in_valid(f_valid[0]), .in_dst_gid(f_dgid[GW-1:0]), .in_dst_bid(f_dbid[BW-1:0]),
-        .in_dst_nid(f_dnid[NW-1:0]), .in_src_gid(f_sgid[GW-1:0]), .in_vc(f_vc[1:0]),
+        .in_valid(f_valid[0]), .in_dst_gid(f_dgid[10:0]), .in_dst_bid(f_dbid[5:0]),
+        .in_dst_nid(f_dnid[5:0]), .in_src_gid(f_sgid[10:0]), .in_vc(f_vc[1:0]),
         .cong_local(f_cl[K-1:0]), .cong_global(f_cg[AH-1:0]), .tw_valid(f_twv[0]), .tw_table(f_twt[1:0]),
         .tw_addr(f_twa[TAW-1:0]), .tw_data(f_twd[63:0]), .out_valid(out_valid), .out_port(out_port),
         .out_vc(out_vc), .out_class(out_class), .out_gport_valid(out_gport_valid), .out_gport(out_gport));

@@ -311,10 +311,11 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
                 h.dst_nid = rng_.below(t_.p);
                 h.src_gid = (cfg_.pc == PORT_TERMINAL || rng_.chance(0.5)) ? cfg_.gid : rng_.below(t_.g);
                 h.vc = cfg_.pc == PORT_TERMINAL ? 0 : rng_.below(RCU_NUM_VCS);
-                if (rng_.chance(0.01)) {  // raw field values: out of range where the width allows
-                    h.dst_gid = rng_.below(1 << rcu_clog2(t_.g));
-                    h.dst_bid = rng_.below(1 << rcu_clog2(t_.a));
-                    h.dst_nid = rng_.below(1 << rcu_clog2(t_.p));
+                if (rng_.chance(0.01)) {  // raw field values of the flit format: often out of range
+                    h.dst_gid = rng_.chance(0.5) ? rng_.below(2048) : rng_.below(1 << rcu_clog2(t_.g));
+                    h.dst_bid = rng_.chance(0.5) ? rng_.below(64) : rng_.below(1 << rcu_clog2(t_.a));
+                    h.dst_nid = rng_.chance(0.5) ? rng_.below(64) : rng_.below(1 << rcu_clog2(t_.p));
+                    h.src_gid = rng_.below(2048);
                 }
             }
             for (int j = 0; j < t_.k; j++)
@@ -364,12 +365,12 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
 }
 
 void write_gtkw(const std::string &path, const std::string &fst, const topo &t, long start_time) {
-    const int GW = rcu_clog2(t.g), BW = rcu_clog2(t.a), NW = rcu_clog2(t.p), GPW = rcu_clog2(t.ah);
+    const int GPW = rcu_clog2(t.ah);
     const int TAW = rcu_clog2(t.p + t.a + t.g);
     harness::Gtkw w(path, fst, "rcu", start_time);
     w.begin("Inputs (cycle t)");
-    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", 1); w.sig("in_dst_gid", GW); w.sig("in_dst_bid", BW);
-    w.sig("in_dst_nid", NW); w.sig("in_src_gid", GW); w.sig("in_vc", 2); w.sig("cong_local", t.k);
+    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", 1); w.sig("in_dst_gid", 11); w.sig("in_dst_bid", 6);
+    w.sig("in_dst_nid", 6); w.sig("in_src_gid", 11); w.sig("in_vc", 2); w.sig("cong_local", t.k);
     w.sig("cong_global", t.ah); w.sig("tw_valid", 1); w.sig("tw_table", 2); w.sig("tw_addr", TAW); w.sig("tw_data", 64);
     w.end("Inputs (cycle t)");
     w.begin("Stage 1: zone decode (t+1)");
