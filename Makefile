@@ -129,6 +129,7 @@ $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
 
 $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(ROUTER_DIR)
+	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
 	verilator $(VERILATOR_FLAGS) -Irtl rtl/router.v --top-module router \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) \
@@ -197,6 +198,7 @@ SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc 
 SC_DIR = $(BUILD)/systemc/$(CONFIG)
 $(SC_DIR)/router_sc: $(RTL_SRC) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(SC_DIR)
+	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
 	$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall -Irtl rtl/router.v --top-module router \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
@@ -252,6 +254,7 @@ lint:
 
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)
+	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
 	verilator $(VERILATOR_FLAGS) -Irtl rtl/rcu.v --top-module rcu \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \

@@ -44,7 +44,11 @@ int env_init(router_env *e, const topo *t, const table_set *ts, const router_par
     e->sb_prob = 0.05;
     e->injecting = 1;
     e->mgroups = prm->mgroups;
-    for (int o = 0; o < ROUTER_MAX_PORTS; o++) e->drain_port[o] = -1.0;
+    e->bad_header_frac = 0.005;
+    for (int o = 0; o < ROUTER_MAX_PORTS; o++) {
+        e->drain_port[o] = -1.0;
+        e->port_pkt[o] = -1;
+    }
     for (int i = 0; i < t->k; i++) {
         for (int v = 0; v < 4; v++) e->up_cred[i][v] = prm->depth[topo_port_class(t, i)];
         e->cur_left[i] = 0;
@@ -92,23 +96,35 @@ static void new_packet(router_env *e, int i) {
     int db = zsel == 0 ? e->bid : below(e, t->a);
     int dn = below(e, t->p);
     int sg = (pc == PORT_TERMINAL || chance(e, 0.5)) ? e->gid : below(e, t->g);
+    int bad = !mc && chance(e, e->bad_header_frac);
+    if (bad) {   /* a destination field out of range: the router must drain the packet */
+        int which = below(e, 3);
+        if (which == 0) dg = t->g + below(e, 2048 - t->g);
+        else if (which == 1) db = t->a + below(e, 64 - t->a);
+        else if (t->p < 64) dn = t->p + below(e, 64 - t->p);
+        else dg = t->g + below(e, 2048 - t->g);
+    }
     uint64_t hdr = flit_header(dg, db, dn, sg, mc, grp, len, tag);
     env_pkt *p = &e->pkts[tag];
     memset(p, 0, sizeof *p);
     p->live = 1;
     p->mcast = (uint8_t)mc;
+    p->vc = (uint8_t)vc;
+    p->expect_discard = (uint8_t)bad;
     p->in_port = i;
     p->len = len;
     p->born = -1;
-    p->expect_ports = mc ? e->mcast_sets[i][grp] : allowed_ports(e, i, hdr);
+    p->first_head = -1;
+    p->expect_ports = bad ? 0 : mc ? e->mcast_sets[i][grp] : allowed_ports(e, i, hdr);
     e->cur_tag[i] = tag;
     e->cur_left[i] = len;
     e->cur_len[i] = len;
     e->cur_vc[i] = vc;
     e->cur_hdr[i] = hdr;
-    e->live_pkts++;
+    if (bad) e->discarded_pkts++;
+    else e->live_pkts++;
     e->injected_pkts++;
-    if (mc) e->stat_mcast++; else e->stat_unicast++;
+    if (mc) e->stat_mcast++; else if (!bad) e->stat_unicast++;
 }
 
 void env_drive(router_env *e, long cycle, router_in *in) {
@@ -174,6 +190,47 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             fail(e, msg);
             continue;
         }
+        if (p->expect_discard) {
+            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d with an out-of-range destination was delivered", cycle, o, tag);
+            fail(e, msg);
+            continue;
+        }
+        /* contiguity: a port carries one packet at a time */
+        if (f->head) {
+            if (e->port_pkt[o] >= 0) {
+                snprintf(msg, sizeof msg, "cycle %ld: port %d: head of packet %d inside packet %d", cycle, o, tag, e->port_pkt[o]);
+                fail(e, msg);
+            }
+            if (!f->tail) e->port_pkt[o] = tag;
+            if (p->mcast) {
+                if (p->first_head < 0) p->first_head = cycle;
+                else if (p->first_head != cycle) {
+                    snprintf(msg, sizeof msg, "cycle %ld: multicast %d split: a copy left in cycle %ld", cycle, tag, p->first_head);
+                    fail(e, msg);
+                }
+            }
+        } else {
+            if (e->port_pkt[o] != tag) {
+                snprintf(msg, sizeof msg, "cycle %ld: port %d: body of packet %d while packet %d is in progress", cycle, o, tag, e->port_pkt[o]);
+                fail(e, msg);
+            }
+            if (f->tail) e->port_pkt[o] = -1;
+        }
+        /* the output VC: the VC rule for unicast, the input VC for multicast */
+        {
+            int want = p->vc;
+            if (!p->mcast) {
+                port_class ic = topo_port_class(t, p->in_port), oc = topo_port_class(t, o);
+                int lin = ic == PORT_GLOBAL ? 2 : 1, lout = oc == PORT_GLOBAL ? 2 : 1;
+                if (ic == PORT_TERMINAL) want = 0;
+                else if (oc != PORT_TERMINAL && lout >= lin) want = p->vc + 1 > 3 ? 3 : p->vc + 1;
+            }
+            if ((f->vc & 3) != want) {
+                snprintf(msg, sizeof msg, "cycle %ld: packet %d (in port %d, vc %d) left port %d on VC %d, want %d", cycle,
+                         tag, p->in_port, p->vc, o, f->vc, want);
+                fail(e, msg);
+            }
+        }
         if (!((p->expect_ports >> o) & 1)) {
             snprintf(msg, sizeof msg, "cycle %ld: packet %d from port %d left on port %d, allowed 0x%llx", cycle, tag,
                      p->in_port, o, (unsigned long long)p->expect_ports);
@@ -215,7 +272,7 @@ void env_check_stuck(router_env *e, long cycle, long bound) {
     char msg[256];
     for (int tag = 0; tag < ENV_MAX_TAGS; tag++) {
         env_pkt *p = &e->pkts[tag];
-        if (p->live && p->born >= 0 && cycle - p->born > bound) {
+        if (p->live && !p->expect_discard && p->born >= 0 && cycle - p->born > bound) {
             snprintf(msg, sizeof msg, "cycle %ld: packet %d (from port %d, %s) stuck for %ld cycles", cycle, tag,
                      p->in_port, p->mcast ? "multicast" : "unicast", cycle - p->born);
             fail(e, msg);

@@ -7,8 +7,10 @@
  * either side.
  *
  * Checks: every unicast packet leaves exactly once, whole and in order, on a port the tables
- * allow; every multicast packet leaves exactly once on every port of its set and nowhere else;
- * no packet stays in the router longer than `stuck_bound` cycles; no buffer overflows.
+ * allow, on the VC the VC rule gives; every multicast packet leaves exactly once on every port
+ * of its set and nowhere else, all copies in the same cycles, on its own VC; the flits of a
+ * packet are contiguous on every output; a header with a destination out of range is never
+ * delivered; no packet stays in the router longer than `stuck_bound` cycles; no overflow.
  */
 #ifndef DOAR_ROUTER_ENV_H
 #define DOAR_ROUTER_ENV_H
@@ -27,9 +29,9 @@ typedef struct {
 } env_rng;
 
 typedef struct {
-    uint8_t live, mcast;
+    uint8_t live, mcast, vc, expect_discard;
     int in_port, len, got_flits_ports;
-    long born;
+    long born, first_head;   /* cycle of the first head out (a multicast's copies leave together) */
     uint64_t expect_ports;   /* multicast: its set; unicast: the ports the tables allow */
     uint64_t seen_ports;     /* ports whose copy completed */
     int next_seq[ROUTER_MAX_PORTS];  /* per output: flits of this packet seen so far */
@@ -56,7 +58,9 @@ typedef struct {
     /* ledger */
     env_pkt *pkts;           /* [ENV_MAX_TAGS] */
     int next_tag;
-    long injected_pkts, injected_flits, delivered_flits, delivered_copies, live_pkts;
+    long injected_pkts, injected_flits, delivered_flits, delivered_copies, live_pkts, discarded_pkts;
+    int port_pkt[ROUTER_MAX_PORTS];  /* per output: tag of the packet in progress (-1: none) */
+    double bad_header_frac;          /* unicast headers with a destination out of range */
     long errors;
     char first_error[512];
     long stat_mcast, stat_unicast;

@@ -40,7 +40,7 @@ struct Options : harness::Options {
 };
 
 struct Coverage {
-    long unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
+    long discarded = 0, unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
          sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
 };
 
@@ -278,10 +278,12 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
                         100.0 * cycle_ / o_.cycles, st.flits_in + env.injected_flits);
             }
         }
-        // drain
+        // drain: every packet out, every buffer empty, every credit back
         env.injecting = 0;
         env.drain_prob = 1.0;
-        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_)); n++) {
+        for (int p = 0; p < ROUTER_MAX_PORTS; p++) env.drain_port[p] = -1.0;
+        auto held = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) for (int v = 0; v < 4; v++) n += env.ds_held[p][v]; return n; };
+        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_) || held()); n++) {
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
             env_drive(&env, cycle_, &in);
             mismatches += step(in, 0, exp, report);
@@ -292,7 +294,18 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         st.pkts += env.injected_pkts;
         cov.unicast += env.stat_unicast;
         cov.mcast_copies += env.delivered_copies - env.stat_unicast;
+        cov.discarded += env.discarded_pkts;
         if (!mismatches && !(stop_at_ >= 0)) {
+            // after the drain the router must be back at rest: credits full, no port held or reserved
+            int rest = !model_.locked && !model_.res_valid && router_buffered(&model_) == 0;
+            uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
+            rest = rest && model_.grb_free == all;
+            for (int p = 0; p < t_.k; p++)
+                for (int v = 0; v < 4; v++) rest = rest && model_.cred[p][v] == prm.ds_depth[topo_port_class(&t_, p)];
+            if (!rest && !env.errors) {
+                env.errors++;
+                snprintf(env.first_error, sizeof env.first_error, "after the drain the router is not at rest (credits, locks or bulletin)");
+            }
             if (env.errors || env.live_pkts) {
                 char buf[800];
                 snprintf(buf, sizeof buf, "CONSERVATION FAILED in epoch %ld (router %d): %ld errors, %ld packets not delivered; first: %s\n",
@@ -638,7 +651,7 @@ int main(int argc, char **argv) {
     }
     printf("coverage (every row must be non-zero):\n");
     struct { const char *name; long v; } rows[] = {
-        {"unicast packets", cov.unicast}, {"multicast copies", cov.mcast_copies},
+        {"unicast packets", cov.unicast}, {"multicast copies", cov.mcast_copies}, {"discarded headers", cov.discarded},
         {"credit-stall cycles", cov.credit_stall}, {"CongL cycles", cov.congl}, {"CongG cycles", cov.congg},
         {"neighbour CongG", cov.group_nb}, {"side-band out", cov.sb_out}, {"side-band in", cov.sb_in},
         {"bulletin held", cov.bulletin_held}, {"idle cycles", cov.idle}, {"saturated cycles", cov.saturated}};
