@@ -19,12 +19,16 @@ TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 all: build
 
 help:
-	@echo "make run    - install deps, build, show the small topology, check its routes, lock-step its RCU"
+	@echo "make run    - install deps, build, check the small routes, lock-step the small router 1M cycles"
 	@echo "make test   - install deps, build, run every test (sanitizers, valgrind, CLI, RTL lock-step)"
 	@echo "make build  - build build/doar"
 	@echo "make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - RTL vs C model, every cycle"
 	@echo "make lint / synth-rcu / icarus-rcu - verilator -Wall + iverilog; Yosys iCE40; Icarus replay"
-	@echo "make bench  - checker and route-compute unit speeds"
+	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
+	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
+	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
+	@echo "make wave SCENARIO=multicast-contention|nonminimal - FST + .gtkw of a named scenario"
+	@echo "make bench  - checker, route-compute unit and router speeds"
 	@echo "make clean  - remove build/"
 
 deps:
