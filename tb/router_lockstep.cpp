@@ -56,6 +56,7 @@ class Run {
     long cycles_run = 0;
 
   private:
+    int start(router_params &prm);
     void apply(const router_in &in, int rst);
     void read_rtl(router_out &a);
     int compare(long cycle, const router_out &exp, const router_out &act, std::string &report, const router_in &in);
@@ -71,10 +72,8 @@ class Run {
     router model_;
     router_cfg_in cfg_;
     long cycle_ = 0, sim_time_ = 0;
-    int gw_ = 1, bw_ = 1;
 };
 
-int clog2(int n) { int b = 1; while ((1 << b) < n) b++; return b; }
 
 void Run::apply(const router_in &in, int rst) {
     Vrouter &v = *top_;
@@ -201,18 +200,22 @@ int Run::step(const router_in &in, int rst, router_out &exp, std::string &report
     return bad;
 }
 
-int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path) {
+// A fresh Verilator model and C model with the parameters the RTL was built with.
+int Run::start(router_params &prm) {
     char err[DOAR_ERRLEN];
     table_params tp = ts_.prm;
-    router_params prm;
     router_default_params(&t_, &prm);
     prm.bulletin = DOAR_BULLETIN;
     ctx_.reset(new VerilatedContext);
     ctx_->traceEverOn(true);
     top_.reset(new Vrouter(ctx_.get(), "router"));
     if (router_init(&model_, &t_, &prm, &tp, err)) { fprintf(stderr, "router_lockstep: %s\n", err); return -1; }
-    gw_ = clog2(t_.g);
-    bw_ = clog2(t_.a);
+    return 0;
+}
+
+int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path) {
+    router_params prm;
+    if (start(prm)) return -1;
     if (fst_path) {
         fst_.reset(new VerilatedFstC);
         top_->trace(fst_.get(), 99);
@@ -333,14 +336,8 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
 
 // Seed 003 sec. 5.1's deadlock: two multicasts with crossed port sets (see tests/test_router.c).
 int Run::scenario_deadlock(std::string &result, std::string &report) {
-    char err[DOAR_ERRLEN];
-    table_params tp = ts_.prm;
     router_params prm;
-    router_default_params(&t_, &prm);
-    prm.bulletin = DOAR_BULLETIN;
-    ctx_.reset(new VerilatedContext);
-    top_.reset(new Vrouter(ctx_.get(), "router"));
-    if (router_init(&model_, &t_, &prm, &tp, err)) return -1;
+    if (start(prm)) return -1;
     int rid = topo_router(&t_, t_.g > 2 ? 2 : 0, t_.a > 1 ? 1 : 0);
     if (!ts_.present[rid]) rid = 0;
     router_env env;
@@ -398,15 +395,8 @@ int Run::scenario_deadlock(std::string &result, std::string &report) {
 // Named waveform scenarios (make wave SCENARIO=..): a short directed run in lock-step, traced
 // from its first cycle.
 int Run::scenario_wave(const std::string &name, const std::string &fst_path, std::string &report) {
-    char err[DOAR_ERRLEN];
-    table_params tp = ts_.prm;
     router_params prm;
-    router_default_params(&t_, &prm);
-    prm.bulletin = DOAR_BULLETIN;
-    ctx_.reset(new VerilatedContext);
-    ctx_->traceEverOn(true);
-    top_.reset(new Vrouter(ctx_.get(), "router"));
-    if (router_init(&model_, &t_, &prm, &tp, err)) return -1;
+    if (start(prm)) return -1;
     fst_.reset(new VerilatedFstC);
     top_->trace(fst_.get(), 99);
     fst_->open(fst_path.c_str());
