@@ -8,13 +8,14 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 BUILD   := build
 
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
-                csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c
-CSIM_HDR     := $(wildcard csim/*.h)
+                csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
+                csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c
+CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
-        rtl-tests bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
+        rtl-tests faults-tests reproduce bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
 
@@ -28,6 +29,8 @@ help:
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
 	@echo "make wave SCENARIO=multicast-contention|nonminimal - FST + .gtkw of a named scenario"
+	@echo "make faults-tests - fault campaigns vs the oracle on tiny/small/fig8/mid, seed 001's Fig. 8/9 examples"
+	@echo "make reproduce [CAMPAIGNS=20] - fault campaigns on paper (up to 200 faults) and the worked examples"
 	@echo "make bench  - checker, route-compute unit and router speeds"
 	@echo "make clean  - remove build/"
 
@@ -46,7 +49,7 @@ $(BUILD)/asan/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
 
 $(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -Itb -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
 
 # The main job: the small router, RTL against C model, a million cycles of random traffic.
 run: deps build
@@ -64,6 +67,18 @@ cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 valgrind-tests: $(BUILD)/doar
 	tests/valgrind_test.sh $(BUILD)/doar
 
+# Fault diagnosis/recovery campaigns against the oracle, worked examples, bad input (issue 5).
+faults-tests: $(BUILD)/doar
+	tests/faults_test.sh $(BUILD)/doar
+
+# Longer runs than `make test` allows: fault campaigns on the paper's network.
+reproduce: deps build
+	$(BUILD)/doar faults paper --campaigns $(or $(CAMPAIGNS),20) --max-faults 200 --seed $(SEED) | tail -n 4
+	$(BUILD)/doar faults paper --campaigns 5 --faults 50 --router-share 0 --seed $(SEED) | tail -n 4
+	$(BUILD)/doar faults fig8 --example fig8b
+	$(BUILD)/doar faults fig8 --example fig8c
+	$(BUILD)/doar faults fig8 --example fig9
+
 rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
 	tests/lockstep_router_test.sh
@@ -77,6 +92,7 @@ test: deps build
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory cli-tests
 	$(MAKE) --no-print-directory valgrind-tests
+	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory rtl-tests
 	@echo "test: all passed"
 

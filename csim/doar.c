@@ -1,5 +1,5 @@
 /*
- * doar — the project's one command-line tool. Subcommands: topo, tables, check.
+ * doar — the project's one command-line tool. Subcommands: topo, tables, check, faults.
  * Exit status: 0 ok, 1 a check failed, 2 bad input (one-line message on stderr).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "fault_campaign.h"
 #include "tables.h"
 #include "tables_image.h"
 #include "topo.h"
@@ -29,6 +30,8 @@ typedef struct {
     table_params prm;
     check_opts copt;
     int quiet;
+    fault_campaign_opts fopt;
+    const char *example;
 } cli;
 
 static int bad(const cli *c, const char *fmt, const char *arg) {
@@ -54,6 +57,7 @@ static void usage_main(FILE *f) {
             "  topo     print a dragonfly's size, links and the wiring of a router\n"
             "  tables   build, dump, write and validate the routing tables A/B/C\n"
             "  check    prove the tables' routes correct and deadlock-free\n"
+            "  faults   fault diagnosis/recovery campaigns against the oracle; seed 001's examples\n"
             "\n"
             "'doar <command> --help' describes a command. Exit status: 0 ok, 1 check failed,\n"
             "2 bad input.\n");
@@ -93,6 +97,28 @@ static void usage_check(FILE *f) {
                "  --dests N            check only N destination routers, spread evenly (large networks)\n"
                "  --quiet              no progress lines\n"
                "  --nm-slots N, --c-ways N   table parameters, as for 'doar tables'\n%s",
+            common_help);
+}
+
+static void usage_faults(FILE *f) {
+    fprintf(f, "usage: doar faults CONFIG [--campaigns N] [--max-faults F] [--seed S] [options]\n"
+               "       doar faults fig8 --example fig8b|fig8c|fig9\n\n"
+               "Random campaigns on a whole network of fault units (seed 001 Algorithms 2, 3): fail\n"
+               "1..F random links and routers at once, run diagnosis (FD) to quiescence, compare every\n"
+               "valid mask and accessibility bit of every port of every live router with the\n"
+               "centralised oracle, count node pairs left without a route, repair everything, run\n"
+               "recovery (FR) to quiescence and require every table state to be back bit for bit.\n"
+               "Last line: faults: ok campaigns=N oracle_mismatches=0 restored=N/N unreachable_pairs=U\n"
+               "       or: faults: FAIL ...   (exit 1)\n\n"
+               "  --campaigns N        campaigns (default 100)\n"
+               "  --max-faults F       faults per campaign, 1..F uniformly (default 10)\n"
+               "  --faults F           exactly F faults per campaign\n"
+               "  --router-share X     share of faults that are router faults, 0..1 (default 0.2)\n"
+               "  --latency L,G        FD/FR link latency, intra-group and global (default 10,100)\n"
+               "  --example NAME       seed 001's worked examples on fig8: fig8b, fig8c, fig9\n"
+               "  --plant              planted bug: units apply every FD to every port (must FAIL)\n"
+               "  --verbose            one line per campaign (twice: also its faults)\n"
+               "  --quiet              no progress lines\n%s",
             common_help);
 }
 
@@ -165,7 +191,38 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             NEED_VALUE();
             if (parse_int(v, 1, 1000000, &n)) return bad(c, "--dests '%s': expected a positive integer", v);
             c->copt.dest_sample = (int)n;
-        } else if (!strcmp(a, "--nm-slots") && strcmp(c->cmd, "topo")) {
+        } else if (!strcmp(c->cmd, "faults") &&
+                   (!strcmp(a, "--campaigns") || !strcmp(a, "--max-faults") || !strcmp(a, "--faults"))) {
+            NEED_VALUE();
+            if (parse_int(v, 1, 100000, &n)) return bad(c, "%s: expected a positive integer (at most 100000)", a);
+            if (a[2] == 'c') c->fopt.campaigns = (int)n;
+            else c->fopt.max_faults = (int)n;
+            c->fopt.exact_faults = !strcmp(a, "--faults");
+        } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--router-share")) {
+            NEED_VALUE();
+            char *end;
+            double x = strtod(v, &end);
+            if (!*v || *end || !(x >= 0.0 && x <= 1.0)) return bad(c, "--router-share '%s': expected 0..1", v);
+            c->fopt.router_permille = (int)(x * 1000.0 + 0.5);
+        } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--latency")) {
+            NEED_VALUE();
+            char *end;
+            long l = strtol(v, &end, 10), gl;
+            if (end == v || *end != ',' || l < 0 || l > 100000) return bad(c, "--latency '%s': expected L,G (cycles)", v);
+            const char *g2 = end + 1;
+            gl = strtol(g2, &end, 10);
+            if (end == g2 || *end || gl < 0 || gl > 100000) return bad(c, "--latency '%s': expected L,G (cycles)", v);
+            c->fopt.lat_local = (int)l;
+            c->fopt.lat_global = (int)gl;
+        } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--example")) {
+            NEED_VALUE();
+            if (strcmp(v, "fig8b") && strcmp(v, "fig8c") && strcmp(v, "fig9"))
+                return bad(c, "--example '%s': expected fig8b, fig8c or fig9", v);
+            c->example = v;
+        } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--plant")) c->fopt.plant = 1;
+        else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--verbose")) c->fopt.verbose++;
+        else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--quiet")) c->quiet = 1;
+        else if (!strcmp(a, "--nm-slots") && strcmp(c->cmd, "topo")) {
             NEED_VALUE();
             if (parse_int(v, 1, TABLES_MAX_NM_SLOTS, &n)) return bad(c, "--nm-slots '%s': expected 1..8", v);
             c->prm.nm_slots = (int)n;
@@ -368,6 +425,45 @@ static int cmd_check(cli *c) {
     return 0;
 }
 
+static int cmd_faults(cli *c) {
+    char err[DOAR_ERRLEN];
+    table_set ts;
+    if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar faults --help)");
+    if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar faults: %s\n", err); return EXIT_BADINPUT; }
+    const topo *t = &ts.t;
+    if (c->example) {
+        int rc = fault_example_run(&ts, c->example, stdout, err);
+        tables_free(&ts);
+        if (rc) { fprintf(stderr, "doar faults: %s\n", err); return EXIT_BADINPUT; }
+        return 0;
+    }
+    c->fopt.seed = c->seed;
+    c->fopt.progress = c->quiet ? NULL : stderr;
+    printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu%s\n",
+           t->name, t->p, t->a, t->h, t->g, c->fopt.campaigns, c->fopt.exact_faults ? "faults" : "max_faults",
+           c->fopt.max_faults, c->fopt.router_permille / 1000.0,
+           c->fopt.lat_local, c->fopt.lat_global, c->seed, c->fopt.plant ? " PLANTED-BUG" : "");
+    fflush(stdout);
+    fault_campaign_result r;
+    double t0 = now_s();
+    int rc = fault_campaign_run(&ts, &c->fopt, &r, err);
+    double dt = now_s() - t0;
+    tables_free(&ts);
+    if (rc) { fprintf(stderr, "doar faults: %s\n", err); return EXIT_BADINPUT; }
+    printf("faults: link_faults=%llu router_faults=%llu fd_msgs=%llu fr_msgs=%llu lost_msgs=%llu\n",
+           (unsigned long long)r.faults_links, (unsigned long long)r.faults_routers, (unsigned long long)r.fd_msgs,
+           (unsigned long long)r.fr_msgs, (unsigned long long)r.lost_msgs);
+    printf("faults: diagnosis cycles mean=%.0f max=%d; recovery cycles mean=%.0f max=%d; time=%.2fs\n",
+           r.sum_diag_cycles / (r.campaigns ? r.campaigns : 1), r.max_diag_cycles,
+           r.sum_recovery_cycles / (r.campaigns ? r.campaigns : 1), r.max_recovery_cycles, dt);
+    int ok = r.oracle_mismatches == 0 && r.restored == r.campaigns;
+    if (!ok) printf("faults: first problem: %s\n", r.first_mismatch);
+    printf("faults: %s campaigns=%d oracle_mismatches=%llu restored=%d/%d unreachable_pairs=%llu\n",
+           ok ? "ok" : "FAIL", r.campaigns, (unsigned long long)r.oracle_mismatches, r.restored, r.campaigns,
+           (unsigned long long)r.unreachable_pairs);
+    return ok ? 0 : EXIT_FAIL;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) { usage_main(stderr); return EXIT_BADINPUT; }
     const char *cmd = argv[1];
@@ -379,13 +475,15 @@ int main(int argc, char **argv) {
     c.port = -1;
     tables_default_params(&c.prm);
     check_default_opts(&c.copt);
+    fault_campaign_default_opts(&c.fopt);
     void (*usage)(FILE *) = NULL;
     int (*run)(cli *) = NULL;
     if (!strcmp(cmd, "topo")) { usage = usage_topo; run = cmd_topo; }
     else if (!strcmp(cmd, "tables")) { usage = usage_tables; run = cmd_tables; }
     else if (!strcmp(cmd, "check")) { usage = usage_check; run = cmd_check; }
+    else if (!strcmp(cmd, "faults")) { usage = usage_faults; run = cmd_faults; }
     else {
-        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check; see doar --help)\n", cmd);
+        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults; see doar --help)\n", cmd);
         return EXIT_BADINPUT;
     }
     int rc = parse_args(&c, argc - 2, argv + 2, usage);

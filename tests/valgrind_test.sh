@@ -22,5 +22,7 @@ sed -i '$d' "$TMP/t/g0001b01/p02.b.hex"
 run "$DOAR" tables --load "$TMP/t"
 run "$DOAR" tables small --router 1,1 --port 0 --dump
 run "$DOAR" check --dfly 2,4,2,10
+run "$DOAR" faults small --campaigns 3 --max-faults 8 --router-share 0.5 --quiet
+run "$DOAR" faults fig8 --example fig9
 echo "valgrind_test: $([ $fail -eq 0 ] && echo ok || echo FAIL)"
 exit $fail

@@ -1,0 +1,171 @@
+#include "fault_net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fault_net_init(fault_net *n, const table_set *ts, int lat_local, int lat_global, char err[DOAR_ERRLEN]) {
+    memset(n, 0, sizeof *n);
+    n->ts = ts;
+    n->t = &ts->t;
+    n->lat_local = lat_local;
+    n->lat_global = lat_global;
+    int nr = n->t->n_routers;
+    n->fu = calloc((size_t)nr, sizeof *n->fu);
+    n->router_dead = calloc((size_t)nr, 1);
+    n->port_dead = calloc((size_t)nr * n->t->k, 1);
+    if (!n->fu || !n->router_dead || !n->port_dead) {
+        fault_net_free(n);
+        snprintf(err, DOAR_ERRLEN, "out of memory for the fault network");
+        return -1;
+    }
+    for (int r = 0; r < nr; r++)
+        if (fault_init(&n->fu[r], ts, r, err)) {
+            fault_net_free(n);
+            return -1;
+        }
+    return 0;
+}
+
+void fault_net_free(fault_net *n) {
+    if (n->fu)
+        for (int r = 0; r < n->t->n_routers; r++)
+            if (n->fu[r].mask) fault_free(&n->fu[r]);
+    free(n->fu);
+    free(n->router_dead);
+    free(n->port_dead);
+    free(n->fl);
+    memset(n, 0, sizeof *n);
+}
+
+static int link_up(const fault_net *n, int r, int p, int *q, int *qp) {
+    if (topo_port_class(n->t, p) == PORT_TERMINAL) return 0;
+    if (topo_peer(n->t, r, p, q, qp)) return 0;
+    return !n->router_dead[r] && !n->router_dead[*q] && !n->port_dead[(size_t)r * n->t->k + p];
+}
+
+int fault_net_fail_link(fault_net *n, int router, int port) {
+    int q, qp;
+    if (!link_up(n, router, port, &q, &qp)) return -1;
+    n->port_dead[(size_t)router * n->t->k + port] = 1;
+    n->port_dead[(size_t)q * n->t->k + qp] = 1;
+    fault_event(&n->fu[router], FEV_LINK_DOWN, port);
+    fault_event(&n->fu[q], FEV_LINK_DOWN, qp);
+    return 0;
+}
+
+int fault_net_fail_router(fault_net *n, int router) {
+    if (n->router_dead[router]) return -1;
+    /* every live neighbour sees the peer go down, also over a link that failed before:
+     * the router must learn that the far router is dead, not merely unreachable */
+    for (int p = n->t->p; p < n->t->k; p++) {
+        int q, qp;
+        if (!topo_peer(n->t, router, p, &q, &qp) && !n->router_dead[q]) fault_event(&n->fu[q], FEV_PEER_DOWN, qp);
+    }
+    n->router_dead[router] = 1;
+    return 0;
+}
+
+void fault_net_repair_all(fault_net *n) {
+    const topo *t = n->t;
+    uint8_t *was_dead = malloc((size_t)t->n_routers);
+    if (!was_dead) abort();
+    memcpy(was_dead, n->router_dead, (size_t)t->n_routers);
+    for (int r = 0; r < t->n_routers; r++)
+        if (was_dead[r]) fault_reset(&n->fu[r]);
+    for (int r = 0; r < t->n_routers; r++) {
+        for (int p = t->p; p < t->k; p++) {
+            int q, qp;
+            if (topo_peer(t, r, p, &q, &qp)) continue;
+            int down = was_dead[r] || was_dead[q] || n->port_dead[(size_t)r * t->k + p];
+            if (down) fault_event(&n->fu[r], FEV_UP, p);
+        }
+    }
+    memset(n->router_dead, 0, (size_t)t->n_routers);
+    memset(n->port_dead, 0, (size_t)t->n_routers * t->k);
+    free(was_dead);
+}
+
+int fault_net_repair_link(fault_net *n, int router, int port) {
+    const topo *t = n->t;
+    int q, qp;
+    if (topo_port_class(t, port) == PORT_TERMINAL || topo_peer(t, router, port, &q, &qp)) return -1;
+    if (!n->port_dead[(size_t)router * t->k + port]) return -1;
+    n->port_dead[(size_t)router * t->k + port] = 0;
+    n->port_dead[(size_t)q * t->k + qp] = 0;
+    if (!n->router_dead[router] && !n->router_dead[q]) {
+        fault_event(&n->fu[router], FEV_UP, port);
+        fault_event(&n->fu[q], FEV_UP, qp);
+    }
+    return 0;
+}
+
+int fault_net_repair_router(fault_net *n, int router) {
+    const topo *t = n->t;
+    if (!n->router_dead[router]) return -1;
+    n->router_dead[router] = 0;
+    fault_reset(&n->fu[router]);
+    for (int p = t->p; p < t->k; p++) {
+        int q, qp;
+        if (topo_peer(t, router, p, &q, &qp)) continue;
+        if (n->router_dead[q]) fault_event(&n->fu[router], FEV_PEER_DOWN, p);
+        else if (n->port_dead[(size_t)router * t->k + p]) {
+            fault_event(&n->fu[router], FEV_LINK_DOWN, p);
+            fault_event(&n->fu[q], FEV_LINK_DOWN, qp);   /* "your peer is alive, the link is not" */
+        }
+        else {
+            fault_event(&n->fu[q], FEV_UP, qp);
+            fault_event(&n->fu[router], FEV_UP, p);
+        }
+    }
+    return 0;
+}
+
+static void send(fault_net *n, int r, int p, const fault_msg *m) {
+    int q, qp;
+    if (!link_up(n, r, p, &q, &qp)) { n->lost_msgs++; return; }
+    if (n->fl_n == n->fl_cap) {
+        n->fl_cap = n->fl_cap ? n->fl_cap * 2 : 256;
+        n->fl = realloc(n->fl, (size_t)n->fl_cap * sizeof *n->fl);
+        if (!n->fl) abort();
+    }
+    fault_flight *f = &n->fl[n->fl_n++];
+    f->due = n->cycle + 1 + (topo_port_class(n->t, p) == PORT_GLOBAL ? n->lat_global : n->lat_local);
+    f->router = q;
+    f->port = qp;
+    f->m = *m;
+}
+
+int fault_net_run(fault_net *n, int max_cycles) {
+    const topo *t = n->t;
+    int start = n->cycle;
+    for (;;) {
+        /* arrivals due now, in send order */
+        int keep = 0;
+        for (int i = 0; i < n->fl_n; i++) {
+            fault_flight *f = &n->fl[i];
+            if (f->due > n->cycle) { n->fl[keep++] = *f; continue; }
+            int q, qp;
+            if (n->router_dead[f->router] || !link_up(n, f->router, f->port, &q, &qp)) { n->lost_msgs++; continue; }
+            fault_receive(&n->fu[f->router], f->port, &f->m);
+            n->delivered_msgs++;
+        }
+        n->fl_n = keep;
+        int busy = 0;
+        for (int r = 0; r < t->n_routers; r++) {
+            fault_unit *fu = &n->fu[r];
+            if (n->router_dead[r] || fault_idle(fu)) continue;
+            busy = 1;
+            int was = (int)fu->cmd;
+            fault_tick(fu);
+            if (getenv("FTRACE") && was != (int)fu->cmd && fu->cmd) fprintf(stderr, "c%d G%ds%d start cmd %d port %d role %d\n", n->cycle, topo_gid(t,r), topo_bid(t,r), fu->cmd, fu->cmd_port, fu->cmd_msg.role);
+            int p;
+            fault_msg m;
+            while (fault_pop(fu, &p, &m)) send(n, r, p, &m);
+        }
+        if (busy) n->last_busy = n->cycle;
+        if (!busy && n->fl_n == 0) return n->cycle - start;
+        n->cycle++;
+        if (n->cycle - start > max_cycles) return -1;
+    }
+}
