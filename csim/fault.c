@@ -115,7 +115,9 @@ int fault_init(fault_unit *fu, const table_set *ts, int router, char err[DOAR_ER
     fu->mask = calloc(n, sizeof *fu->mask);
     fu->acc = calloc(n, sizeof *fu->acc);
     fu->inq = calloc((size_t)t->k, sizeof *fu->inq);
-    if (!fu->opt_src || !fu->opt_int || !fu->mask || !fu->acc || !fu->inq) {
+    fu->outq = calloc((size_t)t->k, sizeof *fu->outq);
+    fu->out_commit = calloc((size_t)t->k, sizeof *fu->out_commit);
+    if (!fu->opt_src || !fu->opt_int || !fu->mask || !fu->acc || !fu->inq || !fu->outq || !fu->out_commit) {
         fault_free(fu);
         snprintf(err, DOAR_ERRLEN, "out of memory for the fault unit of router %d", router);
         return -1;
@@ -134,12 +136,14 @@ void fault_free(fault_unit *fu) {
     free(fu->opt_int);
     free(fu->mask);
     free(fu->acc);
-    if (fu->inq)
-        for (int c = 0; c < fu->k; c++) fifo_free(&fu->inq[c]);
+    for (int c = 0; c < fu->k; c++) {
+        if (fu->inq) fifo_free(&fu->inq[c]);
+        if (fu->outq) fifo_free(&fu->outq[c]);
+    }
     free(fu->inq);
+    free(fu->outq);
+    free(fu->out_commit);
     fifo_free(&fu->ev);
-    fifo_free(&fu->pend);
-    fifo_free(&fu->out);
     memset(fu, 0, sizeof *fu);
 }
 
@@ -153,9 +157,12 @@ void fault_reset(fault_unit *fu) {
     fu->port_down = 0;
     fu->peer_dead = 0;
     fu->ev.n = fu->ev.head = 0;
-    for (int c = 0; c < fu->k; c++) fu->inq[c].n = fu->inq[c].head = 0;
-    fu->pend.n = fu->pend.head = 0;
-    fu->out.n = fu->out.head = 0;
+    for (int c = 0; c < fu->k; c++) {
+        fu->inq[c].n = fu->inq[c].head = 0;
+        fu->outq[c].n = fu->outq[c].head = 0;
+        fu->out_commit[c] = 0;
+    }
+    fu->out_overflow = 0;
     fu->rr = 0;
     fu->cmd = FCMD_NONE;
     fu->plant = plant;
@@ -163,30 +170,53 @@ void fault_reset(fault_unit *fu) {
 
 /* ---- inputs and outputs ---- */
 
-void fault_event(fault_unit *fu, fault_event_kind ev, int port) {
+int fault_event_ready(const fault_unit *fu) { return !fu->in_depth || fu->ev.n < FAULT_EV_DEPTH; }
+
+int fault_receive_ready(const fault_unit *fu, int port) { return !fu->in_depth || fu->inq[port].n < fu->in_depth; }
+
+int fault_event(fault_unit *fu, fault_event_kind ev, int port) {
+    if (!fault_event_ready(fu)) return -1;
     fault_msg m;
     memset(&m, 0, sizeof m);
     m.kind = (uint8_t)ev;
     if (fifo_push(&fu->ev, port, &m)) abort();
+    return 0;
 }
 
-void fault_receive(fault_unit *fu, int port, const fault_msg *m) {
+int fault_receive(fault_unit *fu, int port, const fault_msg *m) {
+    if (!fault_receive_ready(fu, port)) return -1;
     if (fifo_push(&fu->inq[port], port, m)) abort();
     if (fu->inq[port].n > fu->st.max_queue) fu->st.max_queue = fu->inq[port].n;
+    return 0;
 }
 
-int fault_pop(fault_unit *fu, int *port, fault_msg *m) {
-    if (!fu->out.n) return 0;
-    fault_item it = fifo_pop(&fu->out);
-    *port = it.port;
-    *m = it.m;
+int fault_out_head(const fault_unit *fu, int port, fault_msg *m) {
+    if (!fu->out_commit[port]) return 0;
+    const fault_fifo *f = &fu->outq[port];
+    *m = f->v[f->head].m;
     return 1;
 }
 
-int fault_idle(const fault_unit *fu) {
-    if (fu->cmd != FCMD_NONE || fu->ev.n || fu->out.n) return 0;
+void fault_out_take(fault_unit *fu, int port) {
+    if (!fu->out_commit[port]) return;
+    fifo_pop(&fu->outq[port]);
+    fu->out_commit[port]--;
+}
+
+int fault_pop(fault_unit *fu, int *port, fault_msg *m) {
     for (int c = 0; c < fu->k; c++)
-        if (fu->inq[c].n) return 0;
+        if (fault_out_head(fu, c, m)) {
+            fault_out_take(fu, c);
+            *port = c;
+            return 1;
+        }
+    return 0;
+}
+
+int fault_idle(const fault_unit *fu) {
+    if (fu->cmd != FCMD_NONE || fu->ev.n) return 0;
+    for (int c = 0; c < fu->k; c++)
+        if (fu->inq[c].n || fu->out_commit[c]) return 0;
     return 1;
 }
 
@@ -203,7 +233,8 @@ int fault_cmd_cycles(const fault_unit *fu, fault_cmd_kind kind) {
 /* ---- the action unit ---- */
 
 static void emit(fault_unit *fu, int port, const fault_msg *m) {
-    if (fifo_push(&fu->pend, port, m)) abort();
+    if (fu->out_depth && fu->outq[port].n >= fu->out_depth) { fu->out_overflow |= bit(port); return; }
+    if (fifo_push(&fu->outq[port], port, m)) abort();
     if (m->kind == FMSG_FD) fu->st.fd_sent++;
     else fu->st.fr_sent++;
 }
@@ -389,10 +420,7 @@ void fault_tick(fault_unit *fu) {
         }
     }
     if (p == fu->cmd_len - 1) {
-        while (fu->pend.n) {
-            fault_item it = fifo_pop(&fu->pend);
-            if (fifo_push(&fu->out, it.port, &it.m)) abort();
-        }
+        for (int c = 0; c < fu->k; c++) fu->out_commit[c] = fu->outq[c].n;
         fu->st.commands[fu->cmd]++;
         fu->cmd = FCMD_NONE;
         return;

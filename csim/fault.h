@@ -48,6 +48,7 @@ extern "C" {
 #define FAULT_ROLE_SOURCE 1u  /* upstream terminal inputs rely on it (packet in its source group) */
 #define FAULT_ROLE_TRANSIT 2u /* upstream intra-group and global inputs rely on it */
 #define FAULT_ROLES 3u
+#define FAULT_EV_DEPTH 8      /* event FIFO of the RTL */
 
 /* FD address prefix (Algorithm 2): 1 = group <g>, 2 = router <g,b>, 3 = node <g,b,n>. */
 #define FAULT_PREFIX_GROUP 1
@@ -104,14 +105,18 @@ typedef struct {
     /* scheduler */
     fault_fifo ev;                 /* local events (m.kind holds the fault_event_kind) */
     fault_fifo *inq;               /* [k] FD/FR packets waiting at each input port */
+    int in_depth, out_depth;       /* FIFO limits (0: unbounded); the RTL's FAULT_IN/OUT_DEPTH */
     int rr;                        /* next port the round robin looks at first */
     fault_cmd_kind cmd;
     int cmd_port, cmd_entry, cmd_phase, cmd_len, cmd_event;
     int cmd_newly_dead;            /* peer-down: bid that this command marks dead, else -1 */
     int cmd_newly_alive;           /* link-down from a revived peer: its bid, else -1 */
     fault_msg cmd_msg;
-    /* outputs of the running command, released in its last cycle */
-    fault_fifo pend, out;
+    /* per output port: messages of the running command are written at once but become visible
+     * (committed) only in its last cycle */
+    fault_fifo *outq;              /* [k] */
+    int *out_commit;               /* [k] visible messages at the head of outq[c] */
+    uint64_t out_overflow;         /* sticky per port: a message was lost to a full output FIFO */
     fault_stats st;
     int plant;                     /* test only: 1 applies every FD message to every port (ignores roles) */
 } fault_unit;
@@ -121,13 +126,24 @@ void fault_free(fault_unit *fu);
 /* All options valid, no port down, queues empty, unit idle (power-on or a repaired router). */
 void fault_reset(fault_unit *fu);
 
-/* A local event on a port, seen by the scheduler from this cycle on. */
-void fault_event(fault_unit *fu, fault_event_kind ev, int port);
-/* An FD/FR packet that arrived on input port `port`. */
-void fault_receive(fault_unit *fu, int port, const fault_msg *m);
+/*
+ * Cycle order (the RTL's): the outputs of cycle t are the heads of the committed output FIFOs
+ * before fault_tick(t) (fault_out_head / fault_out_take); inputs given after fault_tick(t)
+ * (fault_event, fault_receive) are seen by the scheduler from cycle t+1, like a FIFO written at
+ * the clock edge. Whether an input can be taken is decided before the tick (fault_*_ready).
+ */
+int fault_event_ready(const fault_unit *fu);
+int fault_receive_ready(const fault_unit *fu, int port);
+/* A local event on a port. Returns -1 (and drops it) when the event FIFO is full. */
+int fault_event(fault_unit *fu, fault_event_kind ev, int port);
+/* An FD/FR packet that arrived on input port `port`; -1 when that port's FIFO is full. */
+int fault_receive(fault_unit *fu, int port, const fault_msg *m);
 /* One clock cycle. */
 void fault_tick(fault_unit *fu);
-/* Next message to send: returns 1 and fills port/msg, or 0. */
+/* The committed message at the head of output port `port`'s FIFO: 1 and *m, or 0. */
+int fault_out_head(const fault_unit *fu, int port, fault_msg *m);
+void fault_out_take(fault_unit *fu, int port);
+/* Any committed message (lowest port first): returns 1 and fills port/msg, or 0. */
 int fault_pop(fault_unit *fu, int *port, fault_msg *m);
 /* Nothing running, nothing waiting, nothing to send. */
 int fault_idle(const fault_unit *fu);

@@ -130,7 +130,7 @@ static void send(fault_net *n, int r, int p, const fault_msg *m) {
         if (!n->fl) abort();
     }
     fault_flight *f = &n->fl[n->fl_n++];
-    f->due = n->cycle + 1 + (topo_port_class(n->t, p) == PORT_GLOBAL ? n->lat_global : n->lat_local);
+    f->due = n->cycle + (topo_port_class(n->t, p) == PORT_GLOBAL ? n->lat_global : n->lat_local);
     f->router = q;
     f->port = qp;
     f->m = *m;
@@ -140,7 +140,17 @@ int fault_net_run(fault_net *n, int max_cycles) {
     const topo *t = n->t;
     int start = n->cycle;
     for (;;) {
-        /* arrivals due now, in send order */
+        int busy = 0;
+        for (int r = 0; r < t->n_routers; r++) {
+            fault_unit *fu = &n->fu[r];
+            if (n->router_dead[r] || fault_idle(fu)) continue;
+            busy = 1;
+            fault_tick(fu);
+            int p;
+            fault_msg m;
+            while (fault_pop(fu, &p, &m)) send(n, r, p, &m);
+        }
+        /* arrivals due now, in send order: the receiver's scheduler sees them next cycle */
         int keep = 0;
         for (int i = 0; i < n->fl_n; i++) {
             fault_flight *f = &n->fl[i];
@@ -149,20 +159,9 @@ int fault_net_run(fault_net *n, int max_cycles) {
             if (n->router_dead[f->router] || !link_up(n, f->router, f->port, &q, &qp)) { n->lost_msgs++; continue; }
             fault_receive(&n->fu[f->router], f->port, &f->m);
             n->delivered_msgs++;
+            busy = 1;   /* the receiver has work next cycle */
         }
         n->fl_n = keep;
-        int busy = 0;
-        for (int r = 0; r < t->n_routers; r++) {
-            fault_unit *fu = &n->fu[r];
-            if (n->router_dead[r] || fault_idle(fu)) continue;
-            busy = 1;
-            int was = (int)fu->cmd;
-            fault_tick(fu);
-            if (getenv("FTRACE") && was != (int)fu->cmd && fu->cmd) fprintf(stderr, "c%d G%ds%d start cmd %d port %d role %d\n", n->cycle, topo_gid(t,r), topo_bid(t,r), fu->cmd, fu->cmd_port, fu->cmd_msg.role);
-            int p;
-            fault_msg m;
-            while (fault_pop(fu, &p, &m)) send(n, r, p, &m);
-        }
         if (busy) n->last_busy = n->cycle;
         if (!busy && n->fl_n == 0) return n->cycle - start;
         n->cycle++;

@@ -20,6 +20,9 @@ check_ok() {   # CMD... : last line must be "faults: ok campaigns=N oracle_misma
 check_ok "$DOAR" faults small --campaigns 300 --max-faults 20 --seed 1
 check_ok "$DOAR" faults fig8 --campaigns 300 --max-faults 20 --router-share 0.5 --seed 2
 check_ok "$DOAR" faults tiny --campaigns 200 --max-faults 4 --seed 3
+# the result must not depend on message timing: other link latencies, same oracle
+check_ok "$DOAR" faults small --campaigns 200 --max-faults 20 --seed 6 --latency 0,0
+check_ok "$DOAR" faults fig8 --campaigns 200 --max-faults 20 --seed 7 --latency 3,7
 check_ok "$DOAR" faults mid --campaigns 60 --max-faults 200 --seed 4
 
 # the harness can fail: role-blind units must be caught
