@@ -15,7 +15,7 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
-        rtl-tests faults-tests reproduce bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
+        rtl-tests faults-tests reproduce lockstep-fault bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
 
@@ -26,6 +26,7 @@ help:
 	@echo "make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - RTL vs C model, every cycle"
 	@echo "make lint / synth-rcu / icarus-rcu - verilator -Wall + iverilog; Yosys iCE40; Icarus replay"
 	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
+	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
 	@echo "make wave SCENARIO=multicast-contention|nonminimal - FST + .gtkw of a named scenario"
@@ -82,6 +83,7 @@ reproduce: deps build
 rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
 	tests/lockstep_router_test.sh
+	tests/lockstep_fault_test.sh
 	tests/wave_test.sh
 	$(MAKE) --no-print-directory systemc-router CONFIG=small
 	$(MAKE) --no-print-directory fpga-sim-ice40
@@ -123,7 +125,7 @@ VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast
 $(BUILD)/libdoar.a: $(CSIM_LIB_SRC) $(CSIM_HDR)
 	@mkdir -p $(BUILD)/obj
 	for f in $(CSIM_LIB_SRC); do $(CC) $(CSTD) $(WARN) $(CFLAGS) -c $$f -o $(BUILD)/obj/$$(basename $$f .c).o || exit 1; done
-	ar rcs $@ $(patsubst csim/%.c,$(BUILD)/obj/%.o,$(CSIM_LIB_SRC))
+	ar rcs $@ $(addprefix $(BUILD)/obj/,$(notdir $(CSIM_LIB_SRC:.c=.o)))
 
 $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
 	$(BUILD)/doar tables $* --out $(BUILD)/tables/$* $(TABLE_SAMPLE_$*) >/dev/null
@@ -163,6 +165,25 @@ $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp tb/harness_comm
 lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	$(ROUTER_DIR)/router_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
 	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
+
+# ---------------- the fault-handling units lock-step ----------------
+FAULT_DIR = $(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX)
+$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+	@mkdir -p $(FAULT_DIR)
+	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
+	$(eval D := $(call dfly,$(CONFIG)))
+	verilator $(VERILATOR_FLAGS) -Irtl rtl/fault.v --top-module fault \
+	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
+	  $(if $(filter 1,$(PLANT)),-GPLANT_BUG=1,) \
+	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
+	  -LDFLAGS "$(CURDIR)/$(BUILD)/libdoar.a" \
+	  --Mdir $(FAULT_DIR) -o fault_lockstep $(CURDIR)/tb/fault_lockstep.cpp > $(FAULT_DIR)/build.log 2>&1 \
+	  || { tail -30 $(FAULT_DIR)/build.log; exit 1; }
+
+# make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1]: exit 0 only with 0 mismatches.
+lockstep-fault: $(FAULT_DIR)/fault_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
+	$(FAULT_DIR)/fault_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves
 
 # ---------------- FPGA: iCE40 (iCEBreaker), the route-compute unit of small ----------------
 FPGA_ICE40 := $(BUILD)/fpga/ice40
@@ -271,6 +292,10 @@ lint:
 	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
+	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
+	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GPLANT_BUG=$$b || exit 1; done; \
+	  iverilog -g2005 -Wall -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
+	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
 
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)

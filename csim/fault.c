@@ -165,6 +165,7 @@ void fault_reset(fault_unit *fu) {
     fu->out_overflow = 0;
     fu->rr = 0;
     fu->cmd = FCMD_NONE;
+    fu->wr_entry = -1;
     fu->plant = plant;
 }
 
@@ -281,6 +282,7 @@ static void fr_announce(fault_unit *fu, int c, int entry, unsigned gained, int r
     m.prefix = FAULT_PREFIX_GROUP;
     m.g = (uint16_t)fu->gid;
     m.role = (uint8_t)whole;
+    fu->st.group_fr++;
     emit(fu, c, &m);
 }
 
@@ -347,6 +349,7 @@ static int pick(fault_unit *fu) {
 }
 
 void fault_tick(fault_unit *fu) {
+    fu->wr_entry = -1;
     if (fu->cmd == FCMD_NONE) {
         if (!pick(fu)) return;
         fu->cmd_phase = 0;
@@ -385,6 +388,7 @@ void fault_tick(fault_unit *fu) {
         int q = p - first;
         if (fu->cmd == FCMD_TRAVEL_FD && q % FAULT_ACT_CYCLES == FAULT_ACT_CYCLES - 1) {
             int e = q / FAULT_ACT_CYCLES;
+            fu->wr_entry = e;
             fault_msg addr = entry_address(fu, e);
             for (int c = 0; c < fu->k; c++) fd_act(fu, c, e, fp, &addr);
             if (fu->cmd_newly_dead >= 0 && e == fault_entry_of(fu->ts, ZONE_B, fu->cmd_newly_dead))
@@ -392,6 +396,7 @@ void fault_tick(fault_unit *fu) {
                     /* a router now known dead need not be reached: withdraw what was reported
                      * about it (an FR for its region, and the group if that completes it) */
                     int i = c * fu->et_num + e;
+                    if (roles_with_options(fu, i) & ~fu->acc[i]) fu->st.releases++;
                     fr_announce(fu, c, e, roles_with_options(fu, i) & ~fu->acc[i], 1);
                 }
             if (fu->cmd_newly_alive >= 0 && e == fault_entry_of(fu->ts, ZONE_B, fu->cmd_newly_alive))
@@ -399,21 +404,26 @@ void fault_tick(fault_unit *fu) {
                     int i = c * fu->et_num + e;
                     unsigned missing = roles_with_options(fu, i) & ~fu->acc[i];
                     if (!missing || topo_port_class(&fu->ts->t, c) == PORT_TERMINAL) continue;
+                    fu->st.revivals++;
                     fault_msg m = addr;
                     m.role = (uint8_t)missing;
                     emit(fu, c, &m);
                 }
         } else if (fu->cmd == FCMD_MATCH_FD && q == FAULT_ACT_CYCLES - 1) {
+            fu->wr_entry = fu->cmd_entry;
             for (int c = 0; c < fu->k; c++)
                 if (fu->plant || applies_to(fu, c, fu->cmd_msg.role)) fd_act(fu, c, fu->cmd_entry, fp, &fu->cmd_msg);
         } else if (fu->cmd == FCMD_MATCH_FR && q == FAULT_ACT_CYCLES - 1 && fu->cmd_entry >= 0) {
+            fu->wr_entry = fu->cmd_entry;
             for (int c = 0; c < fu->k; c++)
                 if (applies_to(fu, c, fu->cmd_msg.role)) fr_act(fu, c, fu->cmd_entry, fp);
         } else if (fu->cmd == FCMD_TRAVEL_FR) {
             int validate_len = FAULT_ACT_CYCLES * fu->et_num;
             if (q < validate_len) {
-                if (q % FAULT_ACT_CYCLES == FAULT_ACT_CYCLES - 1)
+                if (q % FAULT_ACT_CYCLES == FAULT_ACT_CYCLES - 1) {
+                    fu->wr_entry = q / FAULT_ACT_CYCLES;
                     for (int c = 0; c < fu->k; c++) fr_act(fu, c, q / FAULT_ACT_CYCLES, fp);
+                }
             } else {
                 fr_check(fu, q - validate_len, fp);
             }

@@ -89,6 +89,8 @@ typedef struct {
     uint64_t dropped_terminal;   /* flips on terminal inputs (no upstream router to tell) */
     uint64_t suppressed_dead;    /* flips for a dead router's own region (nobody needs it) */
     int max_queue;               /* deepest input-port message queue seen */
+    uint64_t releases, revivals;  /* entries withdrawn for a dead router / re-announced for a revived one */
+    uint64_t group_fr;            /* group-level FRs (a router entry completed the group) */
     uint64_t busy_cycles;
 } fault_stats;
 
@@ -118,6 +120,7 @@ typedef struct {
     int *out_commit;               /* [k] visible messages at the head of outq[c] */
     uint64_t out_overflow;         /* sticky per port: a message was lost to a full output FIFO */
     fault_stats st;
+    int wr_entry;                  /* entry written in the last tick (all ports), -1: none */
     int plant;                     /* test only: 1 applies every FD message to every port (ignores roles) */
 } fault_unit;
 
