@@ -29,7 +29,7 @@ help:
 	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
-	@echo "make wave SCENARIO=multicast-contention|nonminimal - FST + .gtkw of a named scenario"
+	@echo "make wave SCENARIO=multicast-contention|nonminimal|fault-diagnosis - FST + .gtkw of a named scenario"
 	@echo "make faults-tests - fault campaigns vs the oracle on tiny/small/fig8/mid, seed 001's Fig. 8/9 examples"
 	@echo "make reproduce [CAMPAIGNS=20] - fault campaigns on paper (up to 200 faults) and the worked examples"
 	@echo "make bench  - checker, route-compute unit and router speeds"
@@ -228,11 +228,14 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 
 # make wave SCENARIO=multicast-contention|nonminimal: a named directed run (RTL and C model in
 # lock-step) with an FST from its first cycle and a .gtkw grouped by block, in build/waves/.
-wave: $(BUILD)/router/small/router_lockstep $(BUILD)/tables/small/manifest.txt
-	@case "$(SCENARIO)" in multicast-contention|nonminimal) ;; \
-	  *) echo "make wave: SCENARIO must be multicast-contention or nonminimal (got '$(SCENARIO)')"; exit 2;; esac
-	$(BUILD)/router/small/router_lockstep --config small --tables $(BUILD)/tables/small --seed $(SEED) \
-	  --scenario $(SCENARIO) --wave-dir $(BUILD)/waves
+wave: $(BUILD)/router/small/router_lockstep $(BUILD)/fault/small/fault_lockstep $(BUILD)/tables/small/manifest.txt
+	@case "$(SCENARIO)" in multicast-contention|nonminimal|fault-diagnosis) ;; \
+	  *) echo "make wave: SCENARIO must be multicast-contention, nonminimal or fault-diagnosis (got '$(SCENARIO)')"; exit 2;; esac
+	@if [ "$(SCENARIO)" = fault-diagnosis ]; then \
+	  $(BUILD)/fault/small/fault_lockstep --config small --tables $(BUILD)/tables/small --router 0,1 \
+	    --scenario $(SCENARIO) --wave-dir $(BUILD)/waves; \
+	else $(BUILD)/router/small/router_lockstep --config small --tables $(BUILD)/tables/small --seed $(SEED) \
+	  --scenario $(SCENARIO) --wave-dir $(BUILD)/waves; fi
 
 # ---------------- SystemC: the router as a Verilator --sc module ----------------
 SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc -print-multiarch)

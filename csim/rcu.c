@@ -126,8 +126,11 @@ static void c_item(const rcu *r, int x, int *has, int *self, int *port) {
 }
 
 /* ---- stage 3: A1/A2, C1, N1/N2, B (RTA) or S1/S2/F (RTB) ---- */
-static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gport_bitmap *cong_global) {
+static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gport_bitmap *cong_global,
+                     uint64_t opt_invalid) {
     const topo *t = &r->t;
+    uint64_t kmask = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
+    uint64_t allowed = ~(opt_invalid & kmask);   /* bits beyond k are never invalid */
     rcu_s3 s;
     memset(&s, 0, sizeof s);
     s.hdr = s2->s1.hdr;
@@ -154,6 +157,7 @@ static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const 
             for (int i = 0; i < t->h; i++) {
                 int g = x * t->h + i;
                 int lp = s.row_self[x] ? t->first_global + i : s.row_port[x];
+                if (!((allowed >> lp) & 1)) continue;   /* its port is invalid: no candidate */
                 gbm_set(&map, g);
                 if ((cong_local >> lp) & 1) gbm_set(&cl_cong, g);
             }
@@ -169,9 +173,8 @@ static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const 
         uint64_t le, lf;
         tables_rtb_ports(t, (table_zone)s2->s1.zone, s2->entry_a, s2->s1.zone == ZONE_N ? 0 : s2->entry_b,
                          s.hdr.src_gid == r->cfg.gid, &le, &lf);
-        uint64_t kmask = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
-        le &= kmask;   /* LP bits beyond k name no port */
-        lf &= kmask;
+        le &= kmask & allowed;   /* LP bits beyond k name no port */
+        lf &= kmask & allowed;
         s.s1_ok = le & ~cong_local;
         s.s2_ok = lf & ~cong_local;
         s.le_lf = le | lf;
@@ -231,7 +234,7 @@ void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out) {
     *out = r->out;
     int ptr_rta = r->ptr_rta, ptr_rtb = r->ptr_rtb;
     rcu_out n_out = stage4(r, &r->s3, &ptr_rta, &ptr_rtb);
-    rcu_s3 n_s3 = stage3(r, &r->s2, in->cong_local, &in->cong_global);
+    rcu_s3 n_s3 = stage3(r, &r->s2, in->cong_local, &in->cong_global, in->opt_invalid);
     rcu_s2 n_s2;
     n_s2.s1 = r->s1;
     n_s2.entry_a = r->a[r->s1.row_a];

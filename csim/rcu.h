@@ -10,7 +10,12 @@
  *   Stage 3 (cycle t+2): RTA: A1/A2 expand to a*h-bit requests, C1 maps each global port to its
  *                        local port's CongL through table C, N1/N2 drop CongG/CongL-congested
  *                        ports, B forms GA/GB/GC/GD. RTB: S1 = LE & ~CongL, S2 = F(LF) & ~CongL.
- *                        CongL and CongG are the values presented in cycle t+2.
+ *                        CongL and CongG are the values presented in cycle t+2. The fault
+ *                        units' valid mask of the entry (csim/fault.h) arrives here too, as
+ *                        opt_invalid: the caller reads row rcu_mask_row() in cycle t+1 from a
+ *                        synchronous RAM and presents it in t+2. Options leaving through an
+ *                        invalid port are removed before anything else (RTA: a global port whose
+ *                        table-C port is invalid is no candidate at all, not even at random).
  *   Stage 4 (cycle t+3): P1 lowest-hop non-empty class, round robin inside it, M/P2 to a router
  *                        port via table C; P3 prefers S1; all congested: LFSR choice (lines 16/22).
  *   Output (cycle t+4) : registered decision: port, VC (VC rule), class, chosen global port.
@@ -59,6 +64,8 @@ typedef struct {
 typedef struct {
     rcu_header hdr;
     uint64_t cong_local;       /* CongL: bit j = router port j congested */
+    uint64_t opt_invalid;      /* bit j: route options through port j are invalid (fault masks),
+                                  for the entry of rcu_mask_row() one cycle earlier; 0: none */
     gport_bitmap cong_global;  /* CongG: bit g = group-level global port g congested */
     int tw_valid, tw_table, tw_addr;
     uint64_t tw_data;
@@ -138,6 +145,10 @@ int rcu_lfsr_start(uint32_t lfsr, int width);
 int rcu_first_from64(uint64_t req, int start, int width);
 int rcu_first_from_gbm(const gport_bitmap *req, int start, int width);
 const char *rcu_class_name(int cls);
+
+/* Row of table A (= fault entry) stage 2 reads in the current cycle: the address of the
+ * caller's synchronous read of the valid masks. */
+static inline int rcu_mask_row(const rcu *r) { return r->s1.row_a; }
 
 #ifdef __cplusplus
 }

@@ -43,11 +43,13 @@ module ice40_rcu_top #(
     wire [1:0] out_vc;
     wire [3:0] out_class;
     wire [2:0] out_gport;
+    wire [3:0] mask_row;   // no fault units on this board: every option stays valid
     rcu #(.P(P), .A(A), .H(H), .G(G), .INIT_A(INIT_A), .INIT_B(INIT_B), .INIT_C(INIT_C)) unit (
         .clk(clk), .rst(rst), .cfg_gid(MY_GID), .cfg_bid(MY_BID), .cfg_port_class(2'd0),
         .cfg_wired({AH{1'b1}}), .cfg_lfsr_seed(RCU_SEED),
         .in_valid(in_valid), .in_dst_gid({7'd0, dst_gid}), .in_dst_bid({4'd0, stim[7:6]}),
         .in_dst_nid({5'd0, stim[8]}), .in_src_gid({7'd0, MY_GID}), .in_vc(2'd0), .cong_local(cong_local), .cong_global(cong_global),
+        .mask_row(mask_row), .opt_invalid({K{1'b0}}),
         .tw_valid(1'b0), .tw_table(2'd0), .tw_addr(4'd0), .tw_data(64'd0),
         .out_valid(out_valid), .out_port(out_port), .out_vc(out_vc), .out_class(out_class),
         .out_gport_valid(out_gport_valid), .out_gport(out_gport));

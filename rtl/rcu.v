@@ -50,6 +50,11 @@ module rcu #(
     // congestion, used by stage 3 in the cycle it is presented
     input  wire [K-1:0]   cong_local,
     input  wire [AH-1:0]  cong_global,
+    // fault masks (csim/fault.h): mask_row is the entry stage 2 reads this cycle; the caller's
+    // synchronous read of its valid mask comes back on opt_invalid in the next cycle (stage 3):
+    // bit j set = options through port j are invalid
+    output wire [TAW-1:0] mask_row,
+    input  wire [K-1:0]   opt_invalid,
     // table write port (takes effect at the end of the cycle)
     input  wire           tw_valid,
     input  wire [1:0]     tw_table,         // 0 A, 1 B, 2 C
@@ -116,6 +121,7 @@ module rcu #(
     end
 
     // ---------------- stage 2: table RAM read ----------------
+    assign mask_row = s1_row_a;
     wire [63:0] entry_a, entry_b;
     rcu_table_ram #(.DEPTH(DEPTH_A), .AW(TAW), .W(64), .INIT_FILE(INIT_A)) table_a (
         .clk(clk), .we(tw_valid && tw_table == TW_A), .waddr(tw_addr), .wdata(tw_data),
@@ -162,13 +168,13 @@ module rcu #(
     wire [AH-1:0] ok_ga_d, ok_gb_d, ok_gc_d, ok_gd_d, any_d;
     rcu_expand #(.P(P), .A(A), .H(H), .NM_SLOTS(NM_SLOTS), .BW(BW)) expand (
         .entry_a(entry_a), .entry_b(entry_b), .own_bid(cfg_bid), .dst_bid(s2_dst_bid),
-        .wired(cfg_wired), .cong_local(cong_local), .cong_global(cong_global),
+        .wired(cfg_wired), .cong_local(cong_local), .cong_global(cong_global), .opt_invalid(opt_invalid),
         .row_has(row_has), .row_self(row_self), .row_port(row_port),
         .ok_ga(ok_ga_d), .ok_gb(ok_gb_d), .ok_gc(ok_gc_d), .ok_gd(ok_gd_d), .any(any_d));
     wire [K-1:0] s1_ok_d, s2_ok_d, le_lf_d;
     rcu_rtb_filter #(.P(P), .A(A), .H(H)) rtb_filter (
         .entry_a(entry_a[K-1:0]), .entry_b(entry_b[K-1:0]), .zone(s2_zone), .source_group(s2_src_here),
-        .cong_local(cong_local), .s1_ok(s1_ok_d), .s2_ok(s2_ok_d), .le_lf(le_lf_d));
+        .cong_local(cong_local), .opt_invalid(opt_invalid), .s1_ok(s1_ok_d), .s2_ok(s2_ok_d), .le_lf(le_lf_d));
 
     reg           s3_valid, s3_rta, s3_bad;
     reg [A-1:0]   s3_row_self;      // table C as C1 saw it: M/P2 map with the same rows

@@ -18,6 +18,7 @@ module rcu_expand #(
     input  wire [AH-1:0] wired,
     input  wire [K-1:0]  cong_local,
     input  wire [AH-1:0] cong_global,
+    input  wire [K-1:0]  opt_invalid,  // fault masks: options through these ports are invalid
     input  wire [A-1:0]  row_has,
     input  wire [A-1:0]  row_self,
     input  wire [A*6-1:0] row_port,
@@ -31,15 +32,18 @@ module rcu_expand #(
     localparam LPC_VALID = 7;
     localparam GP_SHIFT = 8;
 
-    // CongL widened to 64 ports so that any 6-bit table C port indexes it safely.
-    wire [63:0] cong_local64;
+    // CongL and the invalid mask widened to 64 ports so that any 6-bit table C port indexes them
+    // safely (ports beyond K are neither congested nor invalid).
+    wire [63:0] cong_local64, invalid64;
     genvar j;
     generate
         for (j = 0; j < 64; j = j + 1) begin : g_cl64
             if (j < K) begin : g_in
                 assign cong_local64[j] = cong_local[j];
+                assign invalid64[j] = opt_invalid[j];
             end else begin : g_out
                 assign cong_local64[j] = 1'b0;
+                assign invalid64[j] = 1'b0;
             end
         end
     endgenerate
@@ -68,7 +72,9 @@ module rcu_expand #(
                 dst_m[x * H + i] = dst_bid == x[BW-1:0];
                 // C1: the local port of global port x*h+i is the router's own global port i
                 // (self) or the intra-group port toward router x.
-                map[x * H + i] = row_has[x];
+                // A global port whose local port is invalid (fault masks) is mapped nowhere.
+                map[x * H + i] = row_has[x] && !(row_self[x] ? invalid64[FIRST_GLOBAL + i]
+                                                             : invalid64[row_port[x * 6 +: 6]]);
                 clc[x * H + i] = row_self[x] ? cong_local64[FIRST_GLOBAL + i] : cong_local64[row_port[x * 6 +: 6]];
             end
         end

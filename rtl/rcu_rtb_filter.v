@@ -1,6 +1,7 @@
 // rcu_rtb_filter — stage 3 of the RTB path: LE = table A's LP bitmap, LF = table B's; filter F
 // (zone G only) drops intra-group ports in the packet's source group and global ports in an
-// intermediate group; S1 = LE & ~CongL, S2 = LF & ~CongL. Combinational.
+// intermediate group; S1 = LE & ~CongL, S2 = LF & ~CongL. Options through ports the fault units
+// invalidated are removed from LE and LF first. Combinational.
 module rcu_rtb_filter #(
     parameter P = 2,
     parameter A = 4,
@@ -12,6 +13,7 @@ module rcu_rtb_filter #(
     input  wire [1:0]   zone,          // 0 N, 1 B, 2 G
     input  wire         source_group,  // header's source gid == router gid
     input  wire [K-1:0] cong_local,
+    input  wire [K-1:0] opt_invalid,   // fault masks: options through these ports are invalid
     output wire [K-1:0] s1_ok,
     output wire [K-1:0] s2_ok,
     output wire [K-1:0] le_lf
@@ -29,8 +31,8 @@ module rcu_rtb_filter #(
         end
     endgenerate
 
-    wire [K-1:0] le = entry_a;
-    wire [K-1:0] lf_raw = (zone == ZONE_N) ? {K{1'b0}} : entry_b;
+    wire [K-1:0] le = entry_a & ~opt_invalid;
+    wire [K-1:0] lf_raw = (zone == ZONE_N) ? {K{1'b0}} : (entry_b & ~opt_invalid);
     wire [K-1:0] lf = (zone != ZONE_G) ? lf_raw
                     : source_group ? (lf_raw & ~local_mask) : (lf_raw & ~global_mask);
 

@@ -160,12 +160,16 @@ module router #(
             /* verilator lint_off UNUSEDSIGNAL */
             wire [((AH > 1) ? $clog2(AH) : 1)-1:0] r_gport;
             /* verilator lint_on UNUSEDSIGNAL */
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [TAW-1:0] mask_row;
+            /* verilator lint_on UNUSEDSIGNAL */
             rcu #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS)) route (
                 .clk(clk), .rst(rst), .cfg_gid(cfg_gid), .cfg_bid(cfg_bid), .cfg_port_class(PCLASS),
                 .cfg_wired(cfg_wired), .cfg_lfsr_seed(cfg_seed + SEED_OFF),
                 .in_valid(hdr_in), .in_dst_gid(d[22:12]), .in_dst_bid(d[11:6]),
                 .in_dst_nid(d[5:0]), .in_src_gid(d[33:23]), .in_vc(in_vc[gi*2 +: 2]),
                 .cong_local(cong_local), .cong_global(cong_group),
+                .mask_row(mask_row), .opt_invalid({K{1'b0}}),   // fault units: not in the router yet
                 .tw_valid(tw_valid && tw_port == gi[5:0]), .tw_table(tw_table), .tw_addr(tw_addr), .tw_data(tw_data),
                 .out_valid(r_valid), .out_port(r_port), .out_vc(r_vc), .out_class(r_class),
                 .out_gport_valid(r_gv), .out_gport(r_gport));

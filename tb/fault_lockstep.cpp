@@ -15,6 +15,7 @@
 #include <ctime>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "Vfault.h"
 #include "verilated.h"
@@ -76,10 +77,19 @@ struct Mismatch {
     char text[2048] = {0};
 };
 
+// A directed stimulus (make wave SCENARIO=fault-diagnosis): what happens at which cycle.
+struct Directed {
+    long cycle;
+    int ev_kind, ev_port;      // event, or 0
+    int msg_port;              // packet on this input port, or -1
+    fault_msg msg;
+};
+
 class Run {
   public:
     Run(const harness::Options &o, const table_set &ts, int router, long trace_from)
         : o_(o), ts_(ts), router_(router), rng_(o.seed), trace_from_(trace_from) {}
+    std::vector<Directed> directed;   // non-empty: no random stimulus, run until idle
     int go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path);
     long cycles_run() const { return cycles_; }
 
@@ -146,21 +156,39 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
     const uint64_t kmask = kK == 64 ? ~0ull : (1ull << kK) - 1;
     time_t last_report = time(nullptr);
     harness::Bits outmsg(kK * kMW), inmsg(kK * kMW), wrmask(kK * kK), wracc(2 * kK);
+    long idle_since = 0;
     for (long cycle = 0; cycle < o_.cycles; cycle++) {
         cycles_ = cycle + 1;
+        if (!directed.empty()) {   // a directed run ends 20 cycles after its last stimulus settled
+            if (!fault_idle(&fu)) idle_since = cycle;
+            if (cycle > directed.back().cycle && cycle - idle_since > 20) break;
+        }
         if (!fst_ && fst_path && trace_from_ >= 0 && cycle >= trace_from_) {
             fst_.reset(new VerilatedFstC);
             top_->trace(fst_.get(), 99);
             fst_->open(fst_path);
         }
         // ---- stimulus, decided from the state at the start of the cycle ----
-        bool reset = rng_.chance(2e-5);
-        bool ev = !reset && fault_event_ready(&fu) && rng_.chance(0.004);
-        int ev_kind = 1 + rng_.below(3), ev_port = kP + rng_.below(kK - kP);
+        bool reset = directed.empty() && rng_.chance(2e-5);
+        bool ev = !reset && fault_event_ready(&fu) && directed.empty() && rng_.chance(0.004);
+        int ev_kind = 1 + (directed.empty() ? rng_.below(3) : 0), ev_port = kP + (directed.empty() ? rng_.below(kK - kP) : 0);
         fault_msg in[kK];
         uint64_t in_valid = 0;
+        for (const Directed &d : directed) {
+            if (d.cycle != cycle) continue;
+            if (d.ev_kind && fault_event_ready(&fu)) { ev = true; ev_kind = d.ev_kind; ev_port = d.ev_port; }
+        }
         for (int c = 0; c < kK; c++) {
             memset(&in[c], 0, sizeof in[c]);
+            if (!directed.empty()) {
+                for (const Directed &d : directed)
+                    if (d.cycle == cycle && d.msg_port == c && fault_receive_ready(&fu, c)) {
+                        in[c] = d.msg;
+                        in_valid |= 1ull << c;
+                        inmsg.set(c * kMW, kMW, pack(in[c]));
+                    }
+                continue;
+            }
             if (reset || !fault_receive_ready(&fu, c) || !rng_.chance(0.03)) continue;
             in_valid |= 1ull << c;
             in[c].kind = (uint8_t)(rng_.chance(0.5) ? FMSG_FD : FMSG_FR);
@@ -277,14 +305,14 @@ void write_gtkw(const std::string &path, const std::string &fst, long start_time
 
 void usage(FILE *f) {
     fprintf(f, "usage: fault_lockstep --tables DIR [--config NAME] [--router G,B] [--seed S] [--cycles N]\n"
-               "                      [--wave-dir DIR] [--window W] [--quiet]\n");
+               "                      [--wave-dir DIR] [--window W] [--scenario random|fault-diagnosis] [--quiet]\n");
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
     harness::Options o;
-    std::string router_arg;
+    std::string router_arg, scenario = "random";
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -294,6 +322,7 @@ int main(int argc, char **argv) {
         if (r > 0) { if (used) i++; continue; }
         if (a == "-h" || a == "--help") { usage(stdout); return 0; }
         if (a == "--router" && v) { router_arg = v; i++; continue; }
+        if (a == "--scenario" && v) { scenario = v; i++; continue; }
         fprintf(stderr, "fault_lockstep: unknown option '%s'\n", a.c_str());
         usage(stderr);
         return kExitBadInput;
@@ -320,6 +349,48 @@ int main(int argc, char **argv) {
         return kExitBadInput;
     }
     if (o.config.empty()) o.config = ts.t.name;
+    if (scenario != "random" && scenario != "fault-diagnosis") {
+        fprintf(stderr, "fault_lockstep: --scenario '%s': expected random or fault-diagnosis\n", scenario.c_str());
+        tables_free(&ts);
+        return kExitBadInput;
+    }
+    if (scenario == "fault-diagnosis") {
+        // One router's diagnosis and recovery, cycle by cycle: its global port fails (Travel_FD), an
+        // FD and an FR arrive from a neighbour (Match_FD, Match_FR), a neighbour router dies
+        // (peer-down: withdrawals), then both come back (Travel_FR with its check pass).
+        const topo &t = ts.t;
+        int gid = topo_gid(&t, router), gp = t.first_global, lp = t.first_local, lp2 = t.first_local + 1;
+        int tld = kP + kA + kG;
+        tld = FAULT_T1 + FAULT_T2 + FAULT_ACT_CYCLES * tld;
+        fault_msg fd = {FMSG_FD, FAULT_PREFIX_GROUP, FAULT_ROLES, (uint16_t)((gid + 2) % kG), 0, 0};
+        fault_msg fr = fd;
+        fr.kind = FMSG_FR;
+        Run sc(o, ts, router, 0);
+        sc.directed = {{4, FEV_LINK_DOWN, gp, -1, fd},       {6, 0, 0, lp, fd},
+                       {8 + tld, 0, 0, lp, fr},              {20 + tld, FEV_PEER_DOWN, lp2, -1, fd},
+                       {30 + 2 * tld, FEV_UP, gp, -1, fd},  {32 + 2 * tld, FEV_UP, lp2, -1, fd}};
+        harness::Options o2 = o;
+        o2.cycles = 100000;
+        std::string base = o.wave_dir + "/" + scenario;
+        std::string cmd = "mkdir -p '" + o.wave_dir + "'";
+        if (system(cmd.c_str()) != 0) fprintf(stderr, "fault_lockstep: cannot create %s\n", o.wave_dir.c_str());
+        Run run2(o2, ts, router, 0);
+        run2.directed = sc.directed;
+        Coverage cov;
+        Mismatch mm;
+        long events = 0;
+        int bad = run2.go(cov, events, mm, (base + ".fst").c_str());
+        write_gtkw(base + ".gtkw", base + ".fst", 2L * (2 + kK * kEt));
+        if (bad) printf("wave: MISMATCH at cycle %ld: %s\n", mm.cycle, mm.text);
+        printf("wave: commands Travel_FD=%llu Match_FD=%llu Travel_FR=%llu Match_FR=%llu; FD out=%ld FR out=%ld\n",
+               (unsigned long long)cov.st.commands[FCMD_TRAVEL_FD], (unsigned long long)cov.st.commands[FCMD_MATCH_FD],
+               (unsigned long long)cov.st.commands[FCMD_TRAVEL_FR], (unsigned long long)cov.st.commands[FCMD_MATCH_FR],
+               cov.msgs_out[FMSG_FD], cov.msgs_out[FMSG_FR]);
+        printf("wave: scenario=%s fst=%s.fst gtkw=%s.gtkw cycles=%ld mismatches=%d\n", scenario.c_str(), base.c_str(),
+               base.c_str(), run2.cycles_run(), bad ? 1 : 0);
+        tables_free(&ts);
+        return bad ? kExitFail : 0;
+    }
     Coverage cov;
     Mismatch mm;
     long events = 0;

@@ -17,19 +17,21 @@ module rcu_icarus_tb;
 
     reg clk = 1'b0;
     reg [1023:0] f_rst, f_gid, f_bid, f_pc, f_wired, f_seed, f_valid, f_dgid, f_dbid, f_dnid, f_sgid,
-                 f_vc, f_cl, f_cg, f_twv, f_twt, f_twa, f_twd, e_valid, e_port, e_vc, e_class, e_gv, e_gport;
+                 f_vc, f_cl, f_cg, f_inv, f_twv, f_twt, f_twa, f_twd, e_valid, e_port, e_vc, e_class, e_gv, e_gport;
     wire out_valid, out_gport_valid;
     wire [5:0] out_port;
     wire [1:0] out_vc;
     wire [3:0] out_class;
     wire [GPW-1:0] out_gport;
+    wire [TAW-1:0] mask_row;   // the vectors carry the masks already read (the harness's RAM)
 
     rcu #(.P(P), .A(A), .H(H), .G(G)) dut (
         .clk(clk), .rst(f_rst[0]), .cfg_gid(f_gid[GW-1:0]), .cfg_bid(f_bid[BW-1:0]),
         .cfg_port_class(f_pc[1:0]), .cfg_wired(f_wired[AH-1:0]), .cfg_lfsr_seed(f_seed[31:0]),
         .in_valid(f_valid[0]), .in_dst_gid(f_dgid[10:0]), .in_dst_bid(f_dbid[5:0]),
         .in_dst_nid(f_dnid[5:0]), .in_src_gid(f_sgid[10:0]), .in_vc(f_vc[1:0]),
-        .cong_local(f_cl[K-1:0]), .cong_global(f_cg[AH-1:0]), .tw_valid(f_twv[0]), .tw_table(f_twt[1:0]),
+        .cong_local(f_cl[K-1:0]), .cong_global(f_cg[AH-1:0]), .mask_row(mask_row), .opt_invalid(f_inv[K-1:0]),
+        .tw_valid(f_twv[0]), .tw_table(f_twt[1:0]),
         .tw_addr(f_twa[TAW-1:0]), .tw_data(f_twd[63:0]), .out_valid(out_valid), .out_port(out_port),
         .out_vc(out_vc), .out_class(out_class), .out_gport_valid(out_gport_valid), .out_gport(out_gport));
 
@@ -50,16 +52,16 @@ module rcu_icarus_tb;
             $finish;
         end
         while (!$feof(fd)) begin
-            n = $fscanf(fd, "%h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h\n",
+            n = $fscanf(fd, "%h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h %h\n",
                         f_rst, f_gid, f_bid, f_pc, f_wired, f_seed, f_valid, f_dgid, f_dbid, f_dnid, f_sgid,
-                        f_vc, f_cl, f_cg, f_twv, f_twt, f_twa, f_twd, e_valid, e_port, e_vc, e_class, e_gv,
+                        f_vc, f_cl, f_cg, f_inv, f_twv, f_twt, f_twa, f_twd, e_valid, e_port, e_vc, e_class, e_gv,
                         e_gport);
-            if (n == 24) begin
+            if (n == 25) begin
                 #1;
                 if (started && (out_valid !== e_valid[0] || out_port !== e_port[5:0] || out_vc !== e_vc[1:0] ||
                     out_class !== e_class[3:0] || out_gport_valid !== e_gv[0] || out_gport !== e_gport[GPW-1:0])) begin
                     if (mismatches < 5)
-                        $display("icarus mismatch at cycle %0d: port %0d/%0d class %0d/%0d", cycles, out_port,
+                        $display("icarus mismatch at cycle %0d: valid %b/%b vc %b/%b gv %b/%b gport %b/%b port %0d/%0d class %0d/%0d", cycles, out_valid, e_valid[0], out_vc, e_vc[1:0], out_gport_valid, e_gv[0], out_gport, e_gport[GPW-1:0], out_port,
                                  e_port[5:0], out_class, e_class[3:0]);
                     mismatches = mismatches + 1;
                 end

@@ -50,6 +50,7 @@ struct Coverage {
     long rtb_zone[4] = {0};       // N, B, G source group, G intermediate group
     long unit_class[3] = {0};     // decisions per input-port class of the unit
     long rewrites = 0, epochs = 0;
+    long masked = 0, masked_none = 0;   // decisions made with some options invalid (fault masks)
 };
 
 struct Mismatch {
@@ -85,6 +86,11 @@ class Run {
     rcu_cfg cfg_;
     int router_ = 0, port_ = 0;
     rcu_in hist_[8];   // inputs of the last cycles, for reports and coverage
+    // the fault units' valid masks as the router would hold them: a synchronous RAM of invalid
+    // bits per entry, read at rcu_mask_row() and presented one cycle later
+    std::vector<uint64_t> inv_mem_;
+    uint64_t inv_q_ = 0;
+    double mask_rate_ = 0.0;
     FILE *vec_ = nullptr;
     long sim_time_ = 0;
     long cycles_run_ = 0;
@@ -106,6 +112,7 @@ void Run::apply(const rcu_in &in, int rst) {
     v.in_vc = (CData)in.hdr.vc;
     put(v.cong_local, &in.cong_local, t_.k);
     put(v.cong_global, in.cong_global.w, t_.ah);
+    put(v.opt_invalid, &in.opt_invalid, t_.k);
     v.tw_valid = (CData)in.tw_valid;
     v.tw_table = (CData)in.tw_table;
     harness_put_int(v.tw_addr, (uint64_t)in.tw_addr);
@@ -204,7 +211,10 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
     auto step = [&](rcu_in &in, int rst) -> int {
         rcu_out exp;
         memset(&exp, 0, sizeof exp);
+        in.opt_invalid = inv_q_;
         hist_[cycle & 7] = in;
+        const int row_c = rcu_mask_row(&model_);
+        const bool row_matters = model_.s1.hdr.valid && !model_.s1.bad;
         if (!fst_ && fst_path && trace_from_ >= 0 && cycle >= trace_from_) {  // the replay's window starts
             fst_.reset(new VerilatedFstC);
             top_->trace(fst_.get(), 99);
@@ -225,12 +235,30 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
             exp.cls = top_->out_class;
         }
         int bad = use_rtl && use_c ? compare(cycle, exp, mm) : 0;
+        if (!bad && use_rtl && use_c && row_matters && (int)top_->mask_row != row_c) {
+            mm.cycle = cycle;
+            snprintf(mm.text, sizeof mm.text, "MISMATCH at cycle %ld: mask_row: C model %d, RTL %d\n", cycle, row_c,
+                     (int)top_->mask_row);
+            bad = 1;
+        }
+        // the synchronous read of the masks, then this cycle's changes to them
+        int row = use_c ? row_c : (int)top_->mask_row;
+        inv_q_ = rst || row < 0 || row >= (int)inv_mem_.size() ? 0 : inv_mem_[row];
+        if (!rst && mask_rate_ > 0 && rng_.chance(mask_rate_)) {
+            int e = rng_.below((int)inv_mem_.size());
+            uint64_t inv = 0;
+            if (!rng_.chance(0.5))
+                for (int j = 0; j < t_.k; j++)
+                    if (rng_.chance(0.3)) inv |= 1ull << j;
+            inv_mem_[e] = inv;
+        }
         if (vec_) {
             fprintf(vec_, "%x %x %x %x ", rst, cfg_.gid, cfg_.bid, (int)cfg_.pc);
             for (int w = (t_.ah - 1) / 64; w >= 0; w--) fprintf(vec_, "%016" PRIx64, cfg_.wired.w[w]);
             fprintf(vec_, " %x %x %x %x %x %x %x %" PRIx64 " ", cfg_.lfsr_seed, in.hdr.valid, in.hdr.dst_gid,
                     in.hdr.dst_bid, in.hdr.dst_nid, in.hdr.src_gid, in.hdr.vc, in.cong_local);
             for (int w = (t_.ah - 1) / 64; w >= 0; w--) fprintf(vec_, "%016" PRIx64, in.cong_global.w[w]);
+            fprintf(vec_, " %" PRIx64, in.opt_invalid);
             fprintf(vec_, " %x %x %x %" PRIx64 " %x %x %x %x %x %x\n", in.tw_valid, in.tw_table, in.tw_addr,
                     in.tw_data, exp.valid, exp.port, exp.vc, exp.cls, exp.gport_valid, exp.gport);
         }
@@ -243,6 +271,10 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
             table_zone z = tables_zone(cfg_.gid, cfg_.bid, h.hdr.dst_gid, h.hdr.dst_bid, h.hdr.dst_nid, &zi);
             bool rta = cfg_.pc == PORT_TERMINAL && z == ZONE_G;
             if (!rta) cov.rtb_zone[z == ZONE_G ? (h.hdr.src_gid == cfg_.gid ? 2 : 3) : (int)z]++;
+            if (hist_[(cycle - 2) & 7].opt_invalid) {   // the header's stage 3 saw invalid options
+                cov.masked++;
+                if (exp.cls == RCU_NONE) cov.masked_none++;
+            }
         }
         if (use_rtl) {
             top_->clk = 1;
@@ -264,6 +296,9 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
         cfg_.pc = topo_port_class(&t_, port_);
         cfg_.wired = ts_.rcfg[router_].wired;
         cfg_.lfsr_seed = (uint32_t)rng_.next();
+        inv_mem_.assign((size_t)ts_.depth_a, 0);   // a fresh unit: every option valid
+        inv_q_ = 0;
+        mask_rate_ = 0.0;
         const port_tables *pt = tables_port(&ts_, router_, port_);
         rcu_in in;
         memset(&in, 0, sizeof in);
@@ -300,6 +335,7 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
                 dl = dens[rng_.below(ndens)];
                 dg = dens[rng_.below(ndens)];
                 rewrite = rng_.chance(0.5) ? 0.0 : 0.01;
+                mask_rate_ = rng_.chance(0.5) ? 0.0 : rng_.chance(0.5) ? 0.0005 : 0.005;
             }
             memset(&in, 0, sizeof in);
             if (rng_.chance(load)) {
@@ -485,6 +521,8 @@ int main(int argc, char **argv) {
         printf("  unit %-7s %12ld *\n", pc_name(pc), cov.unit_class[pc]);
         if (!cov.unit_class[pc]) holes++;
     }
+    printf("  %-12s %12ld *\n  %-12s %12ld\n", "masked", cov.masked, "masked, none", cov.masked_none);
+    if (!cov.masked) holes++;
     printf("  epochs %ld, table rewrites %ld, %.1f s, %.0f cycles/s\n", cov.epochs, cov.rewrites, secs,
            secs > 0 ? cycles_run / secs : 0.0);
     if (holes && !mismatches) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rcu.h"
+#include "fault.h"
 #include "testutil.h"
 
 typedef struct { uint64_t s; } prng;
@@ -274,9 +275,79 @@ static void test_timing(test_ctx *c) {
     rcu_free(&r);
 }
 
+/* Fault masks (csim/fault.h): an option through an invalid port is never chosen, not even at
+ * random; when every option of the entry is invalid the decision is "none". Real tables. */
+static void test_masks(test_ctx *c, const char *cfgname, int trials) {
+    topo t;
+    table_params prm;
+    table_set ts;
+    char err[DOAR_ERRLEN];
+    tables_default_params(&prm);
+    if (topo_named(&t, cfgname, err) || tables_generate(&ts, &t, &prm, err)) { EXPECT(c, 0, "%s", err); return; }
+    rcu r;
+    rcu_init(&r, &t, &prm, err);
+    prng pr = {77};
+    int none_ok = 0, chosen = 0, bad = 0;
+    for (int n = 0; n < trials; n++) {
+        int router = below(&pr, t.n_routers), port = below(&pr, t.k);
+        rcu_cfg cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.gid = topo_gid(&t, router);
+        cfg.bid = topo_bid(&t, router);
+        cfg.pc = topo_port_class(&t, port);
+        cfg.wired = ts.rcfg[router].wired;
+        cfg.lfsr_seed = (uint32_t)rnd(&pr) | 1;
+        rcu_reset(&r, &cfg);
+        rcu_load(&r, tables_port(&ts, router, port));
+        rcu_header hdr = {1, below(&pr, t.g), below(&pr, t.a), below(&pr, t.p), below(&pr, t.g), 0};
+        if (below(&pr, 3) == 0) hdr.dst_gid = cfg.gid;
+        if (cfg.pc == PORT_TERMINAL || below(&pr, 2)) hdr.src_gid = cfg.gid;
+        /* legal traffic: a packet that arrives over a global link has left its source group */
+        if (cfg.pc == PORT_GLOBAL && hdr.src_gid == cfg.gid) hdr.src_gid = (cfg.gid + 1) % t.g;
+        int index;
+        table_zone z = tables_zone(cfg.gid, cfg.bid, hdr.dst_gid, hdr.dst_bid, hdr.dst_nid, &index);
+        int entry = tables_row_a(&ts, z, index);
+        unsigned role = cfg.pc == PORT_LOCAL && hdr.src_gid == cfg.gid ? FAULT_ROLE_SOURCE : FAULT_ROLE_TRANSIT;
+        uint64_t opts = fault_entry_options(&ts, router, port, entry, role);
+        if (!opts) continue;
+        uint64_t inv = 0;
+        int all = below(&pr, 4) == 0;
+        for (int j = 0; j < t.k; j++) if (all ? (opts >> j) & 1 : below(&pr, 3) == 0) inv |= 1ull << j;
+        rcu_in in[5];
+        memset(in, 0, sizeof in);
+        in[0].hdr = hdr;
+        in[2].opt_invalid = inv;   /* stage 3 of the header */
+        for (int cyc = 0; cyc < 5; cyc++)
+            for (int j = 0; j < t.k; j++) if (below(&pr, 2)) in[cyc].cong_local |= 1ull << j;
+        rcu_out o;
+        int row_seen = -1;
+        for (int cyc = 0; cyc < 5; cyc++) {
+            if (cyc == 1) row_seen = rcu_mask_row(&r);
+            rcu_cycle(&r, &in[cyc], &o);
+        }
+        if (row_seen != entry) bad++;
+        if ((opts & ~inv) == 0) {
+            if (o.valid && o.cls == RCU_NONE) none_ok++;
+            else bad++;
+        } else if (!o.valid || o.cls == RCU_NONE || ((inv >> o.port) & 1) || !((opts >> o.port) & 1)) {
+            if (bad++ < 3)
+                fprintf(stderr, "%s: router %d port %d entry %d opts %llx invalid %llx: decided port %d class %s\n", cfgname,
+                        router, port, entry, (unsigned long long)opts, (unsigned long long)inv, o.port, rcu_class_name(o.cls));
+        } else {
+            chosen++;
+        }
+    }
+    EXPECT(c, bad == 0, "%s: %d decisions ignored the fault masks", cfgname, bad);
+    EXPECT(c, none_ok > 0 && chosen > 0, "%s: both cases exercised (%d none, %d chosen)", cfgname, none_ok, chosen);
+    rcu_free(&r);
+    tables_free(&ts);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_rcu"};
     test_timing(&c);
+    test_masks(&c, "small", 20000);
+    test_masks(&c, "mid", 10000);
     compare_config(&c, 1, 2, 1, 3, 100000, 11);     /* tiny */
     compare_config(&c, 2, 4, 2, 9, 200000, 12);     /* small */
     compare_config(&c, 2, 4, 2, 8, 100000, 13);     /* fig8 */

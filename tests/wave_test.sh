@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make wave SCENARIO=..: each named scenario writes a readable FST whose signals include every
 # one of its .gtkw save file's, and shows what it is named for (bulletin grants; non-minimal
-# decisions after CongG rises).
+# decisions after CongG rises; every kind of fault-handling command).
 set -u
 pass=0; fail=0
 ok()  { pass=$((pass+1)); }
@@ -9,14 +9,14 @@ bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 VCD=$(mktemp /tmp/doar_wave_XXXXXX)
 trap 'rm -f "$VCD"' EXIT
 
-for s in multicast-contention nonminimal; do
+for s in multicast-contention nonminimal fault-diagnosis; do
   line=$(make --no-print-directory wave SCENARIO=$s 2>&1 | grep '^wave:')
   echo "   $line"
   echo "$line" | grep -q "mismatches=0" && ok || bad "$s: $line"
   fst2vcd "build/waves/$s.fst" > "$VCD" 2>/dev/null && [ -s "$VCD" ] && ok || bad "$s: fst2vcd cannot read it"
   vars=$(grep '\$var' "$VCD" | awk '{print $5}' | sort -u)
   missing=0
-  for sig in $(grep '^TOP\.router\.' "build/waves/$s.gtkw" | sed 's/\[[0-9]*:0\]$//; s/.*\.//'); do
+  for sig in $(grep -E '^TOP\.(router|fault)\.' "build/waves/$s.gtkw" | sed 's/\[[0-9]*:0\]$//; s/.*\.//'); do
     echo "$vars" | grep -qx "$sig" || { missing=$((missing+1)); echo "   not in FST: $sig"; }
   done
   [ $missing -eq 0 ] && ok || bad "$s: $missing signals of the save file missing"
@@ -44,8 +44,10 @@ def values(fst, leaf_suffix):
     return seen
 cls = values("build/waves/nonminimal.fst", "g_in[0].route.out_class")
 mc = values("build/waves/multicast-contention.fst", "router.mc_valid")
-ok = any(cls[c] for c in (2, 3, 4)) and cls[1] > 0 and mc[1] > 0
-print("   nonminimal classes seen:", dict(cls), " bulletin grants toggled:", dict(mc))
+cmd = values("build/waves/fault-diagnosis.fst", "fault.cmd")
+ok = any(cls[c] for c in (2, 3, 4)) and cls[1] > 0 and mc[1] > 0 and all(cmd[c] for c in (1, 2, 3, 4))
+print("   nonminimal classes seen:", dict(cls), " bulletin grants toggled:", dict(mc),
+      " fault commands seen (1 Travel_FD, 2 Match_FD, 3 Travel_FR, 4 Match_FR):", dict(cmd))
 sys.exit(0 if ok else 1)
 PY
 
