@@ -130,6 +130,7 @@ module rcu_decide #(
     reg [1:0] out_class_of_port;
     integer x;
     always @* begin
+        x = 0;   // the loop variable is assigned on every path: no latch
         cls = rta_cls;
         port = 6'd0;
         if (!rta) begin

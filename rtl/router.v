@@ -428,6 +428,8 @@ module router #(
     integer ri, rn, rv;
     always @* begin
         ri = 0;
+        rn = 0;
+        rv = 0;
         n_res_valid = res_valid;
         n_res_in = res_in;
         n_res_vc = res_vc;
