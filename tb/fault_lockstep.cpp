@@ -42,13 +42,7 @@ constexpr int kGW = w1(kG), kBW = w1(kA), kNW = w1(kP), kMW = 6 + kGW + kBW + kN
 constexpr int kInDepth = 4;                       // fault.v IN_DEPTH
 constexpr int kOutDepth = 64;                     // fault.v OUT_DEPTH (default)
 
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) { if (!s) s = 1; }
-    uint64_t next() { s ^= s >> 12; s ^= s << 25; s ^= s >> 27; return s * 0x2545F4914F6CDD1Dull; }
-    int below(int n) { return (int)(next() % (uint64_t)n); }
-    bool chance(double p) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
-};
+using harness::Rng;
 
 uint64_t pack(const fault_msg &m) {
     uint64_t v = m.n & ((1u << kNW) - 1);

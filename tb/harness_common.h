@@ -77,6 +77,15 @@ inline int load_tables(const char *prog, const Options &o, int p, int a, int h, 
     return 0;
 }
 
+// The deterministic stimulus PRNG of the harnesses (xorshift64*), one per run, seeded by --seed.
+struct Rng {
+    uint64_t s;
+    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) { if (!s) s = 1; }
+    uint64_t next() { s ^= s >> 12; s ^= s << 25; s ^= s >> 27; return s * 0x2545F4914F6CDD1Dull; }
+    int below(int n) { return (int)(next() % (uint64_t)n); }
+    bool chance(double p) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
+};
+
 // A flat little-endian bit vector, moved into and out of Verilator signals of any width.
 struct Bits {
     std::vector<uint64_t> w;

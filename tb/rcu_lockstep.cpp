@@ -32,14 +32,7 @@ using harness::kExitBadInput;
 using harness::kExitFail;
 using harness::put;
 
-// ---- deterministic stimulus PRNG (xorshift64*), one per run ----
-struct Rng {
-    uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) { if (!s) s = 1; }
-    uint64_t next() { s ^= s >> 12; s ^= s << 25; s ^= s >> 27; return s * 0x2545F4914F6CDD1Dull; }
-    int below(int n) { return (int)(next() % (uint64_t)n); }
-    bool chance(double p) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
-};
+using harness::Rng;
 
 struct Options : harness::Options {
     std::string vectors;  // per-cycle inputs and expected outputs, for tb/rcu_icarus_tb.v
