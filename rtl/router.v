@@ -100,7 +100,7 @@ module router #(
     endfunction
 
     // ---------------- state ----------------
-    reg [CRW-1:0] cred [0:K*4-1];      // output o, VC v at o*4+v
+    reg [K*4*CRW-1:0] cred;            // output o, VC v at (o*4+v)*CRW
     reg [K-1:0] locked;
     reg [K-1:0] grb_free;              // the bulletin
     reg res_valid;                     // a waiting multicast has reserved its ports
@@ -221,7 +221,7 @@ module router #(
         for (o = 0; o < K; o = o + 1) begin
             occ[o*OW +: OW] = {OW{1'b0}};
             for (v = 0; v < 4; v = v + 1)
-                occ[o*OW +: OW] = occ[o*OW +: OW] + {{(OW-CRW){1'b0}}, ds_of(o)} - {{(OW-CRW){1'b0}}, cred[o*4+v]};
+                occ[o*OW +: OW] = occ[o*OW +: OW] + {{(OW-CRW){1'b0}}, ds_of(o)} - {{(OW-CRW){1'b0}}, cred[(o*4+v)*CRW +: CRW]};
         end
     end
     cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(OW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS)) congestion (
@@ -230,12 +230,31 @@ module router #(
 
     // ---------------- the reservation ----------------
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [RW-1:0] res_entry = e_entry[({{(32-KW){1'b0}}, res_in}*4 + {30'd0, res_vc})*RW +: RW];
+    reg [RW-1:0] res_entry;
     /* verilator lint_on UNUSEDSIGNAL */
+    integer ra, rb;
+    always @* begin
+        res_entry = {RW{1'b0}};
+        for (ra = 0; ra < K; ra = ra + 1)
+            for (rb = 0; rb < 4; rb = rb + 1)
+                if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_entry = res_entry | e_entry[(ra*4+rb)*RW +: RW];
+    end
     wire [K-1:0] res_ports = res_valid ? res_entry[K-1:0] : {K{1'b0}};
     wire [K-1:0] bulletin_eff = (BULLETIN != 0) ? (grb_free & ~res_ports) : {K{1'b1}};
 
     // ---------------- proposals (csim/router.c propose) ----------------
+    function [CRW-1:0] cred_of;        // one output's credit counter of VC vc
+        input [4*CRW-1:0] cr4;
+        input [1:0] vc;
+        begin
+            case (vc)
+                2'd0: cred_of = cr4[0 +: CRW];
+                2'd1: cred_of = cr4[CRW +: CRW];
+                2'd2: cred_of = cr4[2*CRW +: CRW];
+                default: cred_of = cr4[3*CRW +: CRW];
+            endcase
+        end
+    endfunction
     reg [K*4*3-1:0] req_kind;
     reg [K*4*K-1:0] req_ports;
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
@@ -251,9 +270,9 @@ module router #(
                 for (o = 0; o < K; o = o + 1)
 `ifdef PLANT_BUG
                     // planted bug: a head needs one credit more than its length
-                    ok[o] = ep[o] && !locked[o] && cred[o*4 + {30'd0, ep[E_OVC +: 2]}] > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
 `else
-                    ok[o] = ep[o] && !locked[o] && cred[o*4 + {30'd0, ep[E_OVC +: 2]}] >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
 `endif
                 req_kind[(i*4+v)*3 +: 3] = R_NONE;
                 req_ports[(i*4+v)*K +: K] = {K{1'b0}};
@@ -298,12 +317,36 @@ module router #(
         .pick_valid(pick_valid), .pick_vc(pick_vc), .acq_ports(acq_ports), .mc_valid(mc_valid),
         .mc_winner(mc_winner), .out_valid(out_granted), .out_winner(out_winner));
 
+    // ---------------- the picked VC of every input ----------------
+    // The allocator picks one VC per input; everything after it reads that VC's front flit, route
+    // entry and state through one 4-way AND-OR selection per input (constant indices only).
+    wire [K*3-1:0] pk_kind;
+    wire [K*66-1:0] pk_flit;
+    wire [K*RW-1:0] pk_entry;
+    wire [K*K-1:0] pk_held;
+    wire [K-1:0] pk_evalid;
+    genvar gp;
+    generate
+        for (gp = 0; gp < K; gp = gp + 1) begin : g_pick
+            wire [1:0] vc = pick_vc[gp*2 +: 2];
+            wire [3:0] sel = 4'd1 << vc;
+            assign pk_kind[gp*3 +: 3] = ({3{sel[0]}} & req_kind[(gp*4+0)*3 +: 3]) | ({3{sel[1]}} & req_kind[(gp*4+1)*3 +: 3]) |
+                                        ({3{sel[2]}} & req_kind[(gp*4+2)*3 +: 3]) | ({3{sel[3]}} & req_kind[(gp*4+3)*3 +: 3]);
+            assign pk_flit[gp*66 +: 66] = ({66{sel[0]}} & f_flit[(gp*4+0)*66 +: 66]) | ({66{sel[1]}} & f_flit[(gp*4+1)*66 +: 66]) |
+                                          ({66{sel[2]}} & f_flit[(gp*4+2)*66 +: 66]) | ({66{sel[3]}} & f_flit[(gp*4+3)*66 +: 66]);
+            assign pk_entry[gp*RW +: RW] = ({RW{sel[0]}} & e_entry[(gp*4+0)*RW +: RW]) | ({RW{sel[1]}} & e_entry[(gp*4+1)*RW +: RW]) |
+                                           ({RW{sel[2]}} & e_entry[(gp*4+2)*RW +: RW]) | ({RW{sel[3]}} & e_entry[(gp*4+3)*RW +: RW]);
+            assign pk_held[gp*K +: K] = ({K{sel[0]}} & held[gp*4+0]) | ({K{sel[1]}} & held[gp*4+1]) |
+                                        ({K{sel[2]}} & held[gp*4+2]) | ({K{sel[3]}} & held[gp*4+3]);
+            assign pk_evalid[gp] = |(sel & e_valid[gp*4 +: 4]);
+        end
+    endgenerate
+
     // ---------------- applying the grants ----------------
     reg [K-1:0] send [0:K-1];          // per input: ports its flit goes to this cycle
     reg [K-1:0] take [0:K-1];          // per input: ports whose credits it takes (len each)
     reg [2:0] kd;
     reg [1:0] pv;
-    integer pvi;
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
     reg [65:0] fa;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -327,12 +370,11 @@ module router #(
             pop[i] = 1'b0;
             rpop[i] = 1'b0;
             pv = pick_vc[i*2 +: 2];
-            pvi = {30'd0, pv};
             pop_vc[i*2 +: 2] = pv;
             rpop_vc[i*2 +: 2] = pv;
-            kd = req_kind[(i*4+pvi)*3 +: 3];
-            fa = f_flit[(i*4+pvi)*66 +: 66];
-            ea = e_entry[(i*4+pvi)*RW +: RW];
+            kd = pk_kind[i*3 +: 3];
+            fa = pk_flit[i*66 +: 66];
+            ea = pk_entry[i*RW +: RW];
             if (pick_valid[i]) begin
                 if (kd == R_HEAD || kd == R_MCAST || kd == R_BODY) begin
                     if (kd != R_BODY) take[i] = ea[K-1:0];
@@ -341,24 +383,24 @@ module router #(
                     if (fa[64]) begin                    // tail
                         clr_lock = clr_lock | ea[K-1:0];
                         if (ea[E_MCAST]) set_grb = set_grb | ea[K-1:0];
-                        act_clr[i][pv] = 1'b1;
-                        held_clr[i][pv] = 1'b1;
+                        act_clr[i] = 4'd1 << pv;
+                        held_clr[i] = 4'd1 << pv;
                         rpop[i] = 1'b1;
                     end else if (kd != R_BODY) begin
                         set_lock = set_lock | ea[K-1:0];
                         if (ea[E_MCAST]) clr_grb = clr_grb | ea[K-1:0];
-                        act_set[i][pv] = 1'b1;
+                        act_set[i] = 4'd1 << pv;
                     end
                 end else if (kd == R_ACQ) begin
                     take[i] = acq_ports[i*K +: K];
                     set_lock = set_lock | acq_ports[i*K +: K];
                     held_or[i] = acq_ports[i*K +: K];
-                    if ((held[i*4+pvi] | acq_ports[i*K +: K]) == ea[K-1:0]) act_set[i][pv] = 1'b1;
+                    if ((pk_held[i*K +: K] | acq_ports[i*K +: K]) == ea[K-1:0]) act_set[i] = 4'd1 << pv;
                 end else if (kd == R_DISCARD) begin
                     pop[i] = 1'b1;
-                    if (fa[65] && e_valid[i*4+pvi]) begin
+                    if (fa[65] && pk_evalid[i]) begin
                         if (fa[64]) rpop[i] = 1'b1;
-                        else act_set[i][pv] = 1'b1;
+                        else act_set[i] = 4'd1 << pv;
                     end
                 end
             end
@@ -373,7 +415,6 @@ module router #(
     reg [65:0] fx;
     reg [RW-1:0] ex;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer px;
     always @* begin
         nx_valid = {K{1'b0}};
         nx_head = {K{1'b0}};
@@ -384,10 +425,9 @@ module router #(
         ex = {RW{1'b0}};
         for (o = 0; o < K; o = o + 1)
             for (i = 0; i < K; i = i + 1) begin
-                px = {30'd0, pick_vc[i*2 +: 2]};
                 if (send[i][o]) begin
-                    fx = f_flit[(i*4 + px)*66 +: 66];
-                    ex = e_entry[(i*4 + px)*RW +: RW];
+                    fx = pk_flit[i*66 +: 66];
+                    ex = pk_entry[i*RW +: RW];
                     nx_valid[o] = 1'b1;
                     nx_head[o] = fx[65];
                     nx_tail[o] = fx[64];
@@ -398,20 +438,18 @@ module router #(
     end
 
     // credits taken by this cycle's grants, per output VC
-    reg [CRW-1:0] dec [0:K*4-1];
+    reg [K*4*CRW-1:0] dec;
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
     reg [RW-1:0] ec;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer pc;
     always @* begin
         ec = {RW{1'b0}};
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
-                dec[o*4+v] = {CRW{1'b0}};
+                dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
                 for (i = 0; i < K; i = i + 1) begin
-                    pc = {30'd0, pick_vc[i*2 +: 2]};
-                    ec = e_entry[(i*4 + pc)*RW +: RW];
-                    if (take[i][o] && ec[E_OVC +: 2] == v[1:0]) dec[o*4+v] = {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
+                    ec = pk_entry[i*RW +: RW];
+                    if (take[i][o] && ec[E_OVC +: 2] == v[1:0]) dec[(o*4+v)*CRW +: CRW] = {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
                 end
             end
     end
@@ -425,34 +463,47 @@ module router #(
     reg [65:0] fr;
     reg [RW-1:0] er;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer ri, rn, rv;
+    reg [K*4-1:0] res_cand;            // input i, VC v at i*4+v: a multicast head that may reserve
+    reg [K-1:0] res_in_cand, res_pick, res_upper, res_from;
+    reg [1:0] res_pick_vc;
+    reg [1:0] res_low_vc [0:K-1];      // lowest candidate VC per input
+    integer ri, rv;
     always @* begin
-        ri = 0;
-        rn = 0;
-        rv = 0;
         n_res_valid = res_valid;
         n_res_in = res_in;
         n_res_vc = res_vc;
         fr = 66'd0;
         er = {RW{1'b0}};
+        res_pick_vc = 2'd0;
+        for (ri = 0; ri < K; ri = ri + 1) begin
+            res_low_vc[ri] = 2'd0;
+            for (rv = 3; rv >= 0; rv = rv - 1) begin
+                fr = f_flit[(ri*4+rv)*66 +: 66];
+                er = e_entry[(ri*4+rv)*RW +: RW];
+                res_cand[ri*4+rv] = f_valid[ri*4+rv] && fr[65] && e_valid[ri*4+rv] && er[E_MCAST] &&
+                                    !er[E_DISCARD] && !active[ri][rv] &&
+                                    !(mc_valid && mc_winner == ri[KW-1:0] && pick_vc[ri*2 +: 2] == rv[1:0]);
+                if (res_cand[ri*4+rv]) res_low_vc[ri] = rv[1:0];
+            end
+            res_in_cand[ri] = res_cand[ri*4 +: 4] != 4'd0;
+            if (res_in == ri[KW-1:0]) res_pick_vc = pick_vc[ri*2 +: 2];
+        end
+        // round robin from rr_mc: the first candidate input at or after it, else the first one
+        res_upper = res_in_cand & ({K{1'b1}} << rr_mc);
+        res_from = (res_upper != {K{1'b0}}) ? res_upper : res_in_cand;
+        res_pick = res_from & (~res_from + {{(K-1){1'b0}}, 1'b1});
         if (BULLETIN != 0) begin
-            if (res_valid && mc_valid && mc_winner == res_in && pick_vc[{{(32-KW){1'b0}}, res_in}*2 +: 2] == res_vc)
+            if (res_valid && mc_valid && mc_winner == res_in && res_pick_vc == res_vc)
                 n_res_valid = 1'b0;
-            if (!res_valid) begin
-                for (rn = 0; rn < K; rn = rn + 1) begin
-                    ri = ({{(32-KW){1'b0}}, rr_mc} + rn) % K;
-                    for (rv = 0; rv < 4; rv = rv + 1) begin
-                        fr = f_flit[(ri*4+rv)*66 +: 66];
-                        er = e_entry[(ri*4+rv)*RW +: RW];
-                        if (!n_res_valid && f_valid[ri*4+rv] && fr[65] && e_valid[ri*4+rv] && er[E_MCAST] &&
-                            !er[E_DISCARD] && !active[ri][rv] &&
-                            !(mc_valid && mc_winner == ri[KW-1:0] && pick_vc[ri*2 +: 2] == rv[1:0])) begin
-                            n_res_valid = 1'b1;
-                            n_res_in = ri[KW-1:0];
-                            n_res_vc = rv[1:0];
-                        end
+            if (!res_valid && res_pick != {K{1'b0}}) begin
+                n_res_valid = 1'b1;
+                n_res_in = {KW{1'b0}};
+                n_res_vc = 2'd0;
+                for (ri = 0; ri < K; ri = ri + 1)
+                    if (res_pick[ri]) begin
+                        n_res_in = n_res_in | ri[KW-1:0];
+                        n_res_vc = n_res_vc | res_low_vc[ri];
                     end
-                end
             end
         end
     end
@@ -464,7 +515,7 @@ module router #(
         csum = {(CRW+1){1'b0}};
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
-                csum = {1'b0, cred[o*4+v]} - {1'b0, dec[o*4+v]} + {{CRW{1'b0}}, cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0]};
+                csum = {1'b0, cred[(o*4+v)*CRW +: CRW]} - {1'b0, dec[(o*4+v)*CRW +: CRW]} + {{CRW{1'b0}}, cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0]};
                 cred_next[o*4+v] = (csum > {1'b0, ds_of(o)}) ? ds_of(o) : csum[CRW-1:0];
             end
     end
@@ -475,7 +526,7 @@ module router #(
     always @(posedge clk) begin
         if (rst) begin
             for (o = 0; o < K; o = o + 1)
-                for (v = 0; v < 4; v = v + 1) cred[o*4+v] <= ds_of(o);
+                for (v = 0; v < 4; v = v + 1) cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
             locked <= {K{1'b0}};
             grb_free <= {K{1'b1}};
             res_valid <= 1'b0;
@@ -499,7 +550,7 @@ module router #(
         end else begin
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1)
-                    cred[o*4+v] <= cred_next[o*4+v];
+                    cred[(o*4+v)*CRW +: CRW] <= cred_next[o*4+v];
             locked <= (locked & ~clr_lock) | set_lock;
             res_valid <= n_res_valid;
             res_in <= n_res_in;

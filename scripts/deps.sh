@@ -36,8 +36,15 @@ if [ -n "$missing" ]; then
     SUDO=
   fi
   echo "deps: installing Debian packages:$missing"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  # apt verifies signatures as its unprivileged sandbox user, which must be able to write
+  # /dev/null; some container images ship /dev/null without write permission for others.
+  apt_opts=""
+  if [ "$(stat -c %a /dev/null 2>/dev/null)" != "666" ] && [ "$(id -u)" -eq 0 ]; then
+    echo "deps: /dev/null is not writable by apt's sandbox user; running apt as root"
+    apt_opts="-o APT::Sandbox::User=root"
+  fi
+  $SUDO apt-get $apt_opts update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get $apt_opts install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
 for pkg in $pip_packages; do
