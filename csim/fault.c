@@ -166,6 +166,7 @@ void fault_reset(fault_unit *fu) {
     fu->rr = 0;
     fu->cmd = FCMD_NONE;
     fu->wr_entry = -1;
+    fu->in_taken = -1;
     fu->plant = plant;
 }
 
@@ -338,6 +339,7 @@ static int pick(fault_unit *fu) {
         int c = (fu->rr + j) % fu->k;
         if (!fu->inq[c].n) continue;
         fault_item it = fifo_pop(&fu->inq[c]);
+        fu->in_taken = c;
         fu->rr = (c + 1) % fu->k;
         fu->cmd_event = 0;
         fu->cmd_port = c;
@@ -350,6 +352,7 @@ static int pick(fault_unit *fu) {
 
 void fault_tick(fault_unit *fu) {
     fu->wr_entry = -1;
+    fu->in_taken = -1;
     if (fu->cmd == FCMD_NONE) {
         if (!pick(fu)) return;
         fu->cmd_phase = 0;
@@ -436,4 +439,19 @@ void fault_tick(fault_unit *fu) {
         return;
     }
     fu->cmd_phase++;
+}
+
+uint64_t fault_msg_pack(const fault_msg *m) {
+    return FAULT_CTL_FLAG | ((uint64_t)(m->n & 0x3f) << FLIT_NID_SHIFT) | ((uint64_t)(m->b & 0x3f) << FLIT_BID_SHIFT) |
+           ((uint64_t)(m->g & 0x7ff) << FLIT_GID_SHIFT) | ((uint64_t)(m->role & 3) << FAULT_CTL_ROLE_SHIFT) |
+           ((uint64_t)(m->prefix & 3) << FAULT_CTL_PREFIX_SHIFT) | ((uint64_t)(m->kind & 3) << FAULT_CTL_KIND_SHIFT);
+}
+
+void fault_msg_unpack(uint64_t d, fault_msg *m) {
+    m->kind = (uint8_t)((d >> FAULT_CTL_KIND_SHIFT) & 3);
+    m->prefix = (uint8_t)((d >> FAULT_CTL_PREFIX_SHIFT) & 3);
+    m->role = (uint8_t)((d >> FAULT_CTL_ROLE_SHIFT) & 3);
+    m->g = (uint16_t)flit_dst_gid(d);
+    m->b = (uint8_t)flit_dst_bid(d);
+    m->n = (uint8_t)flit_dst_nid(d);
 }

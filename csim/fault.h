@@ -34,6 +34,7 @@
 #ifndef DOAR_FAULT_H
 #define DOAR_FAULT_H
 
+#include "flit.h"
 #include "tables.h"
 
 #ifdef __cplusplus
@@ -49,6 +50,8 @@ extern "C" {
 #define FAULT_ROLE_TRANSIT 2u /* upstream intra-group and global inputs rely on it */
 #define FAULT_ROLES 3u
 #define FAULT_EV_DEPTH 8      /* event FIFO of the RTL */
+#define FAULT_CTL_DEPTH 4     /* FD/FR packets per input port (the RTL IN_DEPTH): control credits */
+#define FAULT_OUT_DEPTH 64    /* FD/FR packets per output port (the RTL OUT_DEPTH) */
 
 /* FD address prefix (Algorithm 2): 1 = group <g>, 2 = router <g,b>, 3 = node <g,b,n>. */
 #define FAULT_PREFIX_GROUP 1
@@ -121,6 +124,7 @@ typedef struct {
     uint64_t out_overflow;         /* sticky per port: a message was lost to a full output FIFO */
     fault_stats st;
     int wr_entry;                  /* entry written in the last tick (all ports), -1: none */
+    int in_taken;                  /* input port whose FIFO the last tick fetched from, -1: none */
     int plant;                     /* test only: 1 applies every FD message to every port (ignores roles) */
 } fault_unit;
 
@@ -150,6 +154,20 @@ void fault_out_take(fault_unit *fu, int port);
 int fault_pop(fault_unit *fu, int *port, fault_msg *m);
 /* Nothing running, nothing waiting, nothing to send. */
 int fault_idle(const fault_unit *fu);
+
+/*
+ * FD/FR packets on the data network (docs/architecture.md sec. 7, "In the router"): one flit,
+ * head and tail, data bit 63 set (a data header has it clear); the address sits where a
+ * header's destination does: [5:0] n  [11:6] b  [22:12] g  [24:23] role  [26:25] prefix
+ * [28:27] kind.
+ */
+#define FAULT_CTL_FLAG ((uint64_t)1 << 63)
+#define FAULT_CTL_ROLE_SHIFT 23
+#define FAULT_CTL_PREFIX_SHIFT 25
+#define FAULT_CTL_KIND_SHIFT 27
+static inline int fault_is_ctl(const flit *f) { return f->head && f->tail && (f->data & FAULT_CTL_FLAG) != 0; }
+uint64_t fault_msg_pack(const fault_msg *m);
+void fault_msg_unpack(uint64_t d, fault_msg *m);
 
 /* Cycles a command takes (the paper's t_ld, t_gd, t_r). */
 int fault_cmd_cycles(const fault_unit *fu, fault_cmd_kind kind);

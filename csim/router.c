@@ -28,6 +28,7 @@ void router_default_params(const topo *t, router_params *p) {
     p->hw = HW_DEFAULT;
     p->tps = TPS_REF;
     p->bulletin = 1;
+    p->ctl_depth = FAULT_CTL_DEPTH;
 }
 
 int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]) {
@@ -46,6 +47,7 @@ int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERR
                      p->max_len);
             return -1;
         }
+    if (p->ctl_depth < 1 || p->ctl_depth > 64) { snprintf(err, DOAR_ERRLEN, "ctl_depth must be 1..64"); return -1; }
     if (p->mgroups < 1 || p->mgroups > 256) { snprintf(err, DOAR_ERRLEN, "mgroups must be 1..256"); return -1; }
     if (p->hw < 1 || p->tps < 1 || p->tl < 0 || p->tg < 0) { snprintf(err, DOAR_ERRLEN, "hw, tps >= 1; tl, tg >= 0"); return -1; }
     (void)t;
@@ -81,7 +83,23 @@ fail:
     return -1;
 }
 
+int router_enable_faults(router *r, const table_set *ts, int router_id, char err[DOAR_ERRLEN]) {
+    if (ts->t.k != r->t.k || router_id < 0 || router_id >= ts->t.n_routers) {
+        snprintf(err, DOAR_ERRLEN, "fault unit: tables or router id do not match the router");
+        return -1;
+    }
+    r->fu = calloc(1, sizeof *r->fu);
+    if (!r->fu) { snprintf(err, DOAR_ERRLEN, "out of memory"); return -1; }
+    if (fault_init(r->fu, ts, router_id, err)) { free(r->fu); r->fu = NULL; return -1; }
+    r->fu->in_depth = r->prm.ctl_depth;
+    r->fu->out_depth = FAULT_OUT_DEPTH;
+    return 0;
+}
+
+int router_event_ready(const router *r) { return r->fu && fault_event_ready(r->fu); }
+
 void router_free(router *r) {
+    if (r->fu) { fault_free(r->fu); free(r->fu); }
     for (int i = 0; r->rcus && i < r->t.k; i++) rcu_free(&r->rcus[i]);
     for (int i = 0; r->in && i < r->t.k; i++) vcbuf_free(&r->in[i]);
     free(r->rcus);
@@ -122,6 +140,8 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     r->res_vc = 0;
     cong_reset(&r->cg, cfg->bid);
     memset(&r->regs, 0, sizeof r->regs);
+    if (r->fu) fault_reset(r->fu);
+    for (int o = 0; o < t->k; o++) { r->ctl_cred[o] = r->prm.ctl_depth; r->inv_q[o] = 0; }
 }
 
 int router_buffered(const router *r) {
@@ -145,7 +165,7 @@ static uint64_t reserved_ports(const router *r) {
 }
 
 /* The proposal of input i, VC v (alloc.h, step 1). */
-static alloc_req propose(const router *r, int i, int v) {
+static alloc_req propose(const router *r, int i, int v, uint64_t ctl_ports) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     const flit *f = vcbuf_front(b, v);
@@ -158,7 +178,7 @@ static alloc_req propose(const router *r, int i, int v) {
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        if (!((r->locked >> o) & 1) && r->cred[o][e->ovc] >= e->len) ok |= (uint64_t)1 << o;
+        if (!(((r->locked | ctl_ports) >> o) & 1) && r->cred[o][e->ovc] >= e->len) ok |= (uint64_t)1 << o;
     }
     if (!e->mcast) {
         /* with the bulletin a unicast head may not start on a port a multicast holds or has reserved */
@@ -187,10 +207,29 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     int occ[ROUTER_MAX_PORTS];
     for (int o = 0; o < k; o++) occ[o] = port_occupancy(r, o);
 
+    /* ---- fault unit, start of the cycle: its outputs and readiness (fault.h calling order) ---- */
+    fault_unit *fu = r->fu;
+    uint64_t ctl_ports = 0, port_down = 0, kmask = k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1);
+    fault_msg ctl_msg[ROUTER_MAX_PORTS];
+    uint64_t inv_next[ROUTER_MAX_PORTS];
+    int ev_ready = 0, ctl_ready[ROUTER_MAX_PORTS];
+    if (fu) {
+        port_down = fu->port_down;
+        ev_ready = fault_event_ready(fu);
+        for (int o = 0; o < k; o++) {
+            ctl_ready[o] = fault_receive_ready(fu, o);
+            if (!((r->locked >> o) & 1) && r->ctl_cred[o] > 0 && fault_out_head(fu, o, &ctl_msg[o]))
+                ctl_ports |= (uint64_t)1 << o;
+            /* the synchronous mask read for the RCU (read before this cycle's writes) */
+            int row = rcu_mask_row(&r->rcus[o]);
+            inv_next[o] = (row >= 0 && row < fu->et_num) ? ~fault_mask(fu, o, row) & kmask : 0;
+        }
+    }
+
     /* ---- switch allocation on the state at the start of the cycle ---- */
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_NUM_VCS];
     for (int i = 0; i < k; i++)
-        for (int v = 0; v < VCBUF_NUM_VCS; v++) reqs[i * VCBUF_NUM_VCS + v] = propose(r, i, v);
+        for (int v = 0; v < VCBUF_NUM_VCS; v++) reqs[i * VCBUF_NUM_VCS + v] = propose(r, i, v, ctl_ports);
     alloc_view view = {k, r->prm.bulletin, reqs, r->rr_in, r->rr_out, r->rr_mc,
                        r->res_valid ? r->res_in : -1, r->res_vc};
     alloc_grants g;
@@ -261,6 +300,8 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             if (f->head && e) {
                 if (f->tail) vcbuf_pop_route(b, v);
                 else b->active[v] = 1;
+                next.discard |= (uint64_t)1 << i;
+                r->discarded_heads++;
             }
             moved = 1;
         }
@@ -278,18 +319,37 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     r->res_in = n_res_in;
     r->res_vc = n_res_vc;
 
+    /* ---- FD/FR packets leave on the ports they were waiting for ---- */
+    for (uint64_t m = ctl_ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        next.out[o].valid = next.out[o].head = next.out[o].tail = 1;
+        next.out[o].vc = 0;
+        next.out[o].data = fault_msg_pack(&ctl_msg[o]);
+        fault_out_take(fu, o);
+        r->ctl_cred[o]--;
+    }
+
     /* ---- credits returned by the downstream routers (a credit nobody took saturates) ---- */
     for (int o = 0; o < k; o++)
         if (in->cr_valid[o]) {
             int *c = &r->cred[o][in->cr_vc[o] & 3];
             if (++*c > r->prm.ds_depth[topo_port_class(t, o)]) *c = r->prm.ds_depth[topo_port_class(t, o)];
         }
+    for (int o = 0; o < k; o++) {
+        if (in->ctl_cr_valid[o] && r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
+        if ((port_down >> o) & 1) {   /* a dead link swallows flits: nothing waits for its credits */
+            for (int v = 0; v < VCBUF_NUM_VCS; v++) r->cred[o][v] = r->prm.ds_depth[topo_port_class(t, o)];
+            r->ctl_cred[o] = r->prm.ctl_depth;
+        }
+    }
 
     /* ---- route-compute units; completed routes enter the route FIFOs ---- */
     for (int i = 0; i < k; i++) {
         rcu_in ri;
         memset(&ri, 0, sizeof ri);
         const flit *f = &in->in[i];
+        flit none = {0, 0, 0, 0, 0};
+        if (fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
         if (f->valid && f->head && !flit_mcast(f->data)) {
             ri.hdr.valid = 1;
             ri.hdr.dst_gid = flit_dst_gid(f->data);
@@ -298,6 +358,8 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             ri.hdr.src_gid = flit_src_gid(f->data);
             ri.hdr.vc = f->vc & 3;
         }
+        ri.opt_invalid = r->inv_q[i];
+        if (fu) r->inv_q[i] = inv_next[i];
         ri.cong_local = r->cg.cong_local;
         ri.cong_global = r->cg.group;
         if (in->tw_valid && (in->tw_port & 63) == i) {   /* the RTL's port fields are 6 bits */
@@ -347,6 +409,30 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             vcbuf_push(&r->in[i], &a);
         }
         if (r->in[i].overflow) next.overflow |= (uint64_t)1 << i;
+    }
+
+    /* ---- fault unit: the tick, then this cycle's inputs (seen from the next cycle) ---- */
+    if (fu) {
+        fault_tick(fu);
+        if (fu->in_taken >= 0) next.ctl_cr_valid[fu->in_taken] = 1;
+        if (in->ev_valid) {
+            if (ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN && in->ev_kind <= FEV_UP)
+                fault_event(fu, (fault_event_kind)in->ev_kind, in->ev_port);
+            else
+                r->events_dropped++;
+        }
+        for (int i = 0; i < k; i++) {
+            const flit *f = &in->in[i];
+            if (!f->valid || !fault_is_ctl(f)) continue;
+            fault_msg m;
+            fault_msg_unpack(f->data, &m);
+            if (ctl_ready[i] && (m.kind == FMSG_FD || m.kind == FMSG_FR)) {
+                fault_receive(fu, i, &m);
+            } else {   /* no control credit was free, or not a message: a protocol error */
+                r->ctl_dropped++;
+                next.overflow |= (uint64_t)1 << i;
+            }
+        }
     }
     next.overflow |= r->regs.overflow;
 

@@ -21,6 +21,7 @@
 
 #include "alloc.h"
 #include "cong.h"
+#include "fault.h"
 #include "flit.h"
 #include "mcast.h"
 #include "rcu.h"
@@ -41,6 +42,8 @@ typedef struct {
     int hw;             /* history window of CongG */
     int tps;            /* side-band latency t_ps */
     int bulletin;       /* Global Resource Bulletin on (1) or off (0, deadlock demonstration) */
+    int ctl_depth;      /* FD/FR packets the fault unit's input FIFO holds per port: the control
+                           credits of every link (the RTL's IN_DEPTH) */
 } router_params;
 
 typedef struct {
@@ -52,6 +55,10 @@ typedef struct {
     uint64_t tw_data;
     int mw_valid, mw_port, mw_group;
     uint64_t mw_set;
+    /* with fault units (router_enable_faults): a local event (fault_event_kind) on port ev_port,
+     * taken only when router_event_ready() said so before the cycle; control-credit returns */
+    int ev_valid, ev_kind, ev_port;
+    uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];
 } router_in;
 
 typedef struct {
@@ -60,6 +67,8 @@ typedef struct {
     uint8_t sb_valid;
     uint64_t sb_bits;
     uint64_t overflow;
+    uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];  /* an FD/FR packet left the fault unit's input FIFO */
+    uint64_t discard;          /* input ports that dropped a packet head this cycle (no route) */
 } router_out;
 
 typedef struct {
@@ -88,6 +97,12 @@ typedef struct {
     int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its ports */
     int *rr_in, *rr_out, rr_mc;
     router_out regs;
+    /* fault handling (NULL: none): the unit, control credits per output port, and per input
+     * port the inverted valid mask read for the RCU one cycle earlier (its opt_invalid) */
+    fault_unit *fu;
+    int ctl_cred[ROUTER_MAX_PORTS];
+    uint64_t inv_q[ROUTER_MAX_PORTS];
+    uint64_t discarded_heads, ctl_dropped, events_dropped;
 } router;
 
 void router_default_params(const topo *t, router_params *p);
@@ -99,6 +114,18 @@ void router_free(router *r);
 void router_reset(router *r, const router_cfg_in *cfg);
 /* One clock cycle: *out receives the output registers during this cycle, then the edge. */
 void router_cycle(router *r, const router_in *in, router_out *out);
+/*
+ * Puts the fault-handling hardware (csim/fault.h) into the router: FD/FR packets arriving on an
+ * input go to the unit's input FIFO instead of the VC buffers and are credited on ctl_cr_valid;
+ * the unit's output FIFOs send FD/FR packets on output ports that no packet holds, before any new
+ * head (a port with a control packet waiting grants no head that cycle); every route-compute unit
+ * reads its port's valid mask (rcu opt_invalid); an output port whose link the unit knows down
+ * keeps full credits (its flits are lost on the link, nothing can block behind it). Call after
+ * router_init, before router_reset. docs/architecture.md sec. 7, "In the router".
+ */
+int router_enable_faults(router *r, const table_set *ts, int router_id, char err[DOAR_ERRLEN]);
+/* The event input can take an event this cycle. */
+int router_event_ready(const router *r);
 /* Flits buffered in the router (all input VCs). */
 int router_buffered(const router *r);
 
