@@ -9,7 +9,8 @@ BUILD   := build
 
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
-                csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c
+                csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
+                csim/traffic.c csim/network.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
