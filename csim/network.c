@@ -228,7 +228,7 @@ static int in_sample(const network *n, long cycle) {
     return cycle >= n->prm.warmup && cycle < n->prm.warmup + n->prm.sample;
 }
 
-static int enqueue(network *n, net_node *nd, int node) {
+static int enqueue_to(network *n, net_node *nd, int dst) {
     if (nd->q_count == nd->q_cap) {
         net_pkt *q = malloc((size_t)nd->q_cap * 2 * sizeof *q);
         if (!q) return -1;
@@ -239,7 +239,7 @@ static int enqueue(network *n, net_node *nd, int node) {
         nd->q_cap *= 2;
     }
     net_pkt *pk = &nd->q[(nd->q_head + nd->q_count) % nd->q_cap];
-    pk->dst = traffic_dest(&n->tr, node, &nd->rng);
+    pk->dst = dst;
     pk->created = n->cycle;
     nd->q_count++;
     if (n->created == n->delivered) n->last_move = n->cycle;   /* the watchdog counts from here */
@@ -249,6 +249,13 @@ static int enqueue(network *n, net_node *nd, int node) {
         n->sample_flits_created += n->prm.packet_len;
     }
     return 0;
+}
+
+static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng)); }
+
+int net_send(network *n, int src, int dst) {
+    if (src < 0 || src >= n->t.n_nodes || dst < 0 || dst >= n->t.n_nodes || src == dst) return -1;
+    return enqueue_to(n, &n->nodes[src], dst);
 }
 
 /* A packet leaves the source queue onto a terminal-input VC with room for all of it. */

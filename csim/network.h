@@ -170,6 +170,9 @@ void net_cycle(network *n);
 /* Warm-up, sample, drain, final drain (docs/network.md). Fills *res; returns 0, or 1 when the
  * watchdog fired, the drain limit was hit or an error was seen (res->report says which). */
 int net_run(network *n, net_result *res);
+/* Creates one packet from node src to node dst now (besides the Bernoulli sources; tests and,
+ * later, application traces). Returns 0, or -1 on a bad node id or memory. */
+int net_send(network *n, int src, int dst);
 /* Packets created but not yet delivered (source queues included). */
 long net_outstanding(const network *n);
 
