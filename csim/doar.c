@@ -143,7 +143,8 @@ static void usage_sim(FILE *f) {
                "  --sample N           sample cycles (default 10000)\n"
                "  --packet-len L       flits per packet, 2..15 (default 4)\n"
                "  --latency L,G        intra-group and global link latency, cycles (default 10,100)\n"
-               "  --drain-limit N      cycles allowed for each drain phase (default 100000)\n"
+               "  --drain-limit N      after the sample, injection goes on until the sample's packets are\n"
+               "                       delivered or for N cycles (default 10000); then the network drains\n"
                "  --watchdog N         cycles without any flit moving that count as deadlock (default 10000)\n"
                "  --quiet              no progress lines\n%s",
             common_help);

@@ -71,8 +71,9 @@ typedef struct {
     int lat_local, lat_global, lat_terminal;   /* link latencies, cycles >= 1 */
     uint64_t seed;
     long warmup, sample;      /* cycles */
-    long drain_limit;         /* after the sample: at most this many cycles to deliver the sample's
-                                 packets (injection on), then as many again to empty the network */
+    long drain_limit;         /* after the sample, injection stays on until the sample's packets
+                                 are delivered or for this many cycles; then injection stops and
+                                 the network drains completely (only the watchdog ends that) */
     long watchdog;            /* cycles without any flit moving while packets are outstanding */
     router_params rprm;       /* filled by net_default_params(); callers may change it */
     table_params tprm;
@@ -91,7 +92,6 @@ typedef struct {
     long cycles;              /* simulated */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
-    int drain_timeout;        /* packets left after the drain limit */
     long errors;              /* misdelivered packets, overflows, flits into unwired ports */
     char report[512];         /* deadlock / drain / first error description, "" when none */
 } net_result;
@@ -168,7 +168,7 @@ void net_free(network *n);
 /* One clock cycle of every node and router. */
 void net_cycle(network *n);
 /* Warm-up, sample, drain, final drain (docs/network.md). Fills *res; returns 0, or 1 when the
- * watchdog fired, the drain limit was hit or an error was seen (res->report says which). */
+ * watchdog fired or an error was seen (res->report says which). */
 int net_run(network *n, net_result *res);
 /* Creates one packet from node src to node dst now (besides the Bernoulli sources; tests and,
  * later, application traces). Returns 0, or -1 on a bad node id or memory. */
