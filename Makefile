@@ -9,7 +9,8 @@ BUILD   := build
 
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
-                csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c
+                csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
+                csim/traffic.c csim/network.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
@@ -33,7 +34,7 @@ help:
 	@echo "make wave SCENARIO=multicast-contention|nonminimal|fault-diagnosis - FST + .gtkw of a named scenario"
 	@echo "make faults-tests - fault campaigns vs the oracle on tiny/small/fig8/mid, seed 001's Fig. 8/9 examples"
 	@echo "make reproduce [CAMPAIGNS=20] - fault campaigns on paper (up to 200 faults) and the worked examples"
-	@echo "make bench  - checker, route-compute unit and router speeds"
+	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
 	@echo "make clean  - remove build/"
 
 deps:
@@ -65,6 +66,7 @@ unit-tests: $(TESTS)
 
 cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 	tests/cli_test.sh $(BUILD)/asan/doar $(BUILD)/doar
+	tests/sim_cli_test.sh $(BUILD)/asan/doar
 
 valgrind-tests: $(BUILD)/doar
 	tests/valgrind_test.sh $(BUILD)/doar
@@ -306,7 +308,11 @@ icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
 	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
 
 # make bench: speeds, each measured in this run.
+BENCH_SIM := --rate 0.3 --traffic ur --seed 1 --warmup 2000 --sample 2000 --quiet
 bench: build
+	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim)"
+	@for c in small mid; do $(BUILD)/doar sim $$c $(BENCH_SIM) | awk -v c=$$c '/ speed=/ { for (i = 1; i <= NF; i++) \
+	  if ($$i ~ /^(speed|time|cycles)=/) s = s " " $$i; print "sim: config=" c " routing=doar ur 0.3" s " router-cycles/s" }'; done
 	@echo "== static checker"
 	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
 	@echo "== router: C model alone, Verilator alone (router-cycles per second, same stimulus)"

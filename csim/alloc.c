@@ -37,11 +37,18 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
             }
         }
     }
-    /* Output stage: the remaining outputs each grant one head or acquisition. */
-    for (int o = 0; o < k; o++) {
-        if ((taken >> o) & 1) continue;
-        for (int n = 0; n < k; n++) {
-            int i = (v->rr_out[o] + n) % k;
+    /* Output stage: the remaining outputs each grant one head or acquisition. Outputs no pick
+     * asks for grant nothing and are skipped (the same result, less work). */
+    uint64_t wanted = 0;
+    for (int i = 0; i < k; i++) {
+        if (pick[i] < 0) continue;
+        const alloc_req *r = &v->req[i * NUM_VCS + pick[i]];
+        if (r->kind == REQ_HEAD || r->kind == REQ_ACQ) wanted |= r->ports;
+    }
+    for (uint64_t m = wanted & ~taken; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        if (o >= k) break;
+        for (int n = 0, i = v->rr_out[o] % k; n < k; n++, i = i + 1 == k ? 0 : i + 1) {
             if (pick[i] < 0) continue;
             const alloc_req *r = &v->req[i * NUM_VCS + pick[i]];
             if ((r->kind == REQ_HEAD || r->kind == REQ_ACQ) && ((r->ports >> o) & 1)) {

@@ -1,5 +1,5 @@
 /*
- * doar — the project's one command-line tool. Subcommands: topo, tables, check, faults.
+ * doar — the project's one command-line tool. Subcommands: topo, tables, check, faults, sim.
  * Exit status: 0 ok, 1 a check failed, 2 bad input (one-line message on stderr).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "fault_campaign.h"
+#include "network.h"
 #include "tables.h"
 #include "tables_image.h"
 #include "topo.h"
@@ -32,6 +33,9 @@ typedef struct {
     int quiet;
     fault_campaign_opts fopt;
     const char *example;
+    net_params nprm;        /* sim */
+    const char *routing, *traffic;
+    int have_rate, have_packet_len;
 } cli;
 
 static int bad(const cli *c, const char *fmt, const char *arg) {
@@ -58,6 +62,7 @@ static void usage_main(FILE *f) {
             "  tables   build, dump, write and validate the routing tables A/B/C\n"
             "  check    prove the tables' routes correct and deadlock-free\n"
             "  faults   fault diagnosis/recovery campaigns against the oracle; seed 001's examples\n"
+            "  sim      cycle-level network simulation: latency and throughput under synthetic traffic\n"
             "\n"
             "'doar <command> --help' describes a command. Exit status: 0 ok, 1 check failed,\n"
             "2 bad input.\n");
@@ -118,6 +123,29 @@ static void usage_faults(FILE *f) {
                "  --example NAME       seed 001's worked examples on fig8: fig8b, fig8c, fig9\n"
                "  --plant              planted bug: units apply every FD to every port (must FAIL)\n"
                "  --verbose            one line per campaign (twice: also its faults)\n"
+               "  --quiet              no progress lines\n%s",
+            common_help);
+}
+
+static void usage_sim(FILE *f) {
+    fprintf(f, "usage: doar sim CONFIG --rate X [--routing R] [--traffic T] [--seed S] [options]\n\n"
+               "A dragonfly of the C router model (the one lock-stepped against the RTL) with Bernoulli\n"
+               "sources and sinks on every node (docs/network.md). Warm-up, then a sample window whose\n"
+               "packets are measured (latency from creation to tail delivery, source queueing included),\n"
+               "then a drain until every packet is delivered (a watchdog reports where traffic stopped).\n"
+               "Last line: sim: config=C routing=R traffic=T offered=X accepted=Y latency=L hops=H\n"
+               "           delivered=D lost=N   (exit 1 when a packet was lost or traffic stopped)\n\n"
+               "  --rate X             offered load, flits per node per cycle, 0..1 (required)\n"
+               "  --routing R          doar (default) or min (the same router, table B empty);\n"
+               "                       val ugal_l ugal_g par par_ph ugal_le tpr: not implemented yet\n"
+               "  --traffic T          ur (default), adv+i (group G sends to group G+i), rp (permutation)\n"
+               "  --warmup N           warm-up cycles (default 30000)\n"
+               "  --sample N           sample cycles (default 10000)\n"
+               "  --packet-len L       flits per packet, 2..15 (default 4)\n"
+               "  --latency L,G        intra-group and global link latency, cycles (default 10,100)\n"
+               "  --drain-limit N      after the sample, injection goes on until the sample's packets are\n"
+               "                       delivered or for N cycles (default 10000); then the network drains\n"
+               "  --watchdog N         cycles without any flit moving that count as deadlock (default 10000)\n"
                "  --quiet              no progress lines\n%s",
             common_help);
 }
@@ -204,7 +232,33 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             double x = strtod(v, &end);
             if (!*v || *end || !(x >= 0.0 && x <= 1.0)) return bad(c, "--router-share '%s': expected 0..1", v);
             c->fopt.router_permille = (int)(x * 1000.0 + 0.5);
-        } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--latency")) {
+        } else if (!strcmp(c->cmd, "sim") && (!strcmp(a, "--routing") || !strcmp(a, "--traffic"))) {
+            NEED_VALUE();
+            if (a[2] == 'r') c->routing = v;
+            else c->traffic = v;
+        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--rate")) {
+            NEED_VALUE();
+            char *end;
+            double x = strtod(v, &end);
+            if (!*v || *end || !(x >= 0.0 && x <= 1.0)) return bad(c, "--rate '%s': expected 0..1 flits/node/cycle", v);
+            c->nprm.rate = x;
+            c->have_rate = 1;
+        } else if (!strcmp(c->cmd, "sim") && (!strcmp(a, "--warmup") || !strcmp(a, "--sample") ||
+                                              !strcmp(a, "--drain-limit") || !strcmp(a, "--watchdog"))) {
+            NEED_VALUE();
+            long lo = !strcmp(a, "--warmup") ? 0 : 1;
+            if (parse_int(v, lo, 1000000000L, &n)) return bad(c, "%s: expected a cycle count (0..1000000000; sample >= 1)", a);
+            if (!strcmp(a, "--warmup")) c->nprm.warmup = n;
+            else if (!strcmp(a, "--sample")) c->nprm.sample = n;
+            else if (!strcmp(a, "--drain-limit")) c->nprm.drain_limit = n;
+            else c->nprm.watchdog = n;
+        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--packet-len")) {
+            NEED_VALUE();
+            if (parse_int(v, NET_MIN_PACKET_LEN, FLIT_MAX_LEN, &n)) return bad(c, "--packet-len '%s': expected 2..15 flits", v);
+            c->nprm.packet_len = (int)n;
+            c->have_packet_len = 1;
+        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--quiet")) c->quiet = 1;
+        else if ((!strcmp(c->cmd, "faults") || !strcmp(c->cmd, "sim")) && !strcmp(a, "--latency")) {
             NEED_VALUE();
             char *end;
             long l = strtol(v, &end, 10), gl;
@@ -212,8 +266,9 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             const char *g2 = end + 1;
             gl = strtol(g2, &end, 10);
             if (end == g2 || *end || gl < 0 || gl > 100000) return bad(c, "--latency '%s': expected L,G (cycles)", v);
-            c->fopt.lat_local = (int)l;
-            c->fopt.lat_global = (int)gl;
+            if (!strcmp(c->cmd, "sim") && (l < 1 || gl < 1)) return bad(c, "--latency '%s': links need >= 1 cycle", v);
+            c->fopt.lat_local = c->nprm.lat_local = (int)l;
+            c->fopt.lat_global = c->nprm.lat_global = (int)gl;
         } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--example")) {
             NEED_VALUE();
             if (strcmp(v, "fig8b") && strcmp(v, "fig8c") && strcmp(v, "fig9"))
@@ -464,6 +519,42 @@ static int cmd_faults(cli *c) {
     return ok ? 0 : EXIT_FAIL;
 }
 
+static int cmd_sim(cli *c) {
+    char err[DOAR_ERRLEN];
+    net_params *p = &c->nprm;
+    if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar sim --help)");
+    if (!c->have_rate) return bad(c, "%s", "missing --rate X (offered load, flits/node/cycle)");
+    if (net_parse_routing(c->routing ? c->routing : "doar", &p->routing, err)) return bad(c, "%s", err);
+    if (traffic_parse(c->traffic ? c->traffic : "ur", &c->t, &p->traffic, err)) return bad(c, "%s", err);
+    p->seed = c->seed;
+    p->tprm = c->prm;
+    net_size_router(&c->t, p);   /* buffers and thresholds follow the packet length */
+    if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
+    p->progress = c->quiet ? NULL : stderr;
+    char tname[32];
+    traffic_name(&p->traffic, tname, sizeof tname);
+    const topo *t = &c->t;
+    printf("sim: config=%s dfly(%d,%d,%d,%d) routers=%d nodes=%d routing=%s traffic=%s rate=%g packet_len=%d "
+           "latency=%d,%d warmup=%ld sample=%ld seed=%llu\n",
+           t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
+           p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed);
+    fflush(stdout);
+    network net;
+    if (net_init(&net, t, p, err)) { fprintf(stderr, "doar sim: %s\n", err); return EXIT_BADINPUT; }
+    net_result r;
+    int rc = net_run(&net, &r);
+    net_free(&net);
+    printf("sim: cycles=%ld time=%.2fs speed=%.0f router-cycles/s generated=%.4f sample_packets=%ld/%ld hops_hist=",
+           r.cycles, r.seconds, r.seconds > 0 ? (double)r.cycles * t->n_routers / r.seconds : 0.0, r.generated,
+           r.sample_delivered, r.sample_created);
+    for (int h = 0; h <= NET_MAX_HOPS_HIST; h++) printf("%s%ld", h ? "," : "", r.hops_hist[h]);
+    printf("\n");
+    if (rc) printf("sim: FAIL %s%s\n", r.deadlock ? "deadlock: " : "", r.report);
+    printf("sim: config=%s routing=%s traffic=%s offered=%.4f accepted=%.4f latency=%.1f hops=%.3f delivered=%ld lost=%ld\n",
+           t->name, net_routing_name(p->routing), tname, r.offered, r.accepted, r.latency, r.hops, r.delivered, r.lost);
+    return rc ? EXIT_FAIL : 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) { usage_main(stderr); return EXIT_BADINPUT; }
     const char *cmd = argv[1];
@@ -476,14 +567,16 @@ int main(int argc, char **argv) {
     tables_default_params(&c.prm);
     check_default_opts(&c.copt);
     fault_campaign_default_opts(&c.fopt);
+    net_default_params(&c.t, &c.nprm);   /* topology-independent defaults; sized again in cmd_sim */
     void (*usage)(FILE *) = NULL;
     int (*run)(cli *) = NULL;
     if (!strcmp(cmd, "topo")) { usage = usage_topo; run = cmd_topo; }
     else if (!strcmp(cmd, "tables")) { usage = usage_tables; run = cmd_tables; }
     else if (!strcmp(cmd, "check")) { usage = usage_check; run = cmd_check; }
     else if (!strcmp(cmd, "faults")) { usage = usage_faults; run = cmd_faults; }
+    else if (!strcmp(cmd, "sim")) { usage = usage_sim; run = cmd_sim; }
     else {
-        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults; see doar --help)\n", cmd);
+        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim; see doar --help)\n", cmd);
         return EXIT_BADINPUT;
     }
     int rc = parse_args(&c, argc - 2, argv + 2, usage);

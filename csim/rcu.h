@@ -123,6 +123,9 @@ typedef struct {
     uint32_t lfsr;
     int ptr_rta;           /* round-robin start over a*h global ports */
     int ptr_rtb;           /* round-robin start over k router ports */
+    int idle;              /* consecutive cycles with an all-zero header and no table write (capped):
+                              after RCU_LATENCY of them the pipeline registers are a fixed point and
+                              a further such cycle only steps the LFSR (simulation speed only) */
 } rcu;
 
 int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLEN]);

@@ -1,0 +1,509 @@
+#define _POSIX_C_SOURCE 200809L
+#include "network.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* seed 001 sec. 5 and Table 1 */
+#define PAPER_LAT_LOCAL 10
+#define PAPER_LAT_GLOBAL 100
+#define PAPER_WARMUP 30000
+#define PAPER_SAMPLE 10000
+#define PAPER_LOCAL_PORT_PKTS 32     /* local port buffer, packets */
+#define PAPER_GLOBAL_PORT_PKTS 256   /* global port buffer, packets */
+#define PAPER_TL_PKTS 10             /* local congestion threshold, packets */
+#define PAPER_TG_PKTS 30             /* global congestion threshold, packets */
+/* ours */
+#define DEFAULT_LAT_TERMINAL 1
+#define DEFAULT_PACKET_LEN 4
+#define DEFAULT_DRAIN_LIMIT PAPER_SAMPLE   /* measured drain, injection on */
+#define DEFAULT_WATCHDOG 10000
+#define WATCHDOG_MARGIN 64           /* cycles beyond two link round trips: router pipelines */
+#define MAX_LATENCY 100000
+#define MAX_PHASE 1000000000L
+#define NODE_STREAM 1u               /* PRNG streams of the run seed */
+#define ROUTER_STREAM 2u
+#define QUEUE_INITIAL 16
+#define PROGRESS_CHECK_MASK 1023     /* look at the clock every 1024 cycles */
+#define PROGRESS_SECONDS 2.0
+
+static const char *const routing_names[] = {"doar", "min"};
+/* issue 6's other algorithms: recognised, not built yet */
+static const char *const routing_later[] = {"val", "ugal_l", "ugal_g", "par", "par_ph", "ugal_le", "tpr"};
+
+int net_parse_routing(const char *name, net_routing *out, char err[DOAR_ERRLEN]) {
+    for (size_t i = 0; i < sizeof routing_names / sizeof routing_names[0]; i++)
+        if (!strcmp(name, routing_names[i])) { *out = (net_routing)i; return 0; }
+    for (size_t i = 0; i < sizeof routing_later / sizeof routing_later[0]; i++)
+        if (!strcmp(name, routing_later[i])) {
+            snprintf(err, DOAR_ERRLEN, "routing %s: not implemented yet (available: doar min)", name);
+            return -1;
+        }
+    snprintf(err, DOAR_ERRLEN, "routing '%s': unknown (min val ugal_l ugal_g par par_ph ugal_le tpr doar)", name);
+    return -1;
+}
+
+const char *net_routing_name(net_routing r) { return routing_names[r == NET_ROUTING_MIN ? 1 : 0]; }
+
+void net_size_router(const topo *t, net_params *p) {
+    router_default_params(t, &p->rprm);
+    int len = p->packet_len;
+    int local_vc = PAPER_LOCAL_PORT_PKTS / VCBUF_NUM_VCS * len;
+    int global_vc = PAPER_GLOBAL_PORT_PKTS / VCBUF_NUM_VCS * len;
+    p->rprm.max_len = len;
+    p->rprm.depth[PORT_TERMINAL] = local_vc;   /* injection buffers as intra-group ones */
+    p->rprm.depth[PORT_LOCAL] = local_vc;
+    p->rprm.depth[PORT_GLOBAL] = global_vc;
+    for (int c = 0; c < 3; c++) p->rprm.ds_depth[c] = p->rprm.depth[c];
+    p->rprm.tl = PAPER_TL_PKTS * len;
+    p->rprm.tg = PAPER_TG_PKTS * len;
+}
+
+void net_default_params(const topo *t, net_params *p) {
+    memset(p, 0, sizeof *p);
+    p->routing = NET_ROUTING_DOAR;
+    p->traffic.kind = TRAFFIC_UR;
+    p->rate = 0.0;
+    p->packet_len = DEFAULT_PACKET_LEN;
+    p->lat_local = PAPER_LAT_LOCAL;
+    p->lat_global = PAPER_LAT_GLOBAL;
+    p->lat_terminal = DEFAULT_LAT_TERMINAL;
+    p->seed = 1;
+    p->warmup = PAPER_WARMUP;
+    p->sample = PAPER_SAMPLE;
+    p->drain_limit = DEFAULT_DRAIN_LIMIT;
+    p->watchdog = DEFAULT_WATCHDOG;
+    tables_default_params(&p->tprm);
+    net_size_router(t, p);
+}
+
+int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
+    if (!(p->rate >= 0.0 && p->rate <= 1.0)) {
+        snprintf(err, DOAR_ERRLEN, "rate %g: must be 0..1 flits/node/cycle", p->rate);
+        return -1;
+    }
+    if (p->packet_len < NET_MIN_PACKET_LEN || p->packet_len > FLIT_MAX_LEN) {
+        snprintf(err, DOAR_ERRLEN, "packet length %d: must be %d..%d flits", p->packet_len, NET_MIN_PACKET_LEN,
+                 FLIT_MAX_LEN);
+        return -1;
+    }
+    if (p->packet_len > p->rprm.max_len) {
+        snprintf(err, DOAR_ERRLEN, "packet length %d exceeds the router's max_len %d", p->packet_len, p->rprm.max_len);
+        return -1;
+    }
+    int lat[3] = {p->lat_terminal, p->lat_local, p->lat_global};
+    for (int c = 0; c < 3; c++)
+        if (lat[c] < 1 || lat[c] > MAX_LATENCY) {
+            snprintf(err, DOAR_ERRLEN, "link latencies must be 1..%d cycles", MAX_LATENCY);
+            return -1;
+        }
+    if (p->warmup < 0 || p->warmup > MAX_PHASE || p->sample < 1 || p->sample > MAX_PHASE || p->drain_limit < 1) {
+        snprintf(err, DOAR_ERRLEN, "warm-up 0..%ld, sample and drain limit 1..%ld cycles", MAX_PHASE, MAX_PHASE);
+        return -1;
+    }
+    int worst = lat[0] > lat[1] ? lat[0] : lat[1];
+    if (lat[2] > worst) worst = lat[2];
+    if (p->watchdog < 2L * worst + WATCHDOG_MARGIN) {
+        snprintf(err, DOAR_ERRLEN, "watchdog %ld: must exceed two link round trips (>= %ld cycles)", p->watchdog,
+                 2L * worst + WATCHDOG_MARGIN);
+        return -1;
+    }
+    return router_check_params(t, &p->rprm, err);
+}
+
+static int port_of_class_latency(const net_params *p, port_class c) {
+    return c == PORT_TERMINAL ? p->lat_terminal : c == PORT_LOCAL ? p->lat_local : p->lat_global;
+}
+
+static void fail(network *n, const char *msg) {
+    if (n->errors++ == 0) snprintf(n->first_error, sizeof n->first_error, "%s", msg);
+}
+
+long net_outstanding(const network *n) { return n->created - n->delivered; }
+
+int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
+    memset(n, 0, sizeof *n);
+    n->t = *t;
+    n->prm = *p;
+    if (net_check_params(t, p, err)) return -1;
+    const int k = t->k;
+    if (tables_generate(&n->ts, t, &p->tprm, err)) return -1;
+    if (traffic_init(&n->tr, t, &p->traffic, p->seed, err)) goto fail;
+    if (p->routing == NET_ROUTING_MIN)   /* no table B entry: no non-minimal option anywhere */
+        for (int i = 0; i < n->ts.pool_n; i++) memset(n->ts.pool[i].b, 0, (size_t)n->ts.depth_b * sizeof(uint64_t));
+
+    n->routers = calloc((size_t)t->n_routers, sizeof *n->routers);
+    n->in_ring = calloc((size_t)t->n_routers * (size_t)k, sizeof *n->in_ring);
+    n->out_ring = calloc((size_t)t->n_routers * (size_t)k, sizeof *n->out_ring);
+    n->node_ring = calloc((size_t)t->n_nodes, sizeof *n->node_ring);
+    n->nodes = calloc((size_t)t->n_nodes, sizeof *n->nodes);
+    if (!n->routers || !n->in_ring || !n->out_ring || !n->node_ring || !n->nodes) goto oom;
+
+    for (int r = 0; r < t->n_routers; r++) {
+        router *R = &n->routers[r];
+        if (router_init(R, t, &p->rprm, &p->tprm, err)) goto fail;
+        n->routers_ready = r + 1;
+        for (int port = 0; port < k; port++) {
+            const port_tables *pt = tables_port(&n->ts, r, port);
+            if (!pt) {
+                snprintf(err, DOAR_ERRLEN, "router %d port %d has no tables", r, port);
+                goto fail;
+            }
+            rcu_load(&R->rcus[port], pt);
+        }
+        prng rs;
+        prng_seed(&rs, p->seed, ROUTER_STREAM, (uint64_t)r);
+        router_cfg_in cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.gid = topo_gid(t, r);
+        cfg.bid = topo_bid(t, r);
+        cfg.wired = n->ts.rcfg[r].wired;
+        cfg.seed = (uint32_t)prng_next(&rs);
+        router_reset(R, &cfg);
+    }
+
+    /* the link queues: one ring per wired router input port and per node */
+    for (int c = 0; c < 3; c++) n->ring_len[c] = port_of_class_latency(p, (port_class)c) + 1;
+    size_t words = (size_t)t->n_nodes * (size_t)n->ring_len[PORT_TERMINAL];
+    for (int r = 0; r < t->n_routers; r++)
+        for (int port = 0; port < k; port++) {
+            int pr, pp;
+            if (topo_peer(t, r, port, &pr, &pp) == 0) words += (size_t)n->ring_len[topo_port_class(t, port)];
+        }
+    n->ring_pool = calloc(words, sizeof *n->ring_pool);
+    if (!n->ring_pool) goto oom;
+    link_word *next = n->ring_pool;
+    for (int r = 0; r < t->n_routers; r++)
+        for (int port = 0; port < k; port++) {
+            int pr, pp;
+            if (topo_peer(t, r, port, &pr, &pp)) continue;
+            n->in_ring[r * k + port] = next;
+            next += n->ring_len[topo_port_class(t, port)];
+        }
+    for (int node = 0; node < t->n_nodes; node++) {
+        n->node_ring[node] = next;
+        next += n->ring_len[PORT_TERMINAL];
+    }
+    for (int r = 0; r < t->n_routers; r++)
+        for (int port = 0; port < k; port++) {
+            int pr, pp;
+            if (topo_peer(t, r, port, &pr, &pp)) continue;
+            n->out_ring[r * k + port] = pr < 0 ? n->node_ring[pp] : n->in_ring[pr * k + pp];
+        }
+
+    for (int node = 0; node < t->n_nodes; node++) {
+        net_node *nd = &n->nodes[node];
+        prng_seed(&nd->rng, p->seed, NODE_STREAM, (uint64_t)node);
+        nd->q = malloc(QUEUE_INITIAL * sizeof *nd->q);
+        if (!nd->q) goto oom;
+        nd->q_cap = QUEUE_INITIAL;
+        for (int v = 0; v < VCBUF_NUM_VCS; v++) nd->cred[v] = p->rprm.depth[PORT_TERMINAL];
+    }
+    n->inject_threshold = prng_threshold(p->rate / p->packet_len);
+    n->injecting = 1;
+    return 0;
+oom:
+    snprintf(err, DOAR_ERRLEN, "out of memory");
+fail:
+    net_free(n);
+    return -1;
+}
+
+void net_free(network *n) {
+    for (int r = 0; n->routers && r < n->routers_ready; r++) router_free(&n->routers[r]);
+    for (int node = 0; n->nodes && node < n->t.n_nodes; node++) free(n->nodes[node].q);
+    free(n->routers);
+    free(n->in_ring);
+    free(n->out_ring);
+    free(n->node_ring);
+    free(n->ring_pool);
+    free(n->nodes);
+    traffic_free(&n->tr);
+    tables_free(&n->ts);
+    memset(n, 0, sizeof *n);
+}
+
+static int in_sample(const network *n, long cycle) {
+    return cycle >= n->prm.warmup && cycle < n->prm.warmup + n->prm.sample;
+}
+
+static int enqueue_to(network *n, net_node *nd, int dst) {
+    if (nd->q_count == nd->q_cap) {
+        net_pkt *q = malloc((size_t)nd->q_cap * 2 * sizeof *q);
+        if (!q) return -1;
+        for (int i = 0; i < nd->q_count; i++) q[i] = nd->q[(nd->q_head + i) % nd->q_cap];
+        free(nd->q);
+        nd->q = q;
+        nd->q_head = 0;
+        nd->q_cap *= 2;
+    }
+    net_pkt *pk = &nd->q[(nd->q_head + nd->q_count) % nd->q_cap];
+    pk->dst = dst;
+    pk->created = n->cycle;
+    nd->q_count++;
+    if (n->created == n->delivered) n->last_move = n->cycle;   /* the watchdog counts from here */
+    n->created++;
+    if (in_sample(n, n->cycle)) {
+        n->sample_created++;
+        n->sample_flits_created += n->prm.packet_len;
+    }
+    return 0;
+}
+
+static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng)); }
+
+int net_send(network *n, int src, int dst) {
+    if (src < 0 || src >= n->t.n_nodes || dst < 0 || dst >= n->t.n_nodes || src == dst) return -1;
+    return enqueue_to(n, &n->nodes[src], dst);
+}
+
+/* A packet leaves the source queue onto a terminal-input VC with room for all of it. */
+static void start_packet(network *n, net_node *nd, int node) {
+    const topo *t = &n->t;
+    int len = n->prm.packet_len;
+    for (int i = 0; i < VCBUF_NUM_VCS; i++) {
+        int v = (nd->rr_vc + i) % VCBUF_NUM_VCS;
+        if (nd->cred[v] < len) continue;
+        const net_pkt *pk = &nd->q[nd->q_head];
+        int per_group = t->a * t->p;
+        int src_gid = node / per_group;
+        nd->cur_hdr = flit_header(pk->dst / per_group, (pk->dst / t->p) % t->a, pk->dst % t->p, src_gid, 0, 0, len, 0);
+        nd->cur_body = ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1));
+        nd->cur_vc = v;
+        nd->cur_len = len;
+        nd->cur_left = len;
+        nd->rr_vc = (v + 1) % VCBUF_NUM_VCS;
+        nd->q_head = (nd->q_head + 1) % nd->q_cap;
+        nd->q_count--;
+        return;
+    }
+}
+
+static void sink(network *n, net_node *nd, int node, const flit *f) {
+    const topo *t = &n->t;
+    char msg[200];
+    n->flits_delivered++;
+    if (in_sample(n, n->cycle)) n->sample_flits++;
+    if (f->head) {
+        int want = topo_node(t, flit_dst_gid(f->data), flit_dst_bid(f->data), flit_dst_nid(f->data));
+        if (nd->sink_busy || want != node || f->tail) {
+            snprintf(msg, sizeof msg, "cycle %ld: node %d got a head for node %d%s", n->cycle, node, want,
+                     nd->sink_busy ? " inside another packet" : f->tail ? " without a body" : "");
+            fail(n, msg);
+        }
+        nd->sink_busy = 1;
+        nd->sink_hops = flit_tag(f->data) & NET_HOP_MAX;
+        return;
+    }
+    if (!nd->sink_busy) {
+        snprintf(msg, sizeof msg, "cycle %ld: node %d got a body flit outside a packet", n->cycle, node);
+        fail(n, msg);
+        return;
+    }
+    if (!f->tail) return;
+    nd->sink_busy = 0;
+    n->delivered++;
+    long created = (long)(f->data & ((1ull << NET_TIME_BITS) - 1));
+    if (in_sample(n, created)) {
+        n->sample_delivered++;
+        n->sample_latency_sum += (double)(n->cycle - created);
+        n->sample_hops_sum += nd->sink_hops;
+        n->hops_hist[nd->sink_hops < NET_MAX_HOPS_HIST ? nd->sink_hops : NET_MAX_HOPS_HIST]++;
+    }
+}
+
+void net_cycle(network *n) {
+    const topo *t = &n->t;
+    const int k = t->k;
+    const long c = n->cycle;
+    int rd[3], wr[3];
+    for (int cl = 0; cl < 3; cl++) {
+        int len = n->ring_len[cl];
+        rd[cl] = (int)(c % len);
+        wr[cl] = (int)((c + len - 1) % len);   /* = (c + latency) mod (latency + 1) */
+    }
+
+    /* ---- nodes: sinks, credits, sources ---- */
+    for (int node = 0; node < t->n_nodes; node++) {
+        net_node *nd = &n->nodes[node];
+        link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
+        link_word *o = &n->in_ring[(node / t->p) * k + node % t->p][wr[PORT_TERMINAL]];
+        if (w->cr_valid) {
+            nd->cred[w->cr_vc & (VCBUF_NUM_VCS - 1)]++;
+            w->cr_valid = 0;
+        }
+        if (w->f.valid) {
+            sink(n, nd, node, &w->f);
+            o->cr_valid = 1;
+            o->cr_vc = w->f.vc;
+            w->f.valid = 0;
+        }
+        if (n->injecting && prng_chance(&nd->rng, n->inject_threshold) && enqueue(n, nd, node)) {
+            fail(n, "out of memory in a source queue");
+            n->injecting = 0;
+        }
+        if (!nd->cur_left && nd->q_count) start_packet(n, nd, node);
+        if (nd->cur_left) {
+            int seq = nd->cur_len - nd->cur_left;
+            o->f.valid = 1;
+            o->f.head = seq == 0;
+            o->f.tail = nd->cur_left == 1;
+            o->f.vc = (uint8_t)nd->cur_vc;
+            o->f.data = seq == 0 ? nd->cur_hdr : nd->cur_body;
+            nd->cred[nd->cur_vc]--;
+            nd->cur_left--;
+            n->last_move = c;
+        }
+    }
+
+    /* ---- routers ---- */
+    router_in *in = &n->rin;
+    router_out *out = &n->rout;
+    for (int r = 0; r < t->n_routers; r++) {
+        link_word **ir = &n->in_ring[r * k];
+        for (int i = 0; i < k; i++) {
+            link_word *w = ir[i];
+            if (!w) {
+                in->in[i].valid = 0;
+                in->cr_valid[i] = 0;
+                in->sb_valid[i] = 0;
+                continue;
+            }
+            w += rd[topo_port_class(t, i)];
+            in->in[i] = w->f;
+            in->cr_valid[i] = w->cr_valid;
+            in->cr_vc[i] = w->cr_vc;
+            in->sb_valid[i] = w->sb_valid;
+            in->sb_bits[i] = w->sb_bits;
+            w->f.valid = 0;
+            w->cr_valid = 0;
+            w->sb_valid = 0;
+        }
+        router_cycle(&n->routers[r], in, out);
+        link_word **orr = &n->out_ring[r * k];
+        for (int o = 0; o < k; o++) {
+            port_class pc = topo_port_class(t, o);
+            link_word *w = orr[o];
+            if (!w) {
+                if (out->out[o].valid) {
+                    char msg[160];
+                    snprintf(msg, sizeof msg, "cycle %ld: router %d sent a flit into unwired port %d", c, r, o);
+                    fail(n, msg);
+                }
+                continue;
+            }
+            w += wr[pc];
+            if (out->out[o].valid) {
+                w->f = out->out[o];
+                if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
+                    w->f.data += (uint64_t)1 << FLIT_TAG_SHIFT;   /* one more link crossed */
+                n->last_move = c;
+            }
+            if (out->cr_valid[o]) {
+                w->cr_valid = 1;
+                w->cr_vc = out->cr_vc[o];
+            }
+            if (pc == PORT_LOCAL && out->sb_valid) {
+                w->sb_valid = 1;
+                w->sb_bits = out->sb_bits;
+            }
+        }
+        if (out->overflow && !n->overflow_seen) {   /* sticky in the router: report the first one */
+            char msg[160];
+            n->overflow_seen = 1;
+            snprintf(msg, sizeof msg, "cycle %ld: router %d: input buffer overflow on ports 0x%llx", c, r,
+                     (unsigned long long)out->overflow);
+            fail(n, msg);
+        }
+    }
+    n->cycle++;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Where traffic stopped: the first input VC holding flits, and how many routers hold some. */
+static void deadlock_report(const network *n, char *buf, size_t len) {
+    const topo *t = &n->t;
+    int holding = 0, fr = -1, fp = -1, fv = -1;
+    long flits = 0;
+    for (int r = 0; r < t->n_routers; r++) {
+        int b = router_buffered(&n->routers[r]);
+        if (!b) continue;
+        holding++;
+        flits += b;
+        for (int i = 0; i < t->k && fr < 0; i++)
+            for (int v = 0; v < VCBUF_NUM_VCS && fr < 0; v++)
+                if (n->routers[r].in[i].count[v]) { fr = r; fp = i; fv = v; }
+    }
+    int off = snprintf(buf, len, "no flit moved for %ld cycles (cycle %ld): %d routers hold %ld flits, %ld packets outstanding",
+                       n->cycle - n->last_move, n->cycle, holding, flits, net_outstanding(n));
+    if (fr < 0 || off < 0 || (size_t)off >= len) return;
+    const vcbuf *b = &n->routers[fr].in[fp];
+    const flit *f = vcbuf_front(b, fv);
+    const route_entry *e = vcbuf_route(b, fv);
+    char route[64];
+    if (!f->head) snprintf(route, sizeof route, "a body flit");
+    else if (!e) snprintf(route, sizeof route, "a head not yet routed");
+    else if (e->discard) snprintf(route, sizeof route, "a head without a route");
+    else snprintf(route, sizeof route, "a head for output port %d VC %d", __builtin_ctzll(e->ports), e->ovc);
+    snprintf(buf + off, len - (size_t)off, "; first: router (%d,%d) input port %d VC %d holds %d flits, front %s to <%d,%d,%d>",
+             topo_gid(t, fr), topo_bid(t, fr), fp, fv, b->count[fv], route, flit_dst_gid(f->data),
+             flit_dst_bid(f->data), flit_dst_nid(f->data));
+}
+
+int net_run(network *n, net_result *res) {
+    const net_params *p = &n->prm;
+    const long sample_end = p->warmup + p->sample;
+    double t0 = now_s(), last_print = t0;
+    memset(res, 0, sizeof *res);
+    for (;;) {
+        const long c = n->cycle;
+        if (c >= sample_end) {
+            if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
+                n->injecting = 0;
+            }
+            if (!n->injecting && net_outstanding(n) == 0) break;
+            /* the final drain has no limit: without injection the network empties unless the
+             * watchdog sees traffic stop */
+        }
+        if (net_outstanding(n) > 0 && c - n->last_move > p->watchdog) {
+            res->deadlock = 1;
+            deadlock_report(n, res->report, sizeof res->report);
+            break;
+        }
+        net_cycle(n);
+        if (p->progress && (c & PROGRESS_CHECK_MASK) == 0) {
+            double now = now_s();
+            if (now - last_print >= PROGRESS_SECONDS) {
+                last_print = now;
+                const char *phase = c < p->warmup ? "warm-up" : c < sample_end ? "sample" : n->injecting ? "drain" : "final drain";
+                fprintf(p->progress, "sim: cycle %ld (%s, sample ends at %ld) outstanding=%ld delivered=%ld %.0f router-cycles/s\n",
+                        c, phase, sample_end, net_outstanding(n), n->delivered,
+                        (double)c * n->t.n_routers / (now - t0));
+                fflush(p->progress);
+            }
+        }
+    }
+    res->seconds = now_s() - t0;
+    res->cycles = n->cycle;
+    const double node_cycles = (double)n->t.n_nodes * (double)p->sample;
+    res->offered = p->rate;
+    res->generated = (double)n->sample_flits_created / node_cycles;
+    res->accepted = (double)n->sample_flits / node_cycles;
+    res->latency = n->sample_delivered ? n->sample_latency_sum / (double)n->sample_delivered : 0.0;
+    res->hops = n->sample_delivered ? n->sample_hops_sum / (double)n->sample_delivered : 0.0;
+    memcpy(res->hops_hist, n->hops_hist, sizeof res->hops_hist);
+    res->created = n->created;
+    res->delivered = n->delivered;
+    res->lost = net_outstanding(n);
+    res->sample_created = n->sample_created;
+    res->sample_delivered = n->sample_delivered;
+    res->errors = n->errors;
+    if (n->errors && !res->report[0]) snprintf(res->report, sizeof res->report, "%s", n->first_error);
+    return res->deadlock || n->errors ? 1 : 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * network — a cycle-level dragonfly of the C router model (csim/router.h, the model lock-stepped
+ * against the RTL), terminal nodes with packet sources and sinks, link delay queues, and the
+ * measurement of seed 001 sec. 5 (docs/network.md).
+ *
+ * Contract
+ *   Inputs : a topology, net_params (routing, traffic, offered load, packet length, link
+ *            latencies, phase lengths, run seed).
+ *   Outputs: net_result: offered and accepted load (flits/node/cycle), mean packet latency and
+ *            hop count of the packets created in the sample window, created / delivered /
+ *            lost packet counts, a hop histogram, a deadlock report when traffic stopped.
+ *   Routers: one `router` per dragonfly router, tables from tables_generate() loaded with rcu_load
+ *            (the state the table-write port would write), reset with <gid,bid>, the group's wired
+ *            global ports and a per-router seed drawn from the run seed. Routing "min" is the same
+ *            router with every table B entry zero (no non-minimal option exists); "doar" uses the
+ *            tables as generated.
+ *   Links  : every wired router port is joined to its topo_peer() by a delay queue per direction
+ *            carrying, per cycle, one flit, one credit return and one side-band bitmap. A value a
+ *            router puts on its output registers in cycle t is on the peer's input in cycle t+L,
+ *            L = lat_local (intra-group), lat_global (global) or lat_terminal (router <-> node).
+ *            Unwired global ports (g < a*h+1) have no queue: inputs stay idle; a flit a router
+ *            sends there is counted lost (the tables never route there).
+ *   Nodes  : node <gid,bid,nid> sits on terminal port nid of router <gid,bid>. Its source creates
+ *            a packet with probability rate/packet_len per cycle (Bernoulli; offered load `rate`
+ *            in flits/node/cycle) into an unbounded FIFO source queue; a packet starts only on a
+ *            terminal-input VC holding credits for all its flits (virtual cut-through, VCs tried
+ *            round robin) and then sends one flit per cycle. Its sink takes one flit per cycle,
+ *            always, and returns the credit at once.
+ *   Timing : one net_cycle() = one clock of every router and node; every value crossing a link
+ *            is written for cycle t+L >= t+1, so the order routers and nodes are visited in
+ *            within a cycle does not matter.
+ *   Packets: head tag bits [3:0] count inter-router links crossed (the queues increment them;
+ *            the router never reads the tag); body and tail flits carry {src node [63:40],
+ *            creation cycle [39:0]}. Latency = cycle the tail reaches the sink - creation cycle
+ *            (source queueing included); hops = router-to-router links crossed, the convention of
+ *            seed 001 Fig. 10 and `doar check` (minimal L-G-L = 3); router traversals = hops + 1.
+ *   Group split (later: one process per group): a group's routers and nodes read only their own
+ *            input queues; the only queues another group writes are global-link queues, whose
+ *            latency is lat_global >= 1, so groups can exchange those writes every lat_global
+ *            cycles (conservative lookahead). No state is shared but the totals in `network`,
+ *            which a split run sums. There is no global mutable state.
+ *   Invariants: every created packet is delivered exactly once or counted lost; every sink
+ *            receives only packets addressed to it, whole and contiguous.
+ */
+#ifndef DOAR_NETWORK_H
+#define DOAR_NETWORK_H
+
+#include <stdio.h>
+
+#include "router.h"
+#include "tables.h"
+#include "traffic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NET_HOP_BITS 4                          /* head tag [3:0]: inter-router links crossed */
+#define NET_HOP_MAX ((1 << NET_HOP_BITS) - 1)   /* saturates there */
+#define NET_MAX_HOPS_HIST 8                     /* histogram: hops 0..7, [8] = 8 or more */
+#define NET_TIME_BITS 40                        /* body flits: creation cycle [39:0] */
+#define NET_MIN_PACKET_LEN 2                    /* the creation cycle rides on a body flit */
+
+typedef enum { NET_ROUTING_DOAR = 0, NET_ROUTING_MIN = 1 } net_routing;
+
+typedef struct {
+    net_routing routing;
+    traffic_spec traffic;
+    double rate;              /* offered load, flits/node/cycle, 0..1 */
+    int packet_len;           /* flits, NET_MIN_PACKET_LEN..FLIT_MAX_LEN */
+    int lat_local, lat_global, lat_terminal;   /* link latencies, cycles >= 1 */
+    uint64_t seed;
+    long warmup, sample;      /* cycles */
+    long drain_limit;         /* after the sample, injection stays on until the sample's packets
+                                 are delivered or for this many cycles; then injection stops and
+                                 the network drains completely (only the watchdog ends that) */
+    long watchdog;            /* cycles without any flit moving while packets are outstanding */
+    router_params rprm;       /* filled by net_default_params(); callers may change it */
+    table_params tprm;
+    FILE *progress;           /* progress lines (NULL: none) */
+} net_params;
+
+typedef struct {
+    double offered;           /* = rate */
+    double generated;         /* flits created per node per cycle in the sample window */
+    double accepted;          /* flits delivered per node per cycle in the sample window */
+    double latency;           /* mean, packets created in the sample window */
+    double hops;              /* mean hops (router-to-router links crossed), same packets */
+    long hops_hist[NET_MAX_HOPS_HIST + 1];   /* [n]: sample packets with n hops */
+    long created, delivered, lost;
+    long sample_created, sample_delivered;
+    long cycles;              /* simulated */
+    double seconds;           /* wall time of the cycles */
+    int deadlock;             /* the watchdog fired */
+    long errors;              /* misdelivered packets, overflows, flits into unwired ports */
+    char report[512];         /* deadlock / drain / first error description, "" when none */
+} net_result;
+
+/* One link direction: a ring of lat+1 words; slot t % (lat+1) is read in cycle t. */
+typedef struct {
+    flit f;
+    uint8_t cr_valid, cr_vc, sb_valid;
+    uint64_t sb_bits;
+} link_word;
+
+typedef struct {
+    int dst;
+    long created;
+} net_pkt;
+
+typedef struct {
+    prng rng;
+    /* source */
+    net_pkt *q;
+    int q_head, q_count, q_cap;
+    int cur_left, cur_len, cur_vc;
+    uint64_t cur_hdr, cur_body;
+    int cred[VCBUF_NUM_VCS];
+    int rr_vc;
+    /* sink */
+    int sink_busy;            /* a packet's head has arrived, its tail not yet */
+    int sink_hops;
+} net_node;
+
+typedef struct {
+    topo t;
+    net_params prm;
+    table_set ts;
+    traffic tr;
+    router *routers;          /* [n_routers] */
+    int routers_ready;        /* routers initialised (for net_free) */
+    link_word **in_ring;      /* [n_routers * k]: queue into (router, port); NULL: unwired */
+    link_word **out_ring;     /* [n_routers * k]: queue (router, port) writes (the peer's input) */
+    link_word **node_ring;    /* [n_nodes]: queue from the node's router into the node */
+    link_word *ring_pool;
+    net_node *nodes;          /* [n_nodes] */
+    int ring_len[3];          /* by port class: latency + 1 */
+    router_in rin;            /* scratch */
+    router_out rout;
+    uint64_t inject_threshold;
+    int injecting;
+    long cycle;
+    long last_move;           /* last cycle a flit moved anywhere */
+    /* totals */
+    long created, delivered, flits_delivered;
+    long sample_created, sample_delivered, sample_flits, sample_flits_created;
+    double sample_latency_sum, sample_hops_sum;
+    long hops_hist[NET_MAX_HOPS_HIST + 1];
+    long errors;
+    int overflow_seen;
+    char first_error[256];
+} network;
+
+/* Parses "doar" / "min"; the other routing names of issue 6 are "not implemented yet". */
+int net_parse_routing(const char *name, net_routing *out, char err[DOAR_ERRLEN]);
+const char *net_routing_name(net_routing r);
+
+/* Defaults: seed 001 sec. 5 (latencies 10/100, warm-up 30,000, sample 10,000, 4-flit packets,
+ * UR, port buffers 32 / 256 packets, thresholds 10 / 30 packets); terminal latency 1. */
+void net_default_params(const topo *t, net_params *p);
+/* Re-derives the router's buffers and thresholds after packet_len changed (as the defaults do). */
+void net_size_router(const topo *t, net_params *p);
+/* Checks ranges (rate 0..1, latencies >= 1, packet length, ...). Returns 0 or -1 with a reason. */
+int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]);
+
+int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]);
+void net_free(network *n);
+/* One clock cycle of every node and router. */
+void net_cycle(network *n);
+/* Warm-up, sample, drain, final drain (docs/network.md). Fills *res; returns 0, or 1 when the
+ * watchdog fired or an error was seen (res->report says which). */
+int net_run(network *n, net_result *res);
+/* Creates one packet from node src to node dst now (besides the Bernoulli sources; tests and,
+ * later, application traces). Returns 0, or -1 on a bad node id or memory. */
+int net_send(network *n, int src, int dst);
+/* Packets created but not yet delivered (source queues included). */
+long net_outstanding(const network *n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

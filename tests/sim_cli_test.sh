@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# End-to-end tests of `doar sim`: bad input (exit 2, one line on stderr), the summary line and its
+# fields, accepted = offered at low load with no packet lost, the same seed twice, another seed.
+# (Loss and the deadlock watchdog need a broken network: tests/test_network.c builds those.)
+# Usage: tests/sim_cli_test.sh DOAR
+set -u
+DOAR=${1:?doar binary}
+TMP=$(mktemp -d /tmp/doar_sim_XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+
+expect_exit() {
+  local want=$1; shift
+  "$@" >"$TMP/out" 2>"$TMP/err"; local got=$?
+  if [ "$got" -eq "$want" ]; then ok; else bad "exit $got (want $want): $*"; sed 's/^/  | /' "$TMP/err" | head -5; fi
+}
+expect_error() {
+  local pattern=$1; shift
+  expect_exit 2 "$@"
+  local lines; lines=$(grep -c . "$TMP/err")
+  if [ "$lines" -ne 1 ]; then bad "stderr has $lines lines (want 1): $*"; sed 's/^/  | /' "$TMP/err" | head -5
+  elif ! grep -qE -- "$pattern" "$TMP/err"; then bad "stderr does not match /$pattern/: $(cat "$TMP/err")"
+  else ok; fi
+}
+
+SHORT="--warmup 300 --sample 600 --quiet"
+echo "== sim: bad input"
+expect_error "missing CONFIG" "$DOAR" sim --rate 0.1
+expect_error "missing --rate" "$DOAR" sim tiny
+expect_error "--rate '1.5': expected 0..1" "$DOAR" sim tiny --rate 1.5
+expect_error "--rate '-0.1': expected 0..1" "$DOAR" sim tiny --rate -0.1
+expect_error "--rate 'abc'" "$DOAR" sim tiny --rate abc
+expect_error "routing val: not implemented yet" "$DOAR" sim tiny --rate 0.1 --routing val
+expect_error "routing ugal_g: not implemented yet" "$DOAR" sim tiny --rate 0.1 --routing ugal_g
+expect_error "routing 'fast': unknown" "$DOAR" sim tiny --rate 0.1 --routing fast
+expect_error "traffic 'hotspot': expected ur, adv\+i" "$DOAR" sim tiny --rate 0.1 --traffic hotspot
+expect_error "traffic 'adv\+3': with g=3" "$DOAR" sim tiny --rate 0.1 --traffic adv+3
+expect_error "--packet-len '1': expected 2..15" "$DOAR" sim tiny --rate 0.1 --packet-len 1
+expect_error "--packet-len '16'" "$DOAR" sim tiny --rate 0.1 --packet-len 16
+expect_error "--latency '0,100': links need >= 1 cycle" "$DOAR" sim tiny --rate 0.1 --latency 0,100
+expect_error "--latency '10': expected L,G" "$DOAR" sim tiny --rate 0.1 --latency 10
+expect_error "--sample: expected a cycle count" "$DOAR" sim tiny --rate 0.1 --sample 0
+expect_error "watchdog 10: must exceed" "$DOAR" sim tiny --rate 0.1 --watchdog 10
+expect_error "unknown option '--frob'" "$DOAR" sim tiny --rate 0.1 --frob
+expect_error "needs a value" "$DOAR" sim tiny --rate
+expect_exit 0 "$DOAR" sim --help
+grep -q "usage: doar sim" "$TMP/out" && ok || bad "sim --help"
+
+SUMMARY='^sim: config=[a-z0-9.]+ routing=[a-z_]+ traffic=[a-z0-9+]+ offered=[0-9.]+ accepted=[0-9.]+ latency=[0-9.]+ hops=[0-9.]+ delivered=[0-9]+ lost=[0-9]+$'
+echo "== sim: summary line"
+for spec in "tiny doar ur" "small doar adv+1" "small min rp" "small doar rp"; do
+  set -- $spec
+  expect_exit 0 "$DOAR" sim $1 --routing $2 --traffic $3 --rate 0.1 --seed 4 $SHORT
+  last=$(tail -n 1 "$TMP/out")
+  if echo "$last" | grep -qE "$SUMMARY"; then ok; else bad "summary '$last'"; fi
+  echo "$last" | grep -q "config=$1 routing=$2 traffic=$3 offered=0.1000 " && ok || bad "fields: $last"
+  echo "$last" | grep -q " lost=0$" && ok || bad "lost packets: $last"
+  # at 0.1 every config here accepts what is offered (within sampling noise)
+  acc=$(echo "$last" | sed -E 's/.*accepted=([0-9.]+).*/\1/')
+  awk -v a="$acc" 'BEGIN { exit !(a > 0.08 && a < 0.12) }' && ok || bad "accepted $acc at offered 0.1: $last"
+  echo "   $last"
+done
+echo "== sim: same seed, same result; progress on stderr without --quiet"
+"$DOAR" sim small --rate 0.3 --seed 9 --warmup 300 --sample 600 >"$TMP/a" 2>"$TMP/progress"
+"$DOAR" sim small --rate 0.3 --seed 9 $SHORT >"$TMP/b"
+if [ "$(tail -n 1 "$TMP/a")" = "$(tail -n 1 "$TMP/b")" ]; then ok; else bad "seed 9 twice differs"; fi
+"$DOAR" sim small --rate 0.3 --seed 10 $SHORT >"$TMP/c"
+if [ "$(tail -n 1 "$TMP/a")" != "$(tail -n 1 "$TMP/c")" ]; then ok; else bad "seeds 9 and 10 give the same run"; fi
+
+echo "sim_cli_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
