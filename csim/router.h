@@ -59,6 +59,11 @@ typedef struct {
      * taken only when router_event_ready() said so before the cycle; control-credit returns */
     int ev_valid, ev_kind, ev_port;
     uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];
+    /* the fault units' static route options of (port, entry) per role, written with the tables
+     * (fault_entry_options()); the RTL stores them, the C unit computed the same values from the
+     * table set in router_enable_faults, so the C model ignores these writes */
+    int fw_valid, fw_port, fw_entry;
+    uint64_t fw_src, fw_int;
 } router_in;
 
 typedef struct {
@@ -69,6 +74,7 @@ typedef struct {
     uint64_t overflow;
     uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];  /* an FD/FR packet left the fault unit's input FIFO */
     uint64_t discard;          /* input ports that dropped a packet head this cycle (no route) */
+    uint8_t discard_vc[ROUTER_MAX_PORTS];   /* the VC it was in */
 } router_out;
 
 typedef struct {

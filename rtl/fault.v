@@ -60,7 +60,12 @@ module fault #(
     output wire              wr_valid,     // an entry is written this cycle (all ports)
     output wire [EW-1:0]     wr_entry,
     output wire [K*K-1:0]    wr_mask,
-    output wire [2*K-1:0]    wr_acc
+    output wire [2*K-1:0]    wr_acc,
+    // inside the router: the input FIFO the scheduler fetched from this cycle (a control credit),
+    // and per port a read port of the valid masks for the route-compute unit
+    output wire [K-1:0]      in_taken,
+    input  wire [K*EW-1:0]   rd_entry,
+    output wire [K*K-1:0]    rd_mask
 );
     localparam T1 = 1, T2 = 1;
     localparam T_LD = T1 + T2 + 2 * ET_NUM, T_GD = T1 + T2 + 2, T_R = T1 + T2 + 3 * ET_NUM;
@@ -91,6 +96,7 @@ module fault #(
     wire [K*MW-1:0] in_head;
     wire [K-1:0] in_has;
     reg  [K-1:0] in_pop;
+    assign in_taken = in_pop;
     wire [K-1:0] msg0_v, msg1_v, drop0, drop1;
     wire [K*MW-1:0] msg0, msg1;
     reg  commit;
@@ -207,7 +213,8 @@ module fault #(
                 .op_rel(op_write && op_rel), .op_alive(op_write && op_alive),
                 .op_fp(fp), .op_use_addr(cmd == C_MFD), .op_addr(cmd_msg),
                 .msg0_v(msg0_v[gc]), .msg0(msg0[gc*MW +: MW]), .msg1_v(msg1_v[gc]), .msg1(msg1[gc*MW +: MW]),
-                .wr_mask(wr_mask[gc*K +: K]), .wr_acc(wr_acc[gc*2 +: 2]));
+                .wr_mask(wr_mask[gc*K +: K]), .wr_acc(wr_acc[gc*2 +: 2]),
+                .rd_entry(rd_entry[gc*EW +: EW]), .rd_mask(rd_mask[gc*K +: K]));
         end
     endgenerate
 

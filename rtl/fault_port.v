@@ -44,7 +44,11 @@ module fault_port #(
     output reg           msg1_v,
     output reg  [MW-1:0] msg1,
     output reg  [K-1:0]  wr_mask,      // the entry's mask after this cycle (op_fd / op_fr)
-    output reg  [1:0]    wr_acc
+    output reg  [1:0]    wr_acc,
+    // the route-compute unit's read port: rd_mask is entry rd_entry's mask as it was before this
+    // cycle's write, from the next cycle on (all ones after a reset and beyond ET_NUM)
+    input  wire [EW-1:0] rd_entry,
+    output reg  [K-1:0]  rd_mask
 );
     localparam [1:0] KIND_FD = 2'd1, KIND_FR = 2'd2;
     localparam [1:0] PFX_GROUP = 2'd1, PFX_ROUTER = 2'd2, PFX_NODE = 2'd3;
@@ -175,6 +179,12 @@ module fault_port #(
         end
         wr_mask = mask_new;
         wr_acc = acc_new;
+    end
+
+    localparam [EW:0] ET_NUM_W = ET_NUM[EW:0];
+    always @(posedge clk) begin
+        if (rst || {1'b0, rd_entry} >= ET_NUM_W || fresh[rd_entry]) rd_mask <= {K{1'b1}};
+        else rd_mask <= mask_mem[rd_entry];
     end
 
     always @(posedge clk) begin

@@ -26,13 +26,17 @@ module router #(
     parameter HW = 8,
     parameter TPS = 30,
     parameter BULLETIN = 1,
+    parameter FAULTS = 1,              // the fault-handling units (csim router_enable_faults)
+    parameter CTL_DEPTH = 4,           // FD/FR packets per input port: control credits per link
     // derived — do not override
     parameter K = P + A - 1 + H,
     parameter AH = A * H,
     parameter GW = (G > 1) ? $clog2(G) : 1,
     parameter BW = (A > 1) ? $clog2(A) : 1,
     parameter TAW = (P + A + G > 1) ? $clog2(P + A + G) : 1,
-    parameter KW = (K > 1) ? $clog2(K) : 1
+    parameter KW = (K > 1) ? $clog2(K) : 1,
+    parameter NW = (P > 1) ? $clog2(P) : 1,
+    parameter MW = 6 + GW + BW + NW    // fault message {kind, prefix, role, g, b, n}
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -60,6 +64,19 @@ module router #(
     input  wire [5:0]      mw_port,
     input  wire [7:0]      mw_group,
     input  wire [K-1:0]    mw_set,
+    // fault handling: a local event (1 link down, 2 peer down, 3 up) taken when ev_ready; control
+    // credits for our outputs; the units' static route options per (port, entry), written with
+    // the tables (csim fault_entry_options)
+    input  wire            ev_valid,
+    input  wire [1:0]      ev_kind,
+    input  wire [5:0]      ev_port,
+    output wire            ev_ready,
+    input  wire [K-1:0]    ctl_cr_in_valid,
+    input  wire            fw_valid,
+    input  wire [5:0]      fw_port,
+    input  wire [TAW-1:0]  fw_entry,
+    input  wire [K-1:0]    fw_src,
+    input  wire [K-1:0]    fw_int,
     // links out
     output reg  [K-1:0]    out_valid,
     output reg  [K-1:0]    out_head,
@@ -70,7 +87,10 @@ module router #(
     output reg  [K*2-1:0]  cr_out_vc,
     output wire            sb_out_valid,
     output wire [H-1:0]    sb_out_bits,
-    output reg  [K-1:0]    overflow
+    output reg  [K-1:0]    overflow,
+    output reg  [K-1:0]    ctl_cr_out_valid,  // an FD/FR packet left our input FIFO of that port
+    output reg  [K-1:0]    discard,           // a packet head without a route was dropped
+    output reg  [K*2-1:0]  discard_vc         // the VC it was in
 );
     localparam FIRST_LOCAL = P;
     localparam FIRST_GLOBAL = P + A - 1;
@@ -128,8 +148,16 @@ module router #(
     reg  [K*2-1:0] pop_vc, rpop_vc, rpush_vc;
     reg  [K*RW-1:0] rpush_entry;
 
+    // FD/FR packets: one flit, head and tail, data bit 63 set (csim/fault.h); they go to the fault
+    // unit's input FIFO, never into the VC buffers or the route-compute unit
+    wire [K-1:0] is_ctl;
+    wire [K*TAW-1:0] rd_entry;
+    wire [K*K-1:0] rd_mask;
     genvar gi;
     generate
+        for (gi = 0; gi < K; gi = gi + 1) begin : g_ctl
+            assign is_ctl[gi] = FAULTS != 0 && in_valid[gi] && in_head[gi] && in_tail[gi] && in_data[gi*64 + 63];
+        end
         for (gi = 0; gi < K; gi = gi + 1) begin : g_in
             localparam integer D = depth_of(gi);
             localparam integer DWI = (D > 1) ? $clog2(D) : 1;
@@ -140,7 +168,7 @@ module router #(
             /* verilator lint_on UNUSEDSIGNAL */
             vcbuf #(.K(K), .DEPTH(D), .DW(DWI)) buffer (
                 .clk(clk), .rst(rst),
-                .push(in_valid[gi]), .push_vc(in_vc[gi*2 +: 2]),
+                .push(in_valid[gi] && !is_ctl[gi]), .push_vc(in_vc[gi*2 +: 2]),
                 .push_flit({in_head[gi], in_tail[gi], in_data[gi*64 +: 64]}),
                 .pop(pop[gi]), .pop_vc(pop_vc[gi*2 +: 2]),
                 .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
@@ -153,23 +181,22 @@ module router #(
             wire [63:0] d = in_data[gi*64 +: 64];    // header fields per csim/flit.h
             wire r_valid, r_gv;                      // decisions are tracked by the side pipeline
             /* verilator lint_on UNUSEDSIGNAL */
-            wire hdr_in = in_valid[gi] && in_head[gi] && !d[34];
+            wire hdr_in = in_valid[gi] && !is_ctl[gi] && in_head[gi] && !d[34];
             wire [5:0] r_port;
             wire [1:0] r_vc;
             wire [3:0] r_class;
             /* verilator lint_off UNUSEDSIGNAL */
             wire [((AH > 1) ? $clog2(AH) : 1)-1:0] r_gport;
             /* verilator lint_on UNUSEDSIGNAL */
-            /* verilator lint_off UNUSEDSIGNAL */
             wire [TAW-1:0] mask_row;
-            /* verilator lint_on UNUSEDSIGNAL */
+            assign rd_entry[gi*TAW +: TAW] = mask_row;
             rcu #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS)) route (
                 .clk(clk), .rst(rst), .cfg_gid(cfg_gid), .cfg_bid(cfg_bid), .cfg_port_class(PCLASS),
                 .cfg_wired(cfg_wired), .cfg_lfsr_seed(cfg_seed + SEED_OFF),
                 .in_valid(hdr_in), .in_dst_gid(d[22:12]), .in_dst_bid(d[11:6]),
                 .in_dst_nid(d[5:0]), .in_src_gid(d[33:23]), .in_vc(in_vc[gi*2 +: 2]),
                 .cong_local(cong_local), .cong_global(cong_group),
-                .mask_row(mask_row), .opt_invalid({K{1'b0}}),   // fault units: not in the router yet
+                .mask_row(mask_row), .opt_invalid(FAULTS != 0 ? ~rd_mask[gi*K +: K] : {K{1'b0}}),
                 .tw_valid(tw_valid && tw_port == gi[5:0]), .tw_table(tw_table), .tw_addr(tw_addr), .tw_data(tw_data),
                 .out_valid(r_valid), .out_port(r_port), .out_vc(r_vc), .out_class(r_class),
                 .out_gport_valid(r_gv), .out_gport(r_gport));
@@ -228,6 +255,79 @@ module router #(
         .clk(clk), .rst(rst), .bid(cfg_bid), .occ(occ), .sb_in_valid(sb_in_valid), .sb_in_bits(sb_in_bits),
         .cong_local(cong_local), .group(cong_group), .sb_out_valid(sb_out_valid), .sb_out_bits(sb_out_bits));
 
+    // ---------------- fault handling (csim router_enable_faults) ----------------
+    localparam CCW = 7;                // control credit counters (CTL_DEPTH <= 64)
+    localparam [CCW-1:0] CTL_FULL = CTL_DEPTH[CCW-1:0];
+    wire [K-1:0] fu_out_valid, fu_in_ready, fu_in_taken, port_down;
+    wire [K*MW-1:0] fu_out_msg;
+    reg  [K*MW-1:0] fu_in_msg;
+    reg  [K-1:0] fu_in_valid, ctl_bad, ctl_ports;
+    reg  [CCW-1:0] ctl_cred [0:K-1];
+    reg  [1:0] ctl_kind;
+    integer ci;
+    always @* begin
+        for (ci = 0; ci < K; ci = ci + 1) begin
+            ctl_kind = in_data[ci*64 + 27 +: 2];
+            fu_in_msg[ci*MW +: MW] = {ctl_kind, in_data[ci*64 + 25 +: 2], in_data[ci*64 + 23 +: 2],
+                                      in_data[ci*64 + 12 +: GW], in_data[ci*64 + 6 +: BW], in_data[ci*64 +: NW]};
+            // an FD/FR packet with no free FIFO slot (no credit was free) or no message kind is a
+            // protocol error: dropped and flagged on overflow
+            fu_in_valid[ci] = is_ctl[ci] && (ctl_kind == 2'd1 || ctl_kind == 2'd2) && fu_in_ready[ci];
+            ctl_bad[ci] = is_ctl[ci] && !fu_in_valid[ci];
+            // a waiting FD/FR packet leaves on a port no packet holds; no head is granted there
+            ctl_ports[ci] = fu_out_valid[ci] && ctl_cred[ci] != {CCW{1'b0}} && !locked[ci];
+        end
+    end
+    localparam [6:0] K7P = K[6:0];
+    generate
+        if (FAULTS != 0) begin : g_fault
+            /* verilator lint_off UNUSEDSIGNAL */  // observation outputs: compared by the fault lock-step
+            wire [2:0] cmd_kind;
+            wire [A-1:0] peer_dead;
+            wire [K-1:0] out_overflow;
+            wire wr_valid;
+            wire [TAW-1:0] wr_entry;
+            wire [K*K-1:0] wr_mask;
+            wire [2*K-1:0] wr_acc;
+            /* verilator lint_on UNUSEDSIGNAL */
+            fault #(.P(P), .A(A), .H(H), .G(G), .IN_DEPTH(CTL_DEPTH), .IN_AW((CTL_DEPTH > 1) ? $clog2(CTL_DEPTH) : 1)) unit (
+                .clk(clk), .rst(rst), .my_gid(cfg_gid), .my_bid(cfg_bid),
+                .cfg_we(fw_valid && {1'b0, fw_port} < K7P), .cfg_port(fw_port[KW-1:0]), .cfg_entry(fw_entry),
+                .cfg_src(fw_src), .cfg_int(fw_int),
+                .ev_valid(ev_valid && {1'b0, ev_port} < K7P && ev_kind != 2'd0), .ev_kind(ev_kind),
+                .ev_port(ev_port[KW-1:0]), .ev_ready(ev_ready),
+                .in_valid(fu_in_valid), .in_msg(fu_in_msg), .in_ready(fu_in_ready),
+                .out_valid(fu_out_valid), .out_msg(fu_out_msg), .out_take(ctl_ports),
+                .cmd_kind(cmd_kind), .port_down(port_down), .peer_dead(peer_dead), .out_overflow(out_overflow),
+                .wr_valid(wr_valid), .wr_entry(wr_entry), .wr_mask(wr_mask), .wr_acc(wr_acc),
+                .in_taken(fu_in_taken), .rd_entry(rd_entry), .rd_mask(rd_mask));
+        end else begin : g_no_fault
+            assign ev_ready = 1'b0;
+            assign fu_in_ready = {K{1'b0}};
+            assign fu_out_valid = {K{1'b0}};
+            assign fu_out_msg = {K*MW{1'b0}};
+            assign fu_in_taken = {K{1'b0}};
+            assign port_down = {K{1'b0}};
+            assign rd_mask = {K*K{1'b1}};
+            /* verilator lint_off UNUSEDSIGNAL */  // inputs of the units that are not there
+            wire unused = &{1'b0, ev_valid, ev_kind, ev_port, fw_valid, fw_port, fw_entry, fw_src, fw_int, rd_entry, fu_in_msg};
+            /* verilator lint_on UNUSEDSIGNAL */
+        end
+    endgenerate
+    function [63:0] ctl_data;          // the link format of an FD/FR packet (csim fault_msg_pack)
+        input [MW-1:0] m;
+        begin
+            ctl_data = 64'd0;
+            ctl_data[63] = 1'b1;
+            ctl_data[28:27] = m[MW-1 -: 2];
+            ctl_data[26:25] = m[MW-3 -: 2];
+            ctl_data[24:23] = m[MW-5 -: 2];
+            ctl_data[12 +: GW] = m[BW + NW +: GW];
+            ctl_data[6 +: BW] = m[NW +: BW];
+            ctl_data[0 +: NW] = m[0 +: NW];
+        end
+    endfunction
+
     // ---------------- the reservation ----------------
     /* verilator lint_off UNUSEDSIGNAL */
     reg [RW-1:0] res_entry;
@@ -270,9 +370,9 @@ module router #(
                 for (o = 0; o < K; o = o + 1)
 `ifdef PLANT_BUG
                     // planted bug: a head needs one credit more than its length
-                    ok[o] = ep[o] && !locked[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o] && !ctl_ports[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
 `else
-                    ok[o] = ep[o] && !locked[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o] && !ctl_ports[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
 `endif
                 req_kind[(i*4+v)*3 +: 3] = R_NONE;
                 req_ports[(i*4+v)*K +: K] = {K{1'b0}};
@@ -351,7 +451,7 @@ module router #(
     reg [65:0] fa;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [RW-1:0] ea;
-    reg [K-1:0] set_lock, clr_lock, set_grb, clr_grb;
+    reg [K-1:0] set_lock, clr_lock, set_grb, clr_grb, disc;
     reg [3:0] act_set [0:K-1], act_clr [0:K-1];
     reg [K-1:0] held_or [0:K-1];
     reg [3:0] held_clr [0:K-1];
@@ -360,6 +460,7 @@ module router #(
         clr_lock = {K{1'b0}};
         set_grb = {K{1'b0}};
         clr_grb = {K{1'b0}};
+        disc = {K{1'b0}};
         for (i = 0; i < K; i = i + 1) begin
             send[i] = {K{1'b0}};
             take[i] = {K{1'b0}};
@@ -399,6 +500,7 @@ module router #(
                 end else if (kd == R_DISCARD) begin
                     pop[i] = 1'b1;
                     if (fa[65] && pk_evalid[i]) begin
+                        disc[i] = 1'b1;
                         if (fa[64]) rpop[i] = 1'b1;
                         else act_set[i] = 4'd1 << pv;
                     end
@@ -434,6 +536,14 @@ module router #(
                     nx_data[o*64 +: 64] = fx[63:0];
                     nx_vc[o*2 +: 2] = ex[E_OVC +: 2];
                 end
+            end
+        for (o = 0; o < K; o = o + 1)
+            if (ctl_ports[o]) begin            // no packet flit goes there this cycle
+                nx_valid[o] = 1'b1;
+                nx_head[o] = 1'b1;
+                nx_tail[o] = 1'b1;
+                nx_vc[o*2 +: 2] = 2'd0;
+                nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
             end
     end
 
@@ -520,6 +630,18 @@ module router #(
             end
     end
 
+    // a control credit is taken by a send, then a return counts up to the FIFO depth
+    function [CCW-1:0] ctl_cred_next;
+        input [CCW-1:0] c;
+        input sent;
+        input ret;
+        reg [CCW-1:0] after;
+        begin
+            after = c - {{(CCW-1){1'b0}}, sent};
+            ctl_cred_next = (ret && after < CTL_FULL) ? after + 1'b1 : after;
+        end
+    endfunction
+
     // ---------------- registers ----------------
     localparam integer K_M1 = K - 1;
     localparam [KW-1:0] LAST_IN = K_M1[KW-1:0];
@@ -547,10 +669,20 @@ module router #(
             cr_out_valid <= {K{1'b0}};
             cr_out_vc <= {K*2{1'b0}};
             overflow <= {K{1'b0}};
+            ctl_cr_out_valid <= {K{1'b0}};
+            discard <= {K{1'b0}};
+            discard_vc <= {K*2{1'b0}};
+            for (o = 0; o < K; o = o + 1) ctl_cred[o] <= CTL_FULL;
         end else begin
+            // a link the fault unit knows down swallows flits: nothing waits for its credits
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1)
-                    cred[(o*4+v)*CRW +: CRW] <= cred_next[o*4+v];
+                    cred[(o*4+v)*CRW +: CRW] <= port_down[o] ? ds_of(o) : cred_next[o*4+v];
+            for (o = 0; o < K; o = o + 1)
+                ctl_cred[o] <= port_down[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
+            ctl_cr_out_valid <= fu_in_taken;
+            discard <= disc;
+            for (i = 0; i < K; i = i + 1) discard_vc[i*2 +: 2] <= disc[i] ? pick_vc[i*2 +: 2] : 2'd0;
             locked <= (locked & ~clr_lock) | set_lock;
             res_valid <= n_res_valid;
             res_in <= n_res_in;
@@ -573,7 +705,7 @@ module router #(
             out_data <= nx_data;
             cr_out_valid <= pop;
             for (i = 0; i < K; i = i + 1) cr_out_vc[i*2 +: 2] <= pop[i] ? pick_vc[i*2 +: 2] : 2'd0;
-            overflow <= overflow | push_drop;
+            overflow <= overflow | push_drop | ctl_bad;
         end
     end
 endmodule

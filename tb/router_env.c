@@ -52,6 +52,7 @@ int env_init(router_env *e, const topo *t, const table_set *ts, const router_par
     for (int i = 0; i < t->k; i++) {
         for (int v = 0; v < 4; v++) e->up_cred[i][v] = prm->depth[topo_port_class(t, i)];
         e->cur_left[i] = 0;
+        e->up_ctl[i] = prm->ctl_depth;
     }
     return 0;
 }
@@ -116,6 +117,9 @@ static void new_packet(router_env *e, int i) {
     p->born = -1;
     p->first_head = -1;
     p->expect_ports = bad ? 0 : mc ? e->mcast_sets[i][grp] : allowed_ports(e, i, hdr);
+    int *q = e->vcq[i][vc];
+    if (e->vcq_n[i][vc] < ENV_VCQ) q[(e->vcq_head[i][vc] + e->vcq_n[i][vc]++) % ENV_VCQ] = tag;
+    else fail(e, "env: more packets waiting in one input VC than the ledger holds");
     e->cur_tag[i] = tag;
     e->cur_left[i] = len;
     e->cur_len[i] = len;
@@ -131,6 +135,23 @@ void env_drive(router_env *e, long cycle, router_in *in) {
     const topo *t = e->t;
     memset(in, 0, sizeof *in);
     for (int i = 0; i < t->k; i++) {
+        if (!e->cur_left[i] && e->ctl_prob > 0 && topo_port_class(t, i) != PORT_TERMINAL && e->up_ctl[i] > 0 &&
+            chance(e, e->ctl_prob)) {   /* an FD/FR packet between packets */
+            fault_msg m;
+            m.kind = (uint8_t)(chance(e, 0.5) ? FMSG_FD : FMSG_FR);
+            m.prefix = (uint8_t)(1 + below(e, 3));
+            m.role = (uint8_t)(1 + below(e, 3));
+            m.g = (uint16_t)below(e, t->g);
+            m.b = (uint8_t)below(e, t->a);
+            m.n = (uint8_t)below(e, t->p);
+            flit *f = &in->in[i];
+            f->valid = f->head = f->tail = 1;
+            f->vc = (uint8_t)below(e, 4);
+            f->data = fault_msg_pack(&m);
+            e->up_ctl[i]--;
+            e->ctl_in++;
+            continue;
+        }
         if (!e->cur_left[i] && e->injecting && chance(e, e->load)) new_packet(e, i);
         if (!e->cur_left[i]) continue;
         int v = e->cur_vc[i];
@@ -160,6 +181,22 @@ void env_drive(router_env *e, long cycle, router_in *in) {
             }
         }
     }
+    for (int o = 0; o < t->k; o++)
+        if (e->ctl_ret[o] > 0 && chance(e, e->drain_prob)) {
+            e->ctl_ret[o]--;
+            in->ctl_cr_valid[o] = 1;
+        }
+    if (e->ev_prob > 0 && t->k > t->p && chance(e, e->ev_prob)) {
+        int o = t->p + below(e, t->k - t->p);
+        int kind = e->link_down[o] ? FEV_UP
+                   : (topo_port_class(t, o) == PORT_LOCAL && chance(e, 0.25)) ? FEV_PEER_DOWN : FEV_LINK_DOWN;
+        in->ev_valid = 1;
+        in->ev_kind = kind;
+        in->ev_port = o;
+        e->link_down[o] = kind != FEV_UP;
+        e->faulted_ports |= (uint64_t)1 << o;
+        e->events++;
+    }
     for (int o = t->first_local; o < t->first_global; o++)
         if (chance(e, e->sb_prob)) {
             in->sb_valid[o] = 1;
@@ -171,14 +208,56 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
     const topo *t = e->t;
     char msg[256];
     (void)in;
-    for (int i = 0; i < t->k; i++)
+    for (int i = 0; i < t->k; i++) {
         if (out->cr_valid[i]) e->up_cred[i][out->cr_vc[i] & 3]++;
+        if (out->ctl_cr_valid[i]) {
+            if (++e->up_ctl[i] > e->prm->ctl_depth) {
+                snprintf(msg, sizeof msg, "cycle %ld: port %d: a control credit nobody took", cycle, i);
+                fail(e, msg);
+            }
+        }
+        if (!((out->discard >> i) & 1)) continue;
+        /* the oldest packet of that input VC that has not left */
+        int v = out->discard_vc[i] & 3;
+        if (!e->vcq_n[i][v]) {
+            snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d: a discard with no packet waiting", cycle, i, v);
+            fail(e, msg);
+            continue;
+        }
+        int tag = e->vcq[i][v][e->vcq_head[i][v]];
+        e->vcq_head[i][v] = (e->vcq_head[i][v] + 1) % ENV_VCQ;
+        e->vcq_n[i][v]--;
+        env_pkt *p = &e->pkts[tag];
+        if (p->expect_discard) {
+            e->bad_discards++;
+            p->live = 0;
+        } else if (e->ctl_in || e->events) {
+            e->mask_discards++;     /* every option masked: dropped, and accounted for here */
+            p->live = 0;
+            e->live_pkts--;
+        } else {
+            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d discarded though its destination is valid", cycle, i, tag);
+            fail(e, msg);
+        }
+        p->expect_discard = 2;     /* left (as a discard): a later flit of it is an error */
+    }
     for (int o = 0; o < t->k; o++) {
         const flit *f = &out->out[o];
         if (!f->valid) continue;
+        if (fault_is_ctl(f)) {
+            e->ctl_out++;
+            e->ctl_ret[o]++;
+            if (topo_port_class(t, o) == PORT_TERMINAL || e->port_pkt[o] >= 0) {
+                snprintf(msg, sizeof msg, "cycle %ld: port %d: an FD/FR packet on a terminal port or inside a packet", cycle, o);
+                fail(e, msg);
+            }
+            continue;
+        }
         e->delivered_flits++;
         int cap = e->prm->ds_depth[topo_port_class(t, o)];
-        if (++e->ds_held[o][f->vc & 3] > cap) {
+        if ((e->faulted_ports >> o) & 1) {   /* the router refills a dead link's credits */
+            if (e->ds_held[o][f->vc & 3] < cap) e->ds_held[o][f->vc & 3]++;
+        } else if (++e->ds_held[o][f->vc & 3] > cap) {
             snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d sent beyond its credits", cycle, o, f->vc);
             fail(e, msg);
         }
@@ -194,6 +273,17 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d with an out-of-range destination was delivered", cycle, o, tag);
             fail(e, msg);
             continue;
+        }
+        /* the head leaves in order within its input VC */
+        if (f->head && (!p->mcast || p->first_head < 0)) {
+            int i = p->in_port, v = p->vc;
+            if (!e->vcq_n[i][v] || e->vcq[i][v][e->vcq_head[i][v]] != tag) {
+                snprintf(msg, sizeof msg, "cycle %ld: packet %d left before an older packet of input %d VC %d", cycle, tag, i, v);
+                fail(e, msg);
+            } else {
+                e->vcq_head[i][v] = (e->vcq_head[i][v] + 1) % ENV_VCQ;
+                e->vcq_n[i][v]--;
+            }
         }
         /* contiguity: a port carries one packet at a time */
         if (f->head) {
@@ -252,6 +342,7 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         }
         p->seen_ports |= (uint64_t)1 << o;
         e->delivered_copies++;
+        if (p->mcast) e->mcast_copies++;
         int done = p->mcast ? p->seen_ports == p->expect_ports : 1;
         if (!p->mcast && __builtin_popcountll(p->seen_ports) > 1) {
             snprintf(msg, sizeof msg, "cycle %ld: unicast packet %d left on two ports", cycle, tag);
@@ -298,6 +389,16 @@ int env_setup(router_env *e, long n, router_in *in) {
         return 1;
     }
     n -= per_port * t->k;
+    if (n < (long)t->k * ts->depth_a) {   /* the fault units' options per (port, entry) and role */
+        int port = (int)(n / ts->depth_a), entry = (int)(n % ts->depth_a);
+        in->fw_valid = 1;
+        in->fw_port = port;
+        in->fw_entry = entry;
+        in->fw_src = fault_entry_options(ts, e->router_id, port, entry, FAULT_ROLE_SOURCE);
+        in->fw_int = fault_entry_options(ts, e->router_id, port, entry, FAULT_ROLE_TRANSIT);
+        return 1;
+    }
+    n -= (long)t->k * ts->depth_a;
     if (n < (long)t->k * e->mgroups) {
         int port = (int)(n / e->mgroups), grp = (int)(n % e->mgroups);
         uint64_t set = env_random_mset(e, port);

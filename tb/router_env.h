@@ -11,6 +11,14 @@
  * of its set and nowhere else, all copies in the same cycles, on its own VC; the flits of a
  * packet are contiguous on every output; a header with a destination out of range is never
  * delivered; no packet stays in the router longer than `stuck_bound` cycles; no overflow.
+ *
+ * Fault traffic (ctl_prob, ev_prob > 0; the router has its fault units): random FD/FR packets on
+ * the network inputs between packets, within the control credits; random local events (link
+ * down / peer down / up) on network ports; control flits on the outputs are checked (network
+ * ports only, never inside a packet) and credited back. Every discard the router reports
+ * (discard, discard_vc) is matched to the oldest packet of that input VC that has not left: an
+ * out-of-range destination must be discarded, and with fault traffic any packet may be (its
+ * options can all be masked); without fault traffic an in-range packet must never be.
  */
 #ifndef DOAR_ROUTER_ENV_H
 #define DOAR_ROUTER_ENV_H
@@ -23,6 +31,7 @@ extern "C" {
 #endif
 
 #define ENV_MAX_TAGS 65536
+#define ENV_VCQ 64           /* packets per input VC not yet left (buffer depth bounds it) */
 
 typedef struct {
     uint64_t s;
@@ -61,6 +70,16 @@ typedef struct {
     long injected_pkts, injected_flits, delivered_flits, delivered_copies, live_pkts, discarded_pkts;
     int port_pkt[ROUTER_MAX_PORTS];  /* per output: tag of the packet in progress (-1: none) */
     double bad_header_frac;          /* unicast headers with a destination out of range */
+    /* per input VC: tags of the packets whose head has not left, oldest first */
+    int vcq[ROUTER_MAX_PORTS][4][ENV_VCQ];
+    int vcq_head[ROUTER_MAX_PORTS][4], vcq_n[ROUTER_MAX_PORTS][4];
+    /* fault traffic */
+    double ctl_prob, ev_prob;
+    int up_ctl[ROUTER_MAX_PORTS];    /* control credits toward the router's inputs */
+    int ctl_ret[ROUTER_MAX_PORTS];   /* control flits received, credit not yet returned */
+    uint8_t link_down[ROUTER_MAX_PORTS];
+    uint64_t faulted_ports;          /* ports that saw an event: their data credits are not checked */
+    long ctl_in, ctl_out, events, mask_discards, bad_discards, mcast_copies;
     long errors;
     char first_error[512];
     long stat_mcast, stat_unicast;
@@ -76,9 +95,9 @@ void env_drive(router_env *e, long cycle, router_in *in);
 void env_observe(router_env *e, long cycle, const router_in *in, const router_out *out);
 /* Ages the live packets; reports the ones older than bound. */
 void env_check_stuck(router_env *e, long cycle, long bound);
-/* Set-up writes, one per cycle: every port's tables A, B, C through the table-write port, then
- * every multicast table entry (random non-empty sets). Fills in->tw_* / mw_* for step n; returns
- * 0 once n is past the last write. */
+/* Set-up writes, one per cycle: every port's tables A, B, C through the table-write port, the
+ * fault units' options of every (port, entry), then every multicast table entry (random non-empty
+ * sets). Fills in->tw_* / fw_* / mw_* for step n; returns 0 once n is past the last write. */
 int env_setup(router_env *e, long n, router_in *in);
 /* A random non-empty multicast set for an input port (excludes the port itself). */
 uint64_t env_random_mset(router_env *e, int in_port);

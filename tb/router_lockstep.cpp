@@ -40,6 +40,7 @@ struct Options : harness::Options {
 };
 
 struct Coverage {
+    long ctl_in = 0, ctl_out = 0, events = 0, mask_discards = 0;
     long discarded = 0, unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
          sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
 };
@@ -61,6 +62,8 @@ class Run {
     void read_rtl(router_out &a);
     int compare(long cycle, const router_out &exp, const router_out &act, std::string &report, const router_in &in);
     int step(const router_in &in, int rst, router_out &exp, std::string &report);
+    int bind(int rid);
+    int ev_ready_c_ = 0, ev_ready_rtl_ = 0;
 
     const Options &o_;
     const table_set &ts_;
@@ -98,6 +101,14 @@ void Run::apply(const router_in &in, int rst) {
         sb.set(H * i, H, in.sb_bits[i]);
     }
     ms.set(0, K, in.mw_set);
+    Bits ccv(K), fs(K), fi(K);
+    for (int i = 0; i < K; i++) ccv.set(i, 1, in.ctl_cr_valid[i]);
+    fs.set(0, K, in.fw_src);
+    fi.set(0, K, in.fw_int);
+    put(v.ctl_cr_in_valid, ccv, K);
+    v.ev_valid = (CData)in.ev_valid; v.ev_kind = (CData)(in.ev_kind & 3); v.ev_port = (CData)(in.ev_port & 63);
+    v.fw_valid = (CData)in.fw_valid; v.fw_port = (CData)(in.fw_port & 63); v.fw_entry = (CData)in.fw_entry;
+    put(v.fw_src, fs, K); put(v.fw_int, fi, K);
     put(v.in_valid, iv, K); put(v.in_head, ih, K); put(v.in_tail, it, K); put(v.in_vc, ivc, 2 * K);
     put(v.in_data, id, 64 * K); put(v.cr_in_valid, cv, K); put(v.cr_in_vc, cvc, 2 * K);
     put(v.sb_in_valid, sv, K); put(v.sb_in_bits, sb, H * K);
@@ -113,7 +124,15 @@ void Run::read_rtl(router_out &a) {
     Bits ov(K), oh(K), ot(K), ovc(2 * K), od(64 * K), cv(K), cvc(2 * K), of(K);
     get(v.out_valid, ov); get(v.out_head, oh); get(v.out_tail, ot); get(v.out_vc, ovc); get(v.out_data, od);
     get(v.cr_out_valid, cv); get(v.cr_out_vc, cvc); get(v.overflow, of);
+    Bits ccv(K), dv(K), dvc(2 * K);
+    get(v.ctl_cr_out_valid, ccv); get(v.discard, dv); get(v.discard_vc, dvc);
     memset(&a, 0, sizeof a);
+    a.discard = dv.get(0, K);
+    for (int o = 0; o < K; o++) {
+        a.ctl_cr_valid[o] = (uint8_t)ccv.get(o, 1);
+        a.discard_vc[o] = (uint8_t)dvc.get(2 * o, 2);
+    }
+    ev_ready_rtl_ = v.ev_ready;
     for (int o = 0; o < K; o++) {
         a.out[o] = flit{(uint8_t)ov.get(o, 1), (uint8_t)oh.get(o, 1), (uint8_t)ot.get(o, 1), (uint8_t)ovc.get(2 * o, 2),
                         od.get(64 * o, 64)};
@@ -152,6 +171,20 @@ int Run::compare(long cycle, const router_out &e, const router_out &a, std::stri
         report += buf;
         bad = 1;
     }
+    for (int o = 0; o < K; o++) {
+        int ed = (int)((e.discard >> o) & 1), ad = (int)((a.discard >> o) & 1);
+        if (ed != ad || (ed && e.discard_vc[o] != a.discard_vc[o]) || e.ctl_cr_valid[o] != a.ctl_cr_valid[o]) {
+            snprintf(buf, sizeof buf, "  port %d discard/control credit: expected %d vc%d / %d, actual %d vc%d / %d\n", o,
+                     ed, e.discard_vc[o], e.ctl_cr_valid[o], ad, a.discard_vc[o], a.ctl_cr_valid[o]);
+            report += buf;
+            bad = 1;
+        }
+    }
+    if (ev_ready_rtl_ != ev_ready_c_) {
+        snprintf(buf, sizeof buf, "  event input ready: expected %d, actual %d\n", ev_ready_c_, ev_ready_rtl_);
+        report += buf;
+        bad = 1;
+    }
     if (a.overflow != e.overflow) {
         snprintf(buf, sizeof buf, "  overflow: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", e.overflow, a.overflow);
         report += buf;
@@ -184,6 +217,7 @@ int Run::step(const router_in &in, int rst, router_out &exp, std::string &report
         read_rtl(act);
     }
     if (use_c) {
+        ev_ready_c_ = router_event_ready(&model_);
         router_cycle(&model_, &in, &exp);
         if (rst) router_reset(&model_, &cfg_);
     } else {
@@ -198,6 +232,13 @@ int Run::step(const router_in &in, int rst, router_out &exp, std::string &report
     }
     cycle_++;
     return bad;
+}
+
+// The C model's fault unit for router rid (the RTL's takes its options through the fw_* writes).
+int Run::bind(int rid) {
+    char err[DOAR_ERRLEN];
+    if (router_enable_faults(&model_, &ts_, rid, err)) { fprintf(stderr, "router_lockstep: %s\n", err); return -1; }
+    return 0;
 }
 
 // A fresh Verilator model and C model with the parameters the RTL was built with.
@@ -238,6 +279,8 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         cfg_.gid = topo_gid(&t_, rid);
         cfg_.bid = topo_bid(&t_, rid);
         cfg_.wired = ts_.rcfg[rid].wired;
+    if (bind(rid)) return -1;
+        if (bind(rid)) return -1;
         cfg_.seed = (uint32_t)next_seed();
         memset(&in, 0, sizeof in);
         for (int r = 0; r < 2 && !mismatches; r++) mismatches += step(in, 1, exp, report);
@@ -251,6 +294,9 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
                 env.drain_prob = (double)(1 + env_rand(&env) % 10) / 10.0;
                 env.mcast_frac = (double)(env_rand(&env) % 4) / 10.0;
                 env.sb_prob = (env_rand(&env) % 2) ? 0.05 : 0.0;
+                // FD/FR packets and local events in some phases (the fault units inside the router)
+                env.ctl_prob = (env_rand(&env) % 4) == 0 ? 0.005 : 0.0;
+                env.ev_prob = (env_rand(&env) % 4) == 0 ? 0.001 : 0.0;
             }
             env_drive(&env, cycle_, &in);
             long fin = 0;
@@ -284,9 +330,11 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         // drain: every packet out, every buffer empty, every credit back
         env.injecting = 0;
         env.drain_prob = 1.0;
+        env.ctl_prob = env.ev_prob = 0.0;
         for (int p = 0; p < ROUTER_MAX_PORTS; p++) env.drain_port[p] = -1.0;
+        auto ctl_pending = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) n += env.ctl_ret[p]; return n; };
         auto held = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) for (int v = 0; v < 4; v++) n += env.ds_held[p][v]; return n; };
-        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_) || held()); n++) {
+        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_) || held() || ctl_pending() || !fault_idle(model_.fu)); n++) {
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
             env_drive(&env, cycle_, &in);
             mismatches += step(in, 0, exp, report);
@@ -296,8 +344,12 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         st.flits_out += env.delivered_flits;
         st.pkts += env.injected_pkts;
         cov.unicast += env.stat_unicast;
-        cov.mcast_copies += env.delivered_copies - env.stat_unicast;
+        cov.mcast_copies += env.mcast_copies;
         cov.discarded += env.discarded_pkts;
+        cov.ctl_in += env.ctl_in;
+        cov.ctl_out += env.ctl_out;
+        cov.events += env.events;
+        cov.mask_discards += env.mask_discards;
         if (!mismatches && !(stop_at_ >= 0)) {
             // after the drain the router must be back at rest: credits full, no port held or reserved
             // (read from the C model, so only when it runs: not in --mode rtl)
@@ -306,6 +358,7 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             rest = rest && (o_.mode == 2 || model_.grb_free == all);
             for (int p = 0; p < t_.k && o_.mode != 2; p++)
                 for (int v = 0; v < 4; v++) rest = rest && model_.cred[p][v] == prm.ds_depth[topo_port_class(&t_, p)];
+            for (int p = 0; p < t_.k && o_.mode != 2; p++) rest = rest && model_.ctl_cred[p] == prm.ctl_depth;
             if (!rest && !env.errors) {
                 env.errors++;
                 snprintf(env.first_error, sizeof env.first_error, "after the drain the router is not at rest (credits, locks or bulletin)");
@@ -346,6 +399,7 @@ int Run::scenario_deadlock(std::string &result, std::string &report) {
     cfg_.gid = topo_gid(&t_, rid);
     cfg_.bid = topo_bid(&t_, rid);
     cfg_.wired = ts_.rcfg[rid].wired;
+    if (bind(rid)) return -1;
     cfg_.seed = 5;
     router_in in;
     router_out exp;
@@ -409,6 +463,7 @@ int Run::scenario_wave(const std::string &name, const std::string &fst_path, std
     cfg_.gid = topo_gid(&t_, rid);
     cfg_.bid = topo_bid(&t_, rid);
     cfg_.wired = ts_.rcfg[rid].wired;
+    if (bind(rid)) return -1;
     cfg_.seed = (uint32_t)o_.seed;
     router_in in;
     router_out exp;
@@ -645,7 +700,9 @@ int main(int argc, char **argv) {
         {"unicast packets", cov.unicast}, {"multicast copies", cov.mcast_copies}, {"discarded headers", cov.discarded},
         {"credit-stall cycles", cov.credit_stall}, {"CongL cycles", cov.congl}, {"CongG cycles", cov.congg},
         {"neighbour CongG", cov.group_nb}, {"side-band out", cov.sb_out}, {"side-band in", cov.sb_in},
-        {"bulletin held", cov.bulletin_held}, {"idle cycles", cov.idle}, {"saturated cycles", cov.saturated}};
+        {"bulletin held", cov.bulletin_held}, {"idle cycles", cov.idle}, {"saturated cycles", cov.saturated},
+        {"FD/FR packets in", cov.ctl_in}, {"FD/FR packets out", cov.ctl_out}, {"local events", cov.events},
+        {"discards (options masked)", cov.mask_discards}};
     int holes = 0;
     for (auto &r : rows) {
         printf("  %-20s %12ld\n", r.name, r.v);

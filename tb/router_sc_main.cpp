@@ -59,14 +59,15 @@ int sc_main(int argc, char **argv) {
     const topo &t = ts.t;
 
     sc_clock clk("clk", 10, SC_NS, 0.5, 5, SC_NS, true);   // rising edges at 5, 15, 25 ... ns
-    sc_signal<bool> rst, tw_valid, mw_valid, sb_out_valid;
+    sc_signal<bool> rst, tw_valid, mw_valid, sb_out_valid, ev_valid, ev_ready, fw_valid;
     SIG(((DOAR_G > 1) ? 32 - __builtin_clz(DOAR_G - 1) : 1)) cfg_gid;
     SIG(((DOAR_A > 1) ? 32 - __builtin_clz(DOAR_A - 1) : 1)) cfg_bid;
     SIG(AH) cfg_wired;
-    sc_signal<uint32_t> cfg_seed, tw_port, tw_table, tw_addr, mw_port, mw_group;
+    sc_signal<uint32_t> cfg_seed, tw_port, tw_table, tw_addr, mw_port, mw_group, ev_kind, ev_port, fw_port, fw_entry;
     sc_signal<uint64_t> tw_data;
     SIG(K) in_valid, in_head, in_tail, cr_in_valid, sb_in_valid, mw_set, out_valid, out_head, out_tail, cr_out_valid, overflow;
-    SIG(2 * K) in_vc, cr_in_vc, out_vc, cr_out_vc;
+    SIG(K) ctl_cr_in_valid, fw_src, fw_int, ctl_cr_out_valid, discard;
+    SIG(2 * K) in_vc, cr_in_vc, out_vc, cr_out_vc, discard_vc;
     SIG(64 * K) in_data, out_data;
     SIG(H * K) sb_in_bits;
     SIG(H) sb_out_bits;
@@ -80,6 +81,10 @@ int sc_main(int argc, char **argv) {
     top.mw_set(mw_set); top.out_valid(out_valid); top.out_head(out_head); top.out_tail(out_tail); top.out_vc(out_vc);
     top.out_data(out_data); top.cr_out_valid(cr_out_valid); top.cr_out_vc(cr_out_vc); top.sb_out_valid(sb_out_valid);
     top.sb_out_bits(sb_out_bits); top.overflow(overflow);
+    top.ev_valid(ev_valid); top.ev_kind(ev_kind); top.ev_port(ev_port); top.ev_ready(ev_ready);
+    top.ctl_cr_in_valid(ctl_cr_in_valid); top.fw_valid(fw_valid); top.fw_port(fw_port); top.fw_entry(fw_entry);
+    top.fw_src(fw_src); top.fw_int(fw_int); top.ctl_cr_out_valid(ctl_cr_out_valid); top.discard(discard);
+    top.discard_vc(discard_vc);
 
     router_params prm;
     router_default_params(&t, &prm);
@@ -111,6 +116,13 @@ int sc_main(int argc, char **argv) {
         tw_valid.write(in.tw_valid); tw_port.write(in.tw_port); tw_table.write(in.tw_table);
         tw_addr.write(in.tw_addr); tw_data.write(in.tw_data);
         mw_valid.write(in.mw_valid); mw_port.write(in.mw_port); mw_group.write(in.mw_group);
+        harness::Bits ccv(K), fs(K), fi(K);
+        for (int i = 0; i < K; i++) ccv.set(i, 1, in.ctl_cr_valid[i]);
+        fs.set(0, K, in.fw_src);
+        fi.set(0, K, in.fw_int);
+        to_sig(ctl_cr_in_valid, ccv, K); to_sig(fw_src, fs, K); to_sig(fw_int, fi, K);
+        ev_valid.write(in.ev_valid); ev_kind.write((uint32_t)in.ev_kind & 3); ev_port.write((uint32_t)in.ev_port & 63);
+        fw_valid.write(in.fw_valid); fw_port.write((uint32_t)in.fw_port & 63); fw_entry.write((uint32_t)in.fw_entry);
         sc_start(1, SC_NS);            // inputs settle; outputs are this cycle's registers
         router_out out;
         memset(&out, 0, sizeof out);
@@ -124,6 +136,13 @@ int sc_main(int argc, char **argv) {
             out.cr_vc[o2] = (uint8_t)crvc.get(2 * o2, 2);
         }
         out.overflow = of.get(0, K);
+        harness::Bits ccov(K), dv(K), dvc(2 * K);
+        from_sig(ctl_cr_out_valid, ccov); from_sig(discard, dv); from_sig(discard_vc, dvc);
+        out.discard = dv.get(0, K);
+        for (int o2 = 0; o2 < K; o2++) {
+            out.ctl_cr_valid[o2] = (uint8_t)ccov.get(o2, 1);
+            out.discard_vc[o2] = (uint8_t)dvc.get(2 * o2, 2);
+        }
         if (!reset) env_observe(&env, cycle, &in, &out);
         sc_start(9, SC_NS);            // through the rising edge
         cycle++;

@@ -249,10 +249,53 @@ static void test_dead_link_drains(test_ctx *c) {
     teardown(&b);
 }
 
+/* Random traffic with FD/FR packets and local events mixed in (the env of the RTL lock-step):
+ * every packet leaves or is reported discarded, control flits only between packets. */
+static void test_mixed(test_ctx *c, const char *name, int router_id, long cycles) {
+    bench b;
+    setup(c, &b, name, router_id);
+    router_in in;
+    router_out out;
+    long cycle = 0;
+    for (; cycle < cycles; cycle++) {
+        if (cycle % 500 == 0) {
+            int m = (int)(env_rand(&b.env) % 6);
+            b.env.load = m == 0 ? 0.0 : m < 3 ? 0.2 : 0.9;
+            b.env.drain_prob = (double)(1 + env_rand(&b.env) % 10) / 10.0;
+            b.env.ctl_prob = (env_rand(&b.env) % 2) ? 0.02 : 0.0;
+            b.env.ev_prob = (env_rand(&b.env) % 2) ? 0.002 : 0.0;
+        }
+        env_drive(&b.env, cycle, &in);
+        router_cycle(&b.r, &in, &out);
+        env_observe(&b.env, cycle, &in, &out);
+        if (cycle % 1000 == 0) env_check_stuck(&b.env, cycle, 20000);
+    }
+    b.env.injecting = 0;
+    b.env.ctl_prob = b.env.ev_prob = 0;
+    b.env.drain_prob = 1.0;
+    for (long n = 0; n < 40000 && (b.env.live_pkts || router_buffered(&b.r) || !fault_idle(b.r.fu)); n++, cycle++) {
+        env_drive(&b.env, cycle, &in);
+        router_cycle(&b.r, &in, &out);
+        env_observe(&b.env, cycle, &in, &out);
+    }
+    EXPECT(c, b.env.errors == 0, "%s: %ld errors, first: %s", name, b.env.errors, b.env.first_error);
+    EXPECT(c, b.env.live_pkts == 0 && router_buffered(&b.r) == 0, "%s: %ld packets never left", name, b.env.live_pkts);
+    EXPECT(c, b.env.ctl_in > 100 && b.env.ctl_out > 0 && b.env.events > 5, "%s: too little fault traffic", name);
+    EXPECT(c, b.env.mask_discards == (long)b.r.discarded_heads - b.env.bad_discards,
+           "%s: discards seen %ld + %ld, router counted %ld", name, b.env.mask_discards, b.env.bad_discards,
+           (long)b.r.discarded_heads);
+    printf("  %s router %d: %ld cycles, %ld packets, %ld FD/FR in, %ld out, %ld events, %ld packets discarded "
+           "(options masked), %ld (bad destination)\n", name, router_id, cycle, b.env.injected_pkts, b.env.ctl_in,
+           b.env.ctl_out, b.env.events, b.env.mask_discards, b.env.bad_discards);
+    teardown(&b);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_router_fault"};
     test_event(&c);
     test_packets_in(&c);
     test_dead_link_drains(&c);
+    test_mixed(&c, "small", 10, 60000);
+    test_mixed(&c, "mid", 100, 30000);
     return test_finish(&c);
 }
