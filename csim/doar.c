@@ -35,7 +35,7 @@ typedef struct {
     const char *example;
     net_params nprm;        /* sim */
     const char *routing, *traffic;
-    int have_rate, have_packet_len;
+    int have_rate, have_packet_len, have_fault_at;
 } cli;
 
 static int bad(const cli *c, const char *fmt, const char *arg) {
@@ -146,6 +146,10 @@ static void usage_sim(FILE *f) {
                "  --drain-limit N      after the sample, injection goes on until the sample's packets are\n"
                "                       delivered or for N cycles (default 10000); then the network drains\n"
                "  --watchdog N         cycles without any flit moving that count as deadlock (default 10000)\n"
+               "  --link-faults N      N random network links fail (both ways) at --fault-at; every router\n"
+               "                       runs its fault units; losses are counted, not errors\n"
+               "  --fault-at C         cycle of the link faults (default: the start of the sample)\n"
+               "  --repair-at C        cycle the links come back (default: never)\n"
                "  --quiet              no progress lines\n%s",
             common_help);
 }
@@ -252,6 +256,13 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             else if (!strcmp(a, "--sample")) c->nprm.sample = n;
             else if (!strcmp(a, "--drain-limit")) c->nprm.drain_limit = n;
             else c->nprm.watchdog = n;
+        } else if (!strcmp(c->cmd, "sim") && (!strcmp(a, "--link-faults") || !strcmp(a, "--fault-at") ||
+                                              !strcmp(a, "--repair-at"))) {
+            NEED_VALUE();
+            if (parse_int(v, 0, 1000000000L, &n)) return bad(c, "%s: expected a number 0..1000000000", a);
+            if (!strcmp(a, "--link-faults")) c->nprm.fault_links = (int)n;
+            else if (!strcmp(a, "--fault-at")) { c->nprm.fault_at = n; c->have_fault_at = 1; }
+            else c->nprm.repair_at = n;
         } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--packet-len")) {
             NEED_VALUE();
             if (parse_int(v, NET_MIN_PACKET_LEN, FLIT_MAX_LEN, &n)) return bad(c, "--packet-len '%s': expected 2..15 flits", v);
@@ -528,6 +539,7 @@ static int cmd_sim(cli *c) {
     if (traffic_parse(c->traffic ? c->traffic : "ur", &c->t, &p->traffic, err)) return bad(c, "%s", err);
     p->seed = c->seed;
     p->tprm = c->prm;
+    if (!c->have_fault_at) p->fault_at = p->warmup;
     net_size_router(&c->t, p);   /* buffers and thresholds follow the packet length */
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
     p->progress = c->quiet ? NULL : stderr;
@@ -549,6 +561,13 @@ static int cmd_sim(cli *c) {
            r.sample_delivered, r.sample_created);
     for (int h = 0; h <= NET_MAX_HOPS_HIST; h++) printf("%s%ld", h ? "," : "", r.hops_hist[h]);
     printf("\n");
+    if (p->fault_links > 0)
+        printf("sim: faults links=%d at=%ld repair=%ld fd_fr_packets=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
+               "lost_on_links=%ld lost_discarded=%ld; lost by creation: before_fault=%ld in_diagnosis=%ld "
+               "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; unreachable_pairs=%ld created_unreachable=%ld\n",
+               p->fault_links, p->fault_at, p->repair_at, r.fd_fr_packets, r.diagnosis_cycles, r.recovery_cycles,
+               r.lost_link, r.lost_discard, r.lost_before_fault, r.lost_diagnosis, r.lost_after_diagnosis,
+               r.lost_recovery, r.lost_after_recovery, r.unreachable_pairs, r.created_unreachable);
     if (rc) printf("sim: FAIL %s%s\n", r.deadlock ? "deadlock: " : "", r.report);
     printf("sim: config=%s routing=%s traffic=%s offered=%.4f accepted=%.4f latency=%.1f hops=%.3f delivered=%ld lost=%ld\n",
            t->name, net_routing_name(p->routing), tname, r.offered, r.accepted, r.latency, r.hops, r.delivered, r.lost);

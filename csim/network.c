@@ -24,6 +24,7 @@
 #define MAX_PHASE 1000000000L
 #define NODE_STREAM 1u               /* PRNG streams of the run seed */
 #define ROUTER_STREAM 2u
+#define FAULT_STREAM 3u
 #define QUEUE_INITIAL 16
 #define PROGRESS_CHECK_MASK 1023     /* look at the clock every 1024 cycles */
 #define PROGRESS_SECONDS 2.0
@@ -74,6 +75,9 @@ void net_default_params(const topo *t, net_params *p) {
     p->sample = PAPER_SAMPLE;
     p->drain_limit = DEFAULT_DRAIN_LIMIT;
     p->watchdog = DEFAULT_WATCHDOG;
+    p->fault_links = 0;
+    p->fault_at = 0;
+    p->repair_at = -1;
     tables_default_params(&p->tprm);
     net_size_router(t, p);
 }
@@ -109,6 +113,15 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
                  2L * worst + WATCHDOG_MARGIN);
         return -1;
     }
+    long links = topo_local_links(t) + topo_global_links(t);
+    if (p->fault_links < 0 || p->fault_links > links) {
+        snprintf(err, DOAR_ERRLEN, "faults %d: must be 0..%ld (the network's links)", p->fault_links, links);
+        return -1;
+    }
+    if (p->fault_links && (p->fault_at < 0 || (p->repair_at >= 0 && p->repair_at <= p->fault_at))) {
+        snprintf(err, DOAR_ERRLEN, "fault cycle must be >= 0 and the repair cycle after it");
+        return -1;
+    }
     return router_check_params(t, &p->rprm, err);
 }
 
@@ -120,7 +133,84 @@ static void fail(network *n, const char *msg) {
     if (n->errors++ == 0) snprintf(n->first_error, sizeof n->first_error, "%s", msg);
 }
 
-long net_outstanding(const network *n) { return n->created - n->delivered; }
+long net_outstanding(const network *n) { return n->created - n->delivered - n->lost_link - n->lost_discard; }
+
+static void lose(long *counter) { (*counter)++; }
+
+/* Per-creation-cycle counters (faults only): room for cycle c. */
+static int cycle_slot(network *n, long c) {
+    if (c < n->cap_cycles) return 0;
+    long cap = n->cap_cycles ? n->cap_cycles : 65536;
+    while (cap <= c) cap *= 2;
+    int32_t *a = realloc(n->created_at, (size_t)cap * sizeof *a);
+    if (a) n->created_at = a;
+    int32_t *b = realloc(n->delivered_from, (size_t)cap * sizeof *b);
+    if (b) n->delivered_from = b;
+    if (!a || !b) { fail(n, "out of memory counting packets per cycle"); return -1; }
+    memset(n->created_at + n->cap_cycles, 0, (size_t)(cap - n->cap_cycles) * sizeof *a);
+    memset(n->delivered_from + n->cap_cycles, 0, (size_t)(cap - n->cap_cycles) * sizeof *b);
+    n->cap_cycles = cap;
+    return 0;
+}
+
+static void queue_event(network *n, int r, int kind, int port) {
+    if (n->evq_n[r] == NET_EVQ) { fail(n, "event queue of a router full"); return; }
+    n->evq[r][(n->evq_head[r] + n->evq_n[r]++) % NET_EVQ] = kind << 8 | port;
+    n->events_queued++;
+}
+
+/* Fails (down = 1) or repairs the chosen links: both directions, events at both ends. */
+static void set_links(network *n, int down) {
+    const int k = n->t.k;
+    for (int f = 0; f < n->n_failed; f++) {
+        int r = n->failed[2 * f], port = n->failed[2 * f + 1], pr, pp;
+        topo_peer(&n->t, r, port, &pr, &pp);
+        /* down at once; up only once both ends have taken their link-up event (below) */
+        if (down) n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
+        queue_event(n, r, down ? FEV_LINK_DOWN : FEV_UP, port);
+        queue_event(n, pr, down ? FEV_LINK_DOWN : FEV_UP, pp);
+    }
+}
+
+/* fault_links distinct random network links (each counted from its lower (router, port) end). */
+static int choose_links(network *n) {
+    const topo *t = &n->t;
+    const int k = t->k;
+    long total = 0;
+    for (int r = 0; r < t->n_routers; r++)
+        for (int port = t->first_local; port < k; port++) {
+            int pr, pp;
+            if (topo_peer(t, r, port, &pr, &pp) == 0 && (pr > r || (pr == r && pp > port))) total++;
+        }
+    int *ends = malloc((size_t)total * 2 * sizeof *ends);
+    n->failed = malloc((size_t)(n->prm.fault_links > 0 ? n->prm.fault_links : 1) * 2 * sizeof *n->failed);
+    if (!ends || !n->failed) { free(ends); return -1; }
+    long m = 0;
+    for (int r = 0; r < t->n_routers; r++)
+        for (int port = t->first_local; port < k; port++) {
+            int pr, pp;
+            if (topo_peer(t, r, port, &pr, &pp) == 0 && (pr > r || (pr == r && pp > port))) {
+                ends[2 * m] = r;
+                ends[2 * m + 1] = port;
+                m++;
+            }
+        }
+    prng rng;
+    prng_seed(&rng, n->prm.seed, FAULT_STREAM, 0);
+    for (int f = 0; f < n->prm.fault_links && f < total; f++) {   /* a partial Fisher-Yates shuffle */
+        long j = f + (long)(prng_next(&rng) % (uint64_t)(total - f));
+        int r = ends[2 * j], port = ends[2 * j + 1];
+        ends[2 * j] = ends[2 * f];
+        ends[2 * j + 1] = ends[2 * f + 1];
+        ends[2 * f] = r;
+        ends[2 * f + 1] = port;
+        n->failed[2 * f] = r;
+        n->failed[2 * f + 1] = port;
+        n->n_failed++;
+    }
+    free(ends);
+    return 0;
+}
 
 int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
     memset(n, 0, sizeof *n);
@@ -144,6 +234,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         router *R = &n->routers[r];
         if (router_init(R, t, &p->rprm, &p->tprm, err)) goto fail;
         n->routers_ready = r + 1;
+        if (p->fault_links > 0 && router_enable_faults(R, &n->ts, r, err)) goto fail;
         for (int port = 0; port < k; port++) {
             const port_tables *pt = tables_port(&n->ts, r, port);
             if (!pt) {
@@ -200,6 +291,17 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         nd->q_cap = QUEUE_INITIAL;
         for (int v = 0; v < VCBUF_NUM_VCS; v++) nd->cred[v] = p->rprm.depth[PORT_TERMINAL];
     }
+    n->diag_end = n->recov_end = -1;
+    if (p->fault_links > 0) {
+        size_t ports = (size_t)t->n_routers * (size_t)k;
+        n->link_down = calloc(ports, 1);
+        n->dropping = calloc(ports, 1);
+        n->up_taken = calloc(ports, 1);
+        n->evq = calloc((size_t)t->n_routers, sizeof *n->evq);
+        n->evq_head = calloc((size_t)t->n_routers, sizeof *n->evq_head);
+        n->evq_n = calloc((size_t)t->n_routers, sizeof *n->evq_n);
+        if (!n->link_down || !n->dropping || !n->up_taken || !n->evq || !n->evq_head || !n->evq_n || choose_links(n)) goto oom;
+    }
     n->inject_threshold = prng_threshold(p->rate / p->packet_len);
     n->injecting = 1;
     return 0;
@@ -211,6 +313,15 @@ fail:
 }
 
 void net_free(network *n) {
+    free(n->link_down);
+    free(n->dropping);
+    free(n->up_taken);
+    free(n->evq);
+    free(n->evq_head);
+    free(n->evq_n);
+    free(n->failed);
+    free(n->created_at);
+    free(n->delivered_from);
     for (int r = 0; n->routers && r < n->routers_ready; r++) router_free(&n->routers[r]);
     for (int node = 0; n->nodes && node < n->t.n_nodes; node++) free(n->nodes[node].q);
     free(n->routers);
@@ -226,6 +337,15 @@ void net_free(network *n) {
 
 static int in_sample(const network *n, long cycle) {
     return cycle >= n->prm.warmup && cycle < n->prm.warmup + n->prm.sample;
+}
+
+/* The source entry of (src node, dst node) is accessible: some allowed path is left. */
+static int pair_reachable(const network *n, int src, int dst) {
+    const topo *t = &n->t;
+    int sr = src / t->p, dr = dst / t->p, index;
+    table_zone z = tables_zone(topo_gid(t, sr), topo_bid(t, sr), topo_gid(t, dr), topo_bid(t, dr), dst % t->p, &index);
+    int entry = tables_row_a(&n->ts, z, index);
+    return (fault_acc(n->routers[sr].fu, src % t->p, entry) & FAULT_ROLE_SOURCE) != 0;
 }
 
 static int enqueue_to(network *n, net_node *nd, int dst) {
@@ -244,6 +364,12 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
     nd->q_count++;
     if (n->created == n->delivered) n->last_move = n->cycle;   /* the watchdog counts from here */
     n->created++;
+    if (n->prm.fault_links > 0 && cycle_slot(n, n->cycle) == 0) {
+        n->created_at[n->cycle]++;
+        if (n->diag_end >= 0 && (n->prm.repair_at < 0 || n->cycle < n->prm.repair_at) &&
+            !pair_reachable(n, (int)(nd - n->nodes), dst))
+            n->created_unreachable++;
+    }
     if (in_sample(n, n->cycle)) {
         n->sample_created++;
         n->sample_flits_created += n->prm.packet_len;
@@ -305,6 +431,7 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     nd->sink_busy = 0;
     n->delivered++;
     long created = (long)(f->data & ((1ull << NET_TIME_BITS) - 1));
+    if (n->prm.fault_links > 0 && created < n->cap_cycles) n->delivered_from[created]++;
     if (in_sample(n, created)) {
         n->sample_delivered++;
         n->sample_latency_sum += (double)(n->cycle - created);
@@ -322,6 +449,11 @@ void net_cycle(network *n) {
         int len = n->ring_len[cl];
         rd[cl] = (int)(c % len);
         wr[cl] = (int)((c + len - 1) % len);   /* = (c + latency) mod (latency + 1) */
+    }
+
+    if (n->prm.fault_links > 0) {
+        if (c == n->prm.fault_at) set_links(n, 1);
+        if (c == n->prm.repair_at) set_links(n, 0);
     }
 
     /* ---- nodes: sinks, credits, sources ---- */
@@ -368,6 +500,7 @@ void net_cycle(network *n) {
                 in->in[i].valid = 0;
                 in->cr_valid[i] = 0;
                 in->sb_valid[i] = 0;
+                in->ctl_cr_valid[i] = 0;
                 continue;
             }
             w += rd[topo_port_class(t, i)];
@@ -376,11 +509,34 @@ void net_cycle(network *n) {
             in->cr_vc[i] = w->cr_vc;
             in->sb_valid[i] = w->sb_valid;
             in->sb_bits[i] = w->sb_bits;
+            in->ctl_cr_valid[i] = w->ctl_cr_valid;
+            if (w->f.valid && fault_is_ctl(&w->f) && n->routers[r].fu) n->ctl_in_flight--;
             w->f.valid = 0;
             w->cr_valid = 0;
             w->sb_valid = 0;
+            w->ctl_cr_valid = 0;
+        }
+        in->ev_valid = 0;
+        if (n->evq_n && n->evq_n[r] && router_event_ready(&n->routers[r])) {
+            int e = n->evq[r][n->evq_head[r]];
+            n->evq_head[r] = (n->evq_head[r] + 1) % NET_EVQ;
+            n->evq_n[r]--;
+            n->events_queued--;
+            in->ev_valid = 1;
+            in->ev_kind = e >> 8;
+            in->ev_port = e & 0xff;
+            if (in->ev_kind == FEV_UP) {   /* the link carries traffic once both ends know */
+                int pr, pp;
+                topo_peer(t, r, in->ev_port, &pr, &pp);
+                n->up_taken[r * k + in->ev_port] = 1;
+                if (n->up_taken[pr * k + pp]) {
+                    n->link_down[r * k + in->ev_port] = n->link_down[pr * k + pp] = 0;
+                    n->up_taken[r * k + in->ev_port] = n->up_taken[pr * k + pp] = 0;
+                }
+            }
         }
         router_cycle(&n->routers[r], in, out);
+        for (uint64_t m = out->discard; m; m &= m - 1) lose(&n->lost_discard);
         link_word **orr = &n->out_ring[r * k];
         for (int o = 0; o < k; o++) {
             port_class pc = topo_port_class(t, o);
@@ -394,12 +550,27 @@ void net_cycle(network *n) {
                 continue;
             }
             w += wr[pc];
+            const int down = n->link_down && n->link_down[r * k + o];
             if (out->out[o].valid) {
-                w->f = out->out[o];
-                if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
-                    w->f.data += (uint64_t)1 << FLIT_TAG_SHIFT;   /* one more link crossed */
+                const flit *f = &out->out[o];
+                int ctl = fault_is_ctl(f);
+                int drop = n->dropping && n->dropping[r * k + o];
+                if (f->head && down) {   /* a failed link drops whole packets */
+                    drop = 1;
+                    if (!ctl) lose(&n->lost_link);
+                }
+                if (drop) {
+                    n->dropping[r * k + o] = !f->tail;
+                } else {
+                    w->f = *f;
+                    if (ctl) { n->ctl_in_flight++; n->fd_fr_packets++; }
+                    else if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
+                        w->f.data += (uint64_t)1 << FLIT_TAG_SHIFT;   /* one more link crossed */
+                }
                 n->last_move = c;
             }
+            if (down) continue;   /* credits and side-bands are lost on a failed link */
+            if (out->ctl_cr_valid[o]) w->ctl_cr_valid = 1;
             if (out->cr_valid[o]) {
                 w->cr_valid = 1;
                 w->cr_vc = out->cr_vc[o];
@@ -416,6 +587,17 @@ void net_cycle(network *n) {
                      (unsigned long long)out->overflow);
             fail(n, msg);
         }
+    }
+    if (n->prm.fault_links > 0 && c >= n->prm.fault_at) {   /* the end of diagnosis / recovery */
+        int quiet = n->ctl_in_flight == 0 && n->events_queued == 0;
+        for (int r = 0; r < t->n_routers && quiet; r++) quiet = fault_idle(n->routers[r].fu);
+        if (quiet && n->diag_end < 0 && (n->prm.repair_at < 0 || c < n->prm.repair_at)) {
+            n->diag_end = c;
+            for (int s = 0; s < t->n_nodes; s++)
+                for (int d = 0; d < t->n_nodes; d++)
+                    if (d != s && !pair_reachable(n, s, d)) n->unreachable_pairs++;
+        }
+        if (quiet && n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at) n->recov_end = c;
     }
     n->cycle++;
 }
@@ -500,7 +682,27 @@ int net_run(network *n, net_result *res) {
     memcpy(res->hops_hist, n->hops_hist, sizeof res->hops_hist);
     res->created = n->created;
     res->delivered = n->delivered;
-    res->lost = net_outstanding(n);
+    res->lost = n->lost_link + n->lost_discard + net_outstanding(n);
+    res->lost_link = n->lost_link;
+    res->lost_discard = n->lost_discard;
+    res->fd_fr_packets = n->fd_fr_packets;
+    res->unreachable_pairs = n->unreachable_pairs;
+    res->created_unreachable = n->created_unreachable;
+    res->diagnosis_cycles = n->diag_end >= 0 ? n->diag_end - p->fault_at : -1;
+    res->recovery_cycles = n->recov_end >= 0 ? n->recov_end - p->repair_at : -1;
+    for (long cc = 0; cc < n->cap_cycles && cc < n->cycle; cc++) {
+        long lost = (long)n->created_at[cc] - (long)n->delivered_from[cc];
+        if (!lost) continue;
+        if (cc < p->fault_at) res->lost_before_fault += lost;
+        else if (p->repair_at >= 0 && cc >= p->repair_at) {
+            if (n->recov_end >= 0 && cc >= n->recov_end) res->lost_after_recovery += lost;
+            else res->lost_recovery += lost;
+        } else if (n->diag_end >= 0 && cc >= n->diag_end) {
+            res->lost_after_diagnosis += lost;
+        } else {
+            res->lost_diagnosis += lost;
+        }
+    }
     res->sample_created = n->sample_created;
     res->sample_delivered = n->sample_delivered;
     res->errors = n->errors;

@@ -39,6 +39,21 @@
  *            latency is lat_global >= 1, so groups can exchange those writes every lat_global
  *            cycles (conservative lookahead). No state is shared but the totals in `network`,
  *            which a split run sums. There is no global mutable state.
+ *   Faults : with fault_links > 0 every router gets its fault units (router_enable_faults): FD/FR
+ *            packets travel the links as control flits with their own credits. At cycle fault_at
+ *            that many random network links fail in both directions; both ends get a link-down
+ *            event (queued per router, taken when the router's event input is ready). A failed
+ *            link drops whole packets: a packet whose head crossed before the fault still
+ *            completes, every packet whose head arrives while it is down is dropped to its tail
+ *            (counted lost "on a failed link"); credits, control credits and side-bands on it are
+ *            dropped. At repair_at (if >= 0) both ends get a link-up event; the link carries
+ *            traffic again from the cycle the second end takes it (the router keeps a down
+ *            port's credits full until it takes the link-up, so they are exact again then). A router that drops a packet head with no valid option (router_out.discard)
+ *            counts it lost "discarded". Diagnosis (recovery) ends at the first cycle after the
+ *            fault (repair) at which every fault unit is idle, no event is queued and no FD/FR
+ *            packet is on a link. Losses are also split by the cycle the lost packet was created
+ *            in (created - delivered per creation cycle): a packet created after diagnosis ended
+ *            must arrive unless its pair has no allowed path left (docs/network.md).
  *   Invariants: every created packet is delivered exactly once or counted lost; every sink
  *            receives only packets addressed to it, whole and contiguous.
  */
@@ -75,6 +90,8 @@ typedef struct {
                                  are delivered or for this many cycles; then injection stops and
                                  the network drains completely (only the watchdog ends that) */
     long watchdog;            /* cycles without any flit moving while packets are outstanding */
+    int fault_links;          /* links that fail at fault_at (0: no faults, no fault units) */
+    long fault_at, repair_at; /* cycles; repair_at < 0: never repaired */
     router_params rprm;       /* filled by net_default_params(); callers may change it */
     table_params tprm;
     FILE *progress;           /* progress lines (NULL: none) */
@@ -89,6 +106,16 @@ typedef struct {
     long hops_hist[NET_MAX_HOPS_HIST + 1];   /* [n]: sample packets with n hops */
     long created, delivered, lost;
     long sample_created, sample_delivered;
+    /* faults: losses by cause; by when the lost packet was created (before the fault, during
+     * diagnosis, after it, during recovery, after it); phase lengths (cycles; -1: did not end) */
+    long lost_link, lost_discard;
+    long lost_before_fault, lost_diagnosis, lost_after_diagnosis, lost_recovery, lost_after_recovery;
+    long diagnosis_cycles, recovery_cycles;
+    long fd_fr_packets;       /* control flits sent on links */
+    long unreachable_pairs;   /* (source, destination) node pairs whose source entry is inaccessible
+                                 once diagnosis ended: no allowed path is left */
+    long created_unreachable; /* packets created after diagnosis (before the repair) for such pairs:
+                                 exactly these may be lost after diagnosis */
     long cycles;              /* simulated */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
@@ -99,9 +126,11 @@ typedef struct {
 /* One link direction: a ring of lat+1 words; slot t % (lat+1) is read in cycle t. */
 typedef struct {
     flit f;
-    uint8_t cr_valid, cr_vc, sb_valid;
+    uint8_t cr_valid, cr_vc, sb_valid, ctl_cr_valid;
     uint64_t sb_bits;
 } link_word;
+
+#define NET_EVQ 64            /* local events waiting for a router's event input */
 
 typedef struct {
     int dst;
@@ -149,6 +178,21 @@ typedef struct {
     long errors;
     int overflow_seen;
     char first_error[256];
+    /* faults */
+    uint8_t *link_down;       /* [n_routers * k]: the link router r's port o writes is down */
+    uint8_t *dropping;        /* [n_routers * k]: dropping a packet to its tail */
+    uint8_t *up_taken;        /* [n_routers * k]: this end took its link-up event */
+    int (*evq)[NET_EVQ];      /* [n_routers]: queued events, kind << 8 | port */
+    int *evq_head, *evq_n;
+    int *failed;              /* [fault_links * 2]: (router, port) of one end of each failed link */
+    int n_failed;
+    long ctl_in_flight, events_queued;
+    long lost_link, lost_discard, fd_fr_packets;
+    /* with faults, per creation cycle: packets created / delivered (losses by creation window) */
+    int32_t *created_at, *delivered_from;
+    long cap_cycles;
+    long diag_end, recov_end; /* first quiet cycle after the fault / the repair, -1: not yet */
+    long unreachable_pairs, created_unreachable;
 } network;
 
 /* Parses "doar" / "min"; the other routing names of issue 6 are "not implemented yet". */

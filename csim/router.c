@@ -142,6 +142,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     cong_reset(&r->cg, cfg->bid);
     memset(&r->regs, 0, sizeof r->regs);
     if (r->fu) fault_reset(r->fu);
+    r->link_dn = 0;
     for (int o = 0; o < t->k; o++) { r->ctl_cred[o] = r->prm.ctl_depth; r->inv_q[o] = 0; }
 }
 
@@ -215,7 +216,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     uint64_t inv_next[ROUTER_MAX_PORTS];
     int ev_ready = 0, ctl_ready[ROUTER_MAX_PORTS];
     if (fu) {
-        port_down = fu->port_down;
+        port_down = r->link_dn;
         ev_ready = fault_event_ready(fu);
         for (int o = 0; o < k; o++) {
             ctl_ready[o] = fault_receive_ready(fu, o);
@@ -418,9 +419,11 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
         fault_tick(fu);
         if (fu->in_taken >= 0) next.ctl_cr_valid[fu->in_taken] = 1;
         if (in->ev_valid) {
-            if (ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN && in->ev_kind <= FEV_UP)
+            if (ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN && in->ev_kind <= FEV_UP) {
                 fault_event(fu, (fault_event_kind)in->ev_kind, in->ev_port);
-            else
+                if (in->ev_kind == FEV_UP) r->link_dn &= ~((uint64_t)1 << in->ev_port);
+                else r->link_dn |= (uint64_t)1 << in->ev_port;
+            } else
                 r->events_dropped++;
         }
         for (int i = 0; i < k; i++) {

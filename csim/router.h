@@ -108,6 +108,7 @@ typedef struct {
     fault_unit *fu;
     int ctl_cred[ROUTER_MAX_PORTS];
     uint64_t inv_q[ROUTER_MAX_PORTS];
+    uint64_t link_dn;          /* ports whose last event taken was link down / peer down */
     uint64_t discarded_heads, ctl_dropped, events_dropped;
 } router;
 
@@ -125,8 +126,10 @@ void router_cycle(router *r, const router_in *in, router_out *out);
  * input go to the unit's input FIFO instead of the VC buffers and are credited on ctl_cr_valid;
  * the unit's output FIFOs send FD/FR packets on output ports that no packet holds, before any new
  * head (a port with a control packet waiting grants no head that cycle); every route-compute unit
- * reads its port's valid mask (rcu opt_invalid); an output port whose link the unit knows down
- * keeps full credits (its flits are lost on the link, nothing can block behind it). Call after
+ * reads its port's valid mask (rcu opt_invalid); an output port whose last event taken was link
+ * down or peer down keeps full credits from the next cycle until a link-up event is taken (its
+ * flits are lost on the link, nothing can block behind it; after link-up the far buffer is empty
+ * and the credits are exact again). Call after
  * router_init, before router_reset. docs/architecture.md sec. 7, "In the router".
  */
 int router_enable_faults(router *r, const table_set *ts, int router_id, char err[DOAR_ERRLEN]);

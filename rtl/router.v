@@ -258,9 +258,14 @@ module router #(
     // ---------------- fault handling (csim router_enable_faults) ----------------
     localparam CCW = 7;                // control credit counters (CTL_DEPTH <= 64)
     localparam [CCW-1:0] CTL_FULL = CTL_DEPTH[CCW-1:0];
-    wire [K-1:0] fu_out_valid, fu_in_ready, fu_in_taken, port_down;
+    wire [K-1:0] fu_out_valid, fu_in_ready, fu_in_taken;
+    // link state as the events say (taken this cycle, effective from the next): a port whose link
+    // is down keeps full credits; the fault unit's own port_down follows when its command runs
+    reg  [K-1:0] link_dn;
+    wire ev_take = ev_valid && ev_ready && {1'b0, ev_port} < K7P && ev_kind != 2'd0;
     wire [K*MW-1:0] fu_out_msg;
     reg  [K*MW-1:0] fu_in_msg;
+    localparam [6:0] K7P = K[6:0];
     reg  [K-1:0] fu_in_valid, ctl_bad, ctl_ports;
     reg  [CCW-1:0] ctl_cred [0:K-1];
     reg  [1:0] ctl_kind;
@@ -278,7 +283,6 @@ module router #(
             ctl_ports[ci] = fu_out_valid[ci] && ctl_cred[ci] != {CCW{1'b0}} && !locked[ci];
         end
     end
-    localparam [6:0] K7P = K[6:0];
     generate
         if (FAULTS != 0) begin : g_fault
             /* verilator lint_off UNUSEDSIGNAL */  // observation outputs: compared by the fault lock-step
@@ -289,6 +293,7 @@ module router #(
             wire [TAW-1:0] wr_entry;
             wire [K*K-1:0] wr_mask;
             wire [2*K-1:0] wr_acc;
+            wire [K-1:0] port_down;
             /* verilator lint_on UNUSEDSIGNAL */
             fault #(.P(P), .A(A), .H(H), .G(G), .IN_DEPTH(CTL_DEPTH), .IN_AW((CTL_DEPTH > 1) ? $clog2(CTL_DEPTH) : 1)) unit (
                 .clk(clk), .rst(rst), .my_gid(cfg_gid), .my_bid(cfg_bid),
@@ -307,7 +312,6 @@ module router #(
             assign fu_out_valid = {K{1'b0}};
             assign fu_out_msg = {K*MW{1'b0}};
             assign fu_in_taken = {K{1'b0}};
-            assign port_down = {K{1'b0}};
             assign rd_mask = {K*K{1'b1}};
             /* verilator lint_off UNUSEDSIGNAL */  // inputs of the units that are not there
             wire unused = &{1'b0, ev_valid, ev_kind, ev_port, fw_valid, fw_port, fw_entry, fw_src, fw_int, rd_entry, fu_in_msg};
@@ -673,13 +677,15 @@ module router #(
             discard <= {K{1'b0}};
             discard_vc <= {K*2{1'b0}};
             for (o = 0; o < K; o = o + 1) ctl_cred[o] <= CTL_FULL;
+            link_dn <= {K{1'b0}};
         end else begin
             // a link the fault unit knows down swallows flits: nothing waits for its credits
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1)
-                    cred[(o*4+v)*CRW +: CRW] <= port_down[o] ? ds_of(o) : cred_next[o*4+v];
+                    cred[(o*4+v)*CRW +: CRW] <= link_dn[o] ? ds_of(o) : cred_next[o*4+v];
             for (o = 0; o < K; o = o + 1)
-                ctl_cred[o] <= port_down[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
+                ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
+            if (ev_take) link_dn[ev_port[KW-1:0]] <= ev_kind != 2'd3;
             ctl_cr_out_valid <= fu_in_taken;
             discard <= disc;
             for (i = 0; i < K; i = i + 1) discard_vc[i*2 +: 2] <= disc[i] ? pick_vc[i*2 +: 2] : 2'd0;
