@@ -537,6 +537,12 @@ void net_cycle(network *n) {
         }
         router_cycle(&n->routers[r], in, out);
         for (uint64_t m = out->discard; m; m &= m - 1) lose(&n->lost_discard);
+        if (out->discard && !n->prm.fault_links) {   /* without faults every packet has a route */
+            char msg[160];
+            snprintf(msg, sizeof msg, "cycle %ld: router %d discarded a packet (input ports 0x%llx): no route", c, r,
+                     (unsigned long long)out->discard);
+            fail(n, msg);
+        }
         link_word **orr = &n->out_ring[r * k];
         for (int o = 0; o < k; o++) {
             port_class pc = topo_port_class(t, o);
