@@ -36,6 +36,8 @@ typedef struct {
     net_params nprm;        /* sim */
     const char *routing, *traffic;
     int have_rate, have_packet_len, have_fault_at;
+    double sweep_step, sat_latency;   /* doar sweep */
+    const char *csv;
 } cli;
 
 static int bad(const cli *c, const char *fmt, const char *arg) {
@@ -63,6 +65,7 @@ static void usage_main(FILE *f) {
             "  check    prove the tables' routes correct and deadlock-free\n"
             "  faults   fault diagnosis/recovery campaigns against the oracle; seed 001's examples\n"
             "  sim      cycle-level network simulation: latency and throughput under synthetic traffic\n"
+            "  sweep    doar sim at rising loads up to saturation (CSV, progress bar)\n"
             "\n"
             "'doar <command> --help' describes a command. Exit status: 0 ok, 1 check failed,\n"
             "2 bad input.\n");
@@ -127,6 +130,23 @@ static void usage_faults(FILE *f) {
             common_help);
 }
 
+static void usage_sweep(FILE *f) {
+    fprintf(f, "usage: doar sweep CONFIG [--routing R] [--traffic T] [--seed S] [options]\n\n"
+               "Runs doar sim at rising offered loads (--step apart, from one step up to 1.0) until the\n"
+               "network saturates — mean latency of the sample's packets above --sat-latency (default 500\n"
+               "cycles, seed 001 sec. 5), a sample packet not delivered within the drain limit, or traffic\n"
+               "stopped — then bisects between the last unsaturated and the first saturated load twice.\n"
+               "One line per load (sweep: rate=.. accepted=.. latency=.. hops=.. saturated=0|1), a\n"
+               "progress bar on stderr, and last:\n"
+               "  sweep: config=C routing=R traffic=T saturation=Y   (Y: accepted flits/node/cycle at the\n"
+               "  highest unsaturated load; 0 when even the first load saturates)\n\n"
+               "  --step X             load step, 0.005..0.5 (default 0.05)\n"
+               "  --sat-latency L      saturation latency, cycles (default 500)\n"
+               "  --csv FILE           also write rate,accepted,latency,hops,saturated rows to FILE\n"
+               "  (and every option of doar sim but --rate and the fault options)\n%s",
+            common_help);
+}
+
 static void usage_sim(FILE *f) {
     fprintf(f, "usage: doar sim CONFIG --rate X [--routing R] [--traffic T] [--seed S] [options]\n\n"
                "A dragonfly of the C router model (the one lock-stepped against the RTL) with Bernoulli\n"
@@ -183,6 +203,8 @@ static int parse_router(cli *c, const char *s) {
 }
 
 /* Parses options for one subcommand. Returns 0, or an exit status (help: -1). */
+static int is_net(const cli *c) { return !strcmp(c->cmd, "sim") || !strcmp(c->cmd, "sweep"); }
+
 static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
     const char *router_arg = NULL, *port_arg = NULL;
     for (int i = 0; i < argc; i++) {
@@ -237,7 +259,7 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             double x = strtod(v, &end);
             if (!*v || *end || !(x >= 0.0 && x <= 1.0)) return bad(c, "--router-share '%s': expected 0..1", v);
             c->fopt.router_permille = (int)(x * 1000.0 + 0.5);
-        } else if (!strcmp(c->cmd, "sim") && (!strcmp(a, "--routing") || !strcmp(a, "--traffic"))) {
+        } else if (is_net(c) && (!strcmp(a, "--routing") || !strcmp(a, "--traffic"))) {
             NEED_VALUE();
             if (a[2] == 'r') c->routing = v;
             else c->traffic = v;
@@ -248,7 +270,7 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (!*v || *end || !(x >= 0.0 && x <= 1.0)) return bad(c, "--rate '%s': expected 0..1 flits/node/cycle", v);
             c->nprm.rate = x;
             c->have_rate = 1;
-        } else if (!strcmp(c->cmd, "sim") && (!strcmp(a, "--warmup") || !strcmp(a, "--sample") ||
+        } else if (is_net(c) && (!strcmp(a, "--warmup") || !strcmp(a, "--sample") ||
                                               !strcmp(a, "--drain-limit") || !strcmp(a, "--watchdog"))) {
             NEED_VALUE();
             long lo = !strcmp(a, "--warmup") ? 0 : 1;
@@ -257,20 +279,33 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             else if (!strcmp(a, "--sample")) c->nprm.sample = n;
             else if (!strcmp(a, "--drain-limit")) c->nprm.drain_limit = n;
             else c->nprm.watchdog = n;
-        } else if (!strcmp(c->cmd, "sim") && (!strcmp(a, "--link-faults") || !strcmp(a, "--fault-at") ||
+        } else if (is_net(c) && (!strcmp(a, "--link-faults") || !strcmp(a, "--fault-at") ||
                                               !strcmp(a, "--repair-at"))) {
             NEED_VALUE();
             if (parse_int(v, 0, 1000000000L, &n)) return bad(c, "%s: expected a number 0..1000000000", a);
             if (!strcmp(a, "--link-faults")) c->nprm.fault_links = (int)n;
             else if (!strcmp(a, "--fault-at")) { c->nprm.fault_at = n; c->have_fault_at = 1; }
             else c->nprm.repair_at = n;
-        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--packet-len")) {
+        } else if (is_net(c) && !strcmp(a, "--packet-len")) {
             NEED_VALUE();
             if (parse_int(v, NET_MIN_PACKET_LEN, FLIT_MAX_LEN, &n)) return bad(c, "--packet-len '%s': expected 2..15 flits", v);
             c->nprm.packet_len = (int)n;
             c->have_packet_len = 1;
-        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--quiet")) c->quiet = 1;
-        else if ((!strcmp(c->cmd, "faults") || !strcmp(c->cmd, "sim")) && !strcmp(a, "--latency")) {
+        } else if (is_net(c) && !strcmp(a, "--quiet")) c->quiet = 1;
+        else if (!strcmp(c->cmd, "sweep") && (!strcmp(a, "--step") || !strcmp(a, "--sat-latency"))) {
+            NEED_VALUE();
+            char *end;
+            double x = strtod(v, &end);
+            int step = !strcmp(a, "--step");
+            if (!*v || *end || !(step ? (x >= 0.005 && x <= 0.5) : (x >= 1.0 && x <= 1e6)))
+                return bad(c, step ? "--step '%s': expected 0.005..0.5" : "--sat-latency '%s': expected 1..1000000 cycles", v);
+            if (step) c->sweep_step = x;
+            else c->sat_latency = x;
+        } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--csv")) {
+            NEED_VALUE();
+            c->csv = v;
+        }
+        else if ((!strcmp(c->cmd, "faults") || is_net(c)) && !strcmp(a, "--latency")) {
             NEED_VALUE();
             char *end;
             long l = strtol(v, &end, 10), gl;
@@ -278,7 +313,7 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             const char *g2 = end + 1;
             gl = strtol(g2, &end, 10);
             if (end == g2 || *end || gl < 0 || gl > 100000) return bad(c, "--latency '%s': expected L,G (cycles)", v);
-            if (!strcmp(c->cmd, "sim") && (l < 1 || gl < 1)) return bad(c, "--latency '%s': links need >= 1 cycle", v);
+            if (is_net(c) && (l < 1 || gl < 1)) return bad(c, "--latency '%s': links need >= 1 cycle", v);
             c->fopt.lat_local = c->nprm.lat_local = (int)l;
             c->fopt.lat_global = c->nprm.lat_global = (int)gl;
         } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--example")) {
@@ -575,6 +610,89 @@ static int cmd_sim(cli *c) {
     return rc ? EXIT_FAIL : 0;
 }
 
+/* One point of a sweep: saturated when the mean latency exceeds the limit, a sample packet was not
+ * delivered in the drain limit, or traffic stopped. */
+static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char err[DOAR_ERRLEN]) {
+    net_params p = c->nprm;
+    p.rate = rate;
+    p.progress = NULL;
+    network net;
+    if (net_init(&net, &c->t, &p, err)) return -1;
+    int rc = net_run(&net, r);
+    net_free(&net);
+    if (r->errors) { snprintf(err, DOAR_ERRLEN, "rate %.3f: %s", rate, r->report); return -1; }
+    *saturated = rc != 0 || r->latency > c->sat_latency || r->sample_delivered < r->sample_created;
+    return 0;
+}
+
+static int cmd_sweep(cli *c) {
+    char err[DOAR_ERRLEN];
+    net_params *p = &c->nprm;
+    if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar sweep --help)");
+    if (net_parse_routing(c->routing ? c->routing : "doar", &p->routing, err)) return bad(c, "%s", err);
+    if (traffic_parse(c->traffic ? c->traffic : "ur", &c->t, &p->traffic, err)) return bad(c, "%s", err);
+    if (p->fault_links) return bad(c, "%s", "fault options belong to doar sim");
+    if (c->sweep_step <= 0) c->sweep_step = 0.05;
+    if (c->sat_latency <= 0) c->sat_latency = 500.0;
+    p->seed = c->seed;
+    p->tprm = c->prm;
+    p->rate = c->sweep_step;
+    net_size_router(&c->t, p);
+    if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
+    FILE *csv = NULL;
+    if (c->csv && !(csv = fopen(c->csv, "w"))) return bad(c, "--csv '%s': cannot write the file", c->csv);
+    if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated\n");
+    char tname[32];
+    traffic_name(&p->traffic, tname, sizeof tname);
+    const topo *t = &c->t;
+    printf("sweep: config=%s dfly(%d,%d,%d,%d) routing=%s traffic=%s step=%g sat_latency=%g warmup=%ld sample=%ld seed=%llu\n",
+           t->name, t->p, t->a, t->h, t->g, net_routing_name(p->routing), tname, c->sweep_step, c->sat_latency,
+           p->warmup, p->sample, (unsigned long long)p->seed);
+    fflush(stdout);
+    double lo = 0.0, hi = -1.0, best = 0.0;
+    int steps = (int)(1.0 / c->sweep_step + 1e-9), points = 0;
+    double t0 = now_s();
+    for (int pass = 0; pass < 3; pass++) {
+        int n = pass == 0 ? steps : 2;
+        for (int i = 1; i <= n; i++) {
+            double rate = pass == 0 ? c->sweep_step * i : (lo + (hi - lo) * i / 3.0);
+            if (pass > 0 && hi < 0) break;
+            if (rate > 1.0) rate = 1.0;
+            net_result r;
+            int sat;
+            if (sweep_point(c, rate, &r, &sat, err)) {
+                if (csv) fclose(csv);
+                fprintf(stderr, "doar sweep: %s\n", err);
+                return EXIT_FAIL;
+            }
+            points++;
+            printf("sweep: rate=%.4f accepted=%.4f latency=%.1f hops=%.3f saturated=%d\n", rate, r.accepted, r.latency,
+                   r.hops, sat);
+            fflush(stdout);
+            if (csv) fprintf(csv, "%.4f,%.4f,%.1f,%.3f,%d\n", rate, r.accepted, r.latency, r.hops, sat);
+            if (!c->quiet) {
+                int filled = (int)(rate * 40 + 0.5);
+                fprintf(stderr, "sweep: [%.*s%*s] rate %.3f accepted %.3f latency %.0f %s (%.0fs)\n", filled,
+                        "########################################", 40 - filled, "", rate, r.accepted, r.latency,
+                        sat ? "saturated" : "ok", now_s() - t0);
+            }
+            if (sat) {
+                if (hi < 0 || rate < hi) hi = rate;
+                if (pass == 0) break;
+            } else if (rate > lo) {
+                lo = rate;
+                best = r.accepted;
+            }
+        }
+        if (hi < 0) break;   /* never saturated up to 1.0 */
+    }
+    if (csv) fclose(csv);
+    printf("sweep: points=%d highest_unsaturated=%.4f first_saturated=%.4f time=%.1fs\n", points, lo, hi, now_s() - t0);
+    printf("sweep: config=%s routing=%s traffic=%s saturation=%.4f\n", t->name, net_routing_name(p->routing), tname,
+           best);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) { usage_main(stderr); return EXIT_BADINPUT; }
     const char *cmd = argv[1];
@@ -595,8 +713,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(cmd, "check")) { usage = usage_check; run = cmd_check; }
     else if (!strcmp(cmd, "faults")) { usage = usage_faults; run = cmd_faults; }
     else if (!strcmp(cmd, "sim")) { usage = usage_sim; run = cmd_sim; }
+    else if (!strcmp(cmd, "sweep")) { usage = usage_sweep; run = cmd_sweep; }
     else {
-        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim; see doar --help)\n", cmd);
+        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim sweep; see doar --help)\n", cmd);
         return EXIT_BADINPUT;
     }
     int rc = parse_args(&c, argc - 2, argv + 2, usage);

@@ -69,5 +69,23 @@ if [ "$(tail -n 1 "$TMP/a")" = "$(tail -n 1 "$TMP/b")" ]; then ok; else bad "see
 "$DOAR" sim small --rate 0.3 --seed 10 $SHORT >"$TMP/c"
 if [ "$(tail -n 1 "$TMP/a")" != "$(tail -n 1 "$TMP/c")" ]; then ok; else bad "seeds 9 and 10 give the same run"; fi
 
+echo "== sweep: saturation, CSV, routing that would fail if broken"
+SW="--warmup 1500 --sample 1500 --step 0.1 --quiet"
+sat_of() { sed -n 's/^sweep: config=.* saturation=\([0-9.]*\)$/\1/p' "$TMP/out" | tail -n 1; }
+expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --csv "$TMP/ur.csv"
+tail -n 1 "$TMP/out" | grep -qE '^sweep: config=small routing=min traffic=ur saturation=[0-9.]+$' && ok || bad "sweep last line: $(tail -n 1 "$TMP/out")"
+sat_ur=$(sat_of); echo "   min ur: saturation $sat_ur"
+rows=$(($(wc -l < "$TMP/ur.csv") - 1))
+head -n 1 "$TMP/ur.csv" | grep -qx "rate,accepted,latency,hops,saturated" && [ "$rows" -ge 3 ] && ok || bad "csv: $rows rows"
+# the highest unsaturated load carries no more than it was offered and a saturated one is reported
+grep -q "saturated=1$" "$TMP/out" && ok || bad "min ur never saturated up to 1.0"
+expect_exit 0 "$DOAR" sweep small --routing min --traffic adv+1 --seed 2 $SW
+sat_adv=$(sat_of); echo "   min adv+1: saturation $sat_adv (bound 1/(a*p) = 0.125)"
+# MIN on ADV+1 has one global link per group pair: it saturates near 1/(a*p), far below UR
+awk -v u="$sat_ur" -v a="$sat_adv" 'BEGIN { exit !(u > 0.4 && a < 0.14 && a < u) }' && ok || bad "min: ur $sat_ur, adv+1 $sat_adv"
+expect_error "--step '0': expected" "$DOAR" sweep small --step 0
+expect_error "unknown option '--rate'" "$DOAR" sweep small --rate 0.1
+expect_error "fault options belong to doar sim" "$DOAR" sweep small --link-faults 2
+
 echo "sim_cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
