@@ -134,12 +134,13 @@ static void usage_sweep(FILE *f) {
     fprintf(f, "usage: doar sweep CONFIG [--routing R] [--traffic T] [--seed S] [options]\n\n"
                "Runs doar sim at rising offered loads (--step apart, from one step up to 1.0) until the\n"
                "network saturates — mean latency of the sample's packets above --sat-latency (default 500\n"
-               "cycles, seed 001 sec. 5), a sample packet not delivered within the drain limit, or traffic\n"
-               "stopped — then bisects between the last unsaturated and the first saturated load twice.\n"
+               "cycles, seed 001 sec. 5), a sample packet not delivered within the drain limit, accepted\n"
+               "below 95%% of generated, or traffic stopped — then bisects twice between the highest\n"
+               "unsaturated and the first saturated load.\n"
                "One line per load (sweep: rate=.. accepted=.. latency=.. hops=.. saturated=0|1), a\n"
                "progress bar on stderr, and last:\n"
-               "  sweep: config=C routing=R traffic=T saturation=Y   (Y: accepted flits/node/cycle at the\n"
-               "  highest unsaturated load; 0 when even the first load saturates)\n\n"
+               "  sweep: config=C routing=R traffic=T saturation=Y   (Y: the highest accepted throughput,\n"
+               "  flits/node/cycle, of an unsaturated load; 0 when even the first load saturates)\n\n"
                "  --step X             load step, 0.005..0.5 (default 0.05)\n"
                "  --sat-latency L      saturation latency, cycles (default 500)\n"
                "  --csv FILE           also write rate,accepted,latency,hops,saturated rows to FILE\n"
@@ -611,7 +612,9 @@ static int cmd_sim(cli *c) {
 }
 
 /* One point of a sweep: saturated when the mean latency exceeds the limit, a sample packet was not
- * delivered in the drain limit, or traffic stopped. */
+ * delivered in the drain limit, the network accepts clearly less than was generated, or traffic
+ * stopped. */
+#define SWEEP_ACCEPT_SHARE 0.95
 static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char err[DOAR_ERRLEN]) {
     net_params p = c->nprm;
     p.rate = rate;
@@ -621,7 +624,8 @@ static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char 
     int rc = net_run(&net, r);
     net_free(&net);
     if (r->errors) { snprintf(err, DOAR_ERRLEN, "rate %.3f: %s", rate, r->report); return -1; }
-    *saturated = rc != 0 || r->latency > c->sat_latency || r->sample_delivered < r->sample_created;
+    *saturated = rc != 0 || r->latency > c->sat_latency || r->sample_delivered < r->sample_created ||
+                 r->accepted < SWEEP_ACCEPT_SHARE * r->generated;
     return 0;
 }
 
@@ -679,9 +683,9 @@ static int cmd_sweep(cli *c) {
             if (sat) {
                 if (hi < 0 || rate < hi) hi = rate;
                 if (pass == 0) break;
-            } else if (rate > lo) {
-                lo = rate;
-                best = r.accepted;
+            } else {
+                if (rate > lo) lo = rate;
+                if (r.accepted > best) best = r.accepted;
             }
         }
         if (hi < 0) break;   /* never saturated up to 1.0 */

