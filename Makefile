@@ -33,7 +33,7 @@ help:
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
 	@echo "make wave SCENARIO=multicast-contention|nonminimal|fault-diagnosis - FST + .gtkw of a named scenario"
 	@echo "make faults-tests - fault campaigns vs the oracle on tiny/small/fig8/mid, seed 001's Fig. 8/9 examples"
-	@echo "make reproduce [CAMPAIGNS=20] - fault campaigns on paper (up to 200 faults) and the worked examples"
+	@echo "make reproduce [CAMPAIGNS=20] - fault campaigns on paper, the worked examples, sweeps + plots on small, link faults on mid"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
 	@echo "make clean  - remove build/"
 
@@ -83,6 +83,14 @@ reproduce: deps build
 	$(BUILD)/doar faults fig8 --example fig8b
 	$(BUILD)/doar faults fig8 --example fig8c
 	$(BUILD)/doar faults fig8 --example fig9
+	@scripts/deps.sh plots
+	@mkdir -p $(BUILD)/plots
+	@for tr in ur adv+1; do for r in doar min; do \
+	  $(BUILD)/doar sweep small --routing $$r --traffic $$tr --seed $(SEED) --quiet --csv $(BUILD)/plots/small_$${r}_$$tr.csv | tail -n 1 || exit 1; \
+	done; scripts/plot_sweep.sh $(BUILD)/plots/small_$$tr.png "small, $$tr" doar=$(BUILD)/plots/small_doar_$$tr.csv \
+	  min=$(BUILD)/plots/small_min_$$tr.csv || exit 1; done
+	$(BUILD)/doar sim mid --rate 0.2 --seed $(SEED) --quiet --warmup 3000 --sample 10000 --link-faults 40 \
+	  --fault-at 4000 --repair-at 9000 | tail -n 2
 
 rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
