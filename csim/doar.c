@@ -172,6 +172,8 @@ static void usage_sim(FILE *f) {
                "                       runs its fault units; losses are counted, not errors\n"
                "  --fault-at C         cycle of the link faults (default: the start of the sample)\n"
                "  --repair-at C        cycle the links come back (default: never)\n"
+               "  --channel-csv FILE   load of every global link direction in the sample (seed 001\n"
+               "                       Fig. 12): router,gid,bid,port,peer_gid,load (flits/cycle)\n"
                "  --quiet              no progress lines\n%s",
             common_help);
 }
@@ -302,7 +304,8 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
                 return bad(c, step ? "--step '%s': expected 0.005..0.5" : "--sat-latency '%s': expected 1..1000000 cycles", v);
             if (step) c->sweep_step = x;
             else c->sat_latency = x;
-        } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--csv")) {
+        } else if ((!strcmp(c->cmd, "sweep") && !strcmp(a, "--csv")) ||
+                   (!strcmp(c->cmd, "sim") && !strcmp(a, "--channel-csv"))) {
             NEED_VALUE();
             c->csv = v;
         }
@@ -588,11 +591,24 @@ static int cmd_sim(cli *c) {
            t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
            p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed);
     fflush(stdout);
+    FILE *chan = NULL;
+    if (c->csv && !(chan = fopen(c->csv, "w"))) return bad(c, "--channel-csv '%s': cannot write the file", c->csv);
     network net;
-    if (net_init(&net, t, p, err)) { fprintf(stderr, "doar sim: %s\n", err); return EXIT_BADINPUT; }
+    if (net_init(&net, t, p, err)) {
+        if (chan) fclose(chan);
+        fprintf(stderr, "doar sim: %s\n", err);
+        return EXIT_BADINPUT;
+    }
     net_result r;
     int rc = net_run(&net, &r);
+    if (chan) {
+        int bad_write = net_write_channels(&net, chan) != 0;
+        if (fclose(chan)) bad_write = 1;
+        if (bad_write) { net_free(&net); return bad(c, "--channel-csv '%s': cannot write the file", c->csv); }
+    }
     net_free(&net);
+    printf("sim: global_channels=%ld load min=%.4f mean=%.4f max=%.4f flits/cycle\n", r.channels, r.channel_min,
+           r.channel_mean, r.channel_max);
     printf("sim: cycles=%ld time=%.2fs speed=%.0f router-cycles/s generated=%.4f sample_packets=%ld/%ld hops_hist=",
            r.cycles, r.seconds, r.seconds > 0 ? (double)r.cycles * t->n_routers / r.seconds : 0.0, r.generated,
            r.sample_delivered, r.sample_created);

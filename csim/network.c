@@ -292,6 +292,8 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         for (int v = 0; v < VCBUF_NUM_VCS; v++) nd->cred[v] = p->rprm.depth[PORT_TERMINAL];
     }
     n->diag_end = n->recov_end = -1;
+    n->channel_flits = calloc((size_t)t->n_routers * (size_t)k, sizeof *n->channel_flits);
+    if (!n->channel_flits) goto oom;
     if (p->fault_links > 0) {
         size_t ports = (size_t)t->n_routers * (size_t)k;
         n->link_down = calloc(ports, 1);
@@ -320,6 +322,7 @@ void net_free(network *n) {
     free(n->evq_head);
     free(n->evq_n);
     free(n->failed);
+    free(n->channel_flits);
     free(n->created_at);
     free(n->delivered_from);
     for (int r = 0; n->routers && r < n->routers_ready; r++) router_free(&n->routers[r]);
@@ -569,6 +572,7 @@ void net_cycle(network *n) {
                     n->dropping[r * k + o] = !f->tail;
                 } else {
                     w->f = *f;
+                    if (pc == PORT_GLOBAL && in_sample(n, c)) n->channel_flits[r * k + o]++;
                     if (ctl) { n->ctl_in_flight++; n->fd_fr_packets++; }
                     else if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
                         w->f.data += (uint64_t)1 << FLIT_TAG_SHIFT;   /* one more link crossed */
@@ -606,6 +610,20 @@ void net_cycle(network *n) {
         if (quiet && n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at) n->recov_end = c;
     }
     n->cycle++;
+}
+
+int net_write_channels(const network *n, FILE *f) {
+    const topo *t = &n->t;
+    if (fprintf(f, "router,gid,bid,port,peer_gid,load\n") < 0) return -1;
+    for (int r = 0; r < t->n_routers; r++)
+        for (int o = t->first_global; o < t->k; o++) {
+            int pr, pp;
+            if (topo_peer(t, r, o, &pr, &pp)) continue;
+            if (fprintf(f, "%d,%d,%d,%d,%d,%.4f\n", r, topo_gid(t, r), topo_bid(t, r), o, topo_gid(t, pr),
+                        (double)n->channel_flits[r * t->k + o] / (double)n->prm.sample) < 0)
+                return -1;
+        }
+    return 0;
 }
 
 static double now_s(void) {
@@ -689,6 +707,18 @@ int net_run(network *n, net_result *res) {
     res->created = n->created;
     res->delivered = n->delivered;
     res->lost = n->lost_link + n->lost_discard + net_outstanding(n);
+    res->channel_min = -1.0;
+    for (int r = 0; r < n->t.n_routers; r++)
+        for (int o = n->t.first_global; o < n->t.k; o++) {
+            if (!n->in_ring[r * n->t.k + o]) continue;   /* unwired */
+            double load = (double)n->channel_flits[r * n->t.k + o] / (double)p->sample;
+            res->channels++;
+            res->channel_mean += load;
+            if (res->channel_min < 0 || load < res->channel_min) res->channel_min = load;
+            if (load > res->channel_max) res->channel_max = load;
+        }
+    if (res->channels) res->channel_mean /= (double)res->channels;
+    else res->channel_min = 0.0;
     res->lost_link = n->lost_link;
     res->lost_discard = n->lost_discard;
     res->fd_fr_packets = n->fd_fr_packets;

@@ -106,6 +106,10 @@ typedef struct {
     long hops_hist[NET_MAX_HOPS_HIST + 1];   /* [n]: sample packets with n hops */
     long created, delivered, lost;
     long sample_created, sample_delivered;
+    /* global channels (seed 001 Fig. 12): load = flits per cycle of the sample on each wired
+     * global link direction */
+    double channel_min, channel_mean, channel_max;
+    long channels;
     /* faults: losses by cause; by when the lost packet was created (before the fault, during
      * diagnosis, after it, during recovery, after it); phase lengths (cycles; -1: did not end) */
     long lost_link, lost_discard;
@@ -191,6 +195,7 @@ typedef struct {
     /* with faults, per creation cycle: packets created / delivered (losses by creation window) */
     int32_t *created_at, *delivered_from;
     long cap_cycles;
+    long *channel_flits;      /* [n_routers * k]: flits router r sent on global port o in the sample */
     long diag_end, recov_end; /* first quiet cycle after the fault / the repair, -1: not yet */
     long unreachable_pairs, created_unreachable;
 } network;
@@ -217,6 +222,9 @@ int net_run(network *n, net_result *res);
 /* Creates one packet from node src to node dst now (besides the Bernoulli sources; tests and,
  * later, application traces). Returns 0, or -1 on a bad node id or memory. */
 int net_send(network *n, int src, int dst);
+/* Writes "router,gid,bid,port,peer_gid,load" per wired global link direction (load: flits per
+ * cycle of the sample window). Returns 0, or -1 on a write error. */
+int net_write_channels(const network *n, FILE *f);
 /* Packets created but not yet delivered (source queues included). */
 long net_outstanding(const network *n);
 

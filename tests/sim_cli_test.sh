@@ -87,5 +87,17 @@ expect_error "--step '0': expected" "$DOAR" sweep small --step 0
 expect_error "unknown option '--rate'" "$DOAR" sweep small --rate 0.1
 expect_error "fault options belong to doar sim" "$DOAR" sweep small --link-faults 2
 
+echo "== global channel load (seed 001 Fig. 12): MIN piles ADV+1 on one link per group, DOAR spreads it"
+for r in min doar; do
+  expect_exit 0 "$DOAR" sim small --routing $r --traffic adv+1 --rate 0.1 --seed 2 --warmup 1500 --sample 1500 --quiet --channel-csv "$TMP/ch_$r.csv"
+  line=$(grep '^sim: global_channels=' "$TMP/out"); echo "   $r: $line"
+  eval "max_$r=$(echo "$line" | sed -E 's/.* max=([0-9.]+).*/\1/')"
+  rows=$(($(wc -l < "$TMP/ch_$r.csv") - 1))
+  [ "$rows" -eq 72 ] && head -n 1 "$TMP/ch_$r.csv" | grep -qx "router,gid,bid,port,peer_gid,load" && ok || bad "channel csv: $rows rows"
+done
+# MIN: the group's 8 nodes share its one link to the next group (0.8 flits/cycle at 0.1); DOAR stays well below
+awk -v m="$max_min" -v d="$max_doar" 'BEGIN { exit !(m > 0.7 && d < 0.8 * m) }' && ok || bad "channel max: min $max_min, doar $max_doar"
+expect_error "--channel-csv '/nonexistent/x.csv': cannot write" "$DOAR" sim small --rate 0.1 --quiet --channel-csv /nonexistent/x.csv
+
 echo "sim_cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
