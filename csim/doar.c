@@ -37,7 +37,8 @@ typedef struct {
     const char *routing, *traffic;
     int have_rate, have_packet_len, have_fault_at;
     double sweep_step, sat_latency;   /* doar sweep */
-    const char *csv;
+    const char *csv, *series_csv;
+    long series_bin;
 } cli;
 
 static int bad(const cli *c, const char *fmt, const char *arg) {
@@ -172,6 +173,8 @@ static void usage_sim(FILE *f) {
                "                       runs its fault units; losses are counted, not errors\n"
                "  --fault-at C         cycle of the link faults (default: the start of the sample)\n"
                "  --repair-at C        cycle the links come back (default: never)\n"
+               "  --series-csv FILE    time series (seed 001 Fig. 17): cycle,accepted,latency,packets per\n"
+               "                       bin of --bin N cycles (default 1000), up to the drain limit\n"
                "  --channel-csv FILE   load of every global link direction in the sample (seed 001\n"
                "                       Fig. 12): router,gid,bid,port,peer_gid,load (flits/cycle)\n"
                "  --quiet              no progress lines\n%s",
@@ -304,6 +307,13 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
                 return bad(c, step ? "--step '%s': expected 0.005..0.5" : "--sat-latency '%s': expected 1..1000000 cycles", v);
             if (step) c->sweep_step = x;
             else c->sat_latency = x;
+        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--series-csv")) {
+            NEED_VALUE();
+            c->series_csv = v;
+        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--bin")) {
+            NEED_VALUE();
+            if (parse_int(v, 1, 1000000000L, &n)) return bad(c, "--bin '%s': expected 1..1000000000 cycles", v);
+            c->series_bin = n;
         } else if ((!strcmp(c->cmd, "sweep") && !strcmp(a, "--csv")) ||
                    (!strcmp(c->cmd, "sim") && !strcmp(a, "--channel-csv"))) {
             NEED_VALUE();
@@ -570,6 +580,8 @@ static int cmd_faults(cli *c) {
     return ok ? 0 : EXIT_FAIL;
 }
 
+#define SERIES_BIN_DEFAULT 1000   /* cycles per bin of --series-csv */
+
 static int cmd_sim(cli *c) {
     char err[DOAR_ERRLEN];
     net_params *p = &c->nprm;
@@ -591,11 +603,17 @@ static int cmd_sim(cli *c) {
            t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
            p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed);
     fflush(stdout);
-    FILE *chan = NULL;
+    FILE *chan = NULL, *series = NULL;
+    if (c->series_csv) p->series_bin = c->series_bin > 0 ? c->series_bin : SERIES_BIN_DEFAULT;
     if (c->csv && !(chan = fopen(c->csv, "w"))) return bad(c, "--channel-csv '%s': cannot write the file", c->csv);
+    if (c->series_csv && !(series = fopen(c->series_csv, "w"))) {
+        if (chan) fclose(chan);
+        return bad(c, "--series-csv '%s': cannot write the file", c->series_csv);
+    }
     network net;
     if (net_init(&net, t, p, err)) {
         if (chan) fclose(chan);
+        if (series) fclose(series);
         fprintf(stderr, "doar sim: %s\n", err);
         return EXIT_BADINPUT;
     }
@@ -604,7 +622,16 @@ static int cmd_sim(cli *c) {
     if (chan) {
         int bad_write = net_write_channels(&net, chan) != 0;
         if (fclose(chan)) bad_write = 1;
-        if (bad_write) { net_free(&net); return bad(c, "--channel-csv '%s': cannot write the file", c->csv); }
+        if (bad_write) {
+            if (series) fclose(series);
+            net_free(&net);
+            return bad(c, "--channel-csv '%s': cannot write the file", c->csv);
+        }
+    }
+    if (series) {
+        int bad_write = net_write_series(&net, series) != 0;
+        if (fclose(series)) bad_write = 1;
+        if (bad_write) { net_free(&net); return bad(c, "--series-csv '%s': cannot write the file", c->series_csv); }
     }
     net_free(&net);
     printf("sim: global_channels=%ld load min=%.4f mean=%.4f max=%.4f flits/cycle\n", r.channels, r.channel_min,

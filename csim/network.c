@@ -114,6 +114,10 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
         return -1;
     }
     long links = topo_local_links(t) + topo_global_links(t);
+    if (p->series_bin < 0 || p->series_bin > MAX_PHASE) {
+        snprintf(err, DOAR_ERRLEN, "series bin %ld: must be 1..%ld cycles", p->series_bin, MAX_PHASE);
+        return -1;
+    }
     if (p->fault_links < 0 || p->fault_links > links) {
         snprintf(err, DOAR_ERRLEN, "faults %d: must be 0..%ld (the network's links)", p->fault_links, links);
         return -1;
@@ -294,6 +298,13 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
     n->diag_end = n->recov_end = -1;
     n->channel_flits = calloc((size_t)t->n_routers * (size_t)k, sizeof *n->channel_flits);
     if (!n->channel_flits) goto oom;
+    if (p->series_bin > 0) {   /* bins up to the end of the sample and a drain limit beyond it */
+        n->n_bins = (p->warmup + p->sample + p->drain_limit) / p->series_bin + 1;
+        n->bin_flits = calloc((size_t)n->n_bins, sizeof *n->bin_flits);
+        n->bin_pkts = calloc((size_t)n->n_bins, sizeof *n->bin_pkts);
+        n->bin_latency = calloc((size_t)n->n_bins, sizeof *n->bin_latency);
+        if (!n->bin_flits || !n->bin_pkts || !n->bin_latency) goto oom;
+    }
     if (p->fault_links > 0) {
         size_t ports = (size_t)t->n_routers * (size_t)k;
         n->link_down = calloc(ports, 1);
@@ -323,6 +334,9 @@ void net_free(network *n) {
     free(n->evq_n);
     free(n->failed);
     free(n->channel_flits);
+    free(n->bin_flits);
+    free(n->bin_pkts);
+    free(n->bin_latency);
     free(n->created_at);
     free(n->delivered_from);
     for (int r = 0; n->routers && r < n->routers_ready; r++) router_free(&n->routers[r]);
@@ -413,6 +427,8 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     const topo *t = &n->t;
     char msg[200];
     n->flits_delivered++;
+    long bin = n->prm.series_bin > 0 ? n->cycle / n->prm.series_bin : -1;
+    if (bin >= 0 && bin < n->n_bins) n->bin_flits[bin]++;
     if (in_sample(n, n->cycle)) n->sample_flits++;
     if (f->head) {
         int want = topo_node(t, flit_dst_gid(f->data), flit_dst_bid(f->data), flit_dst_nid(f->data));
@@ -433,6 +449,10 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     if (!f->tail) return;
     nd->sink_busy = 0;
     n->delivered++;
+    if (bin >= 0 && bin < n->n_bins) {
+        n->bin_pkts[bin]++;
+        n->bin_latency[bin] += (double)(n->cycle - (long)(f->data & ((1ull << NET_TIME_BITS) - 1)));
+    }
     long created = (long)(f->data & ((1ull << NET_TIME_BITS) - 1));
     if (n->prm.fault_links > 0 && created < n->cap_cycles) n->delivered_from[created]++;
     if (in_sample(n, created)) {
@@ -610,6 +630,17 @@ void net_cycle(network *n) {
         if (quiet && n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at) n->recov_end = c;
     }
     n->cycle++;
+}
+
+int net_write_series(const network *n, FILE *f) {
+    if (fprintf(f, "cycle,accepted,latency,packets\n") < 0) return -1;
+    long last = n->cycle / (n->prm.series_bin > 0 ? n->prm.series_bin : 1);
+    for (long b = 0; b < n->n_bins && b <= last; b++) {
+        double acc = (double)n->bin_flits[b] / ((double)n->t.n_nodes * (double)n->prm.series_bin);
+        double lat = n->bin_pkts[b] ? n->bin_latency[b] / (double)n->bin_pkts[b] : 0.0;
+        if (fprintf(f, "%ld,%.4f,%.1f,%ld\n", b * n->prm.series_bin, acc, lat, n->bin_pkts[b]) < 0) return -1;
+    }
+    return 0;
 }
 
 int net_write_channels(const network *n, FILE *f) {

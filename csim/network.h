@@ -92,6 +92,7 @@ typedef struct {
     long watchdog;            /* cycles without any flit moving while packets are outstanding */
     int fault_links;          /* links that fail at fault_at (0: no faults, no fault units) */
     long fault_at, repair_at; /* cycles; repair_at < 0: never repaired */
+    long series_bin;          /* cycles per bin of the time series (0: no series) */
     router_params rprm;       /* filled by net_default_params(); callers may change it */
     table_params tprm;
     FILE *progress;           /* progress lines (NULL: none) */
@@ -196,6 +197,11 @@ typedef struct {
     int32_t *created_at, *delivered_from;
     long cap_cycles;
     long *channel_flits;      /* [n_routers * k]: flits router r sent on global port o in the sample */
+    /* time series (seed 001 Fig. 17), bins of prm.series_bin cycles: flits delivered, packets
+     * delivered and the sum of their latencies, per bin */
+    long *bin_flits, *bin_pkts;
+    double *bin_latency;
+    long n_bins;
     long diag_end, recov_end; /* first quiet cycle after the fault / the repair, -1: not yet */
     long unreachable_pairs, created_unreachable;
 } network;
@@ -225,6 +231,9 @@ int net_send(network *n, int src, int dst);
 /* Writes "router,gid,bid,port,peer_gid,load" per wired global link direction (load: flits per
  * cycle of the sample window). Returns 0, or -1 on a write error. */
 int net_write_channels(const network *n, FILE *f);
+/* Writes "cycle,accepted,latency,packets" per bin of series_bin cycles (accepted: flits/node/cycle
+ * delivered in the bin; latency: mean of the packets delivered in it). Returns 0, or -1. */
+int net_write_series(const network *n, FILE *f);
 /* Packets created but not yet delivered (source queues included). */
 long net_outstanding(const network *n);
 

@@ -32,8 +32,27 @@ for s in 1 2 3 4; do run small 4 $s --warmup 3000 --sample 10000 --fault-at 4000
 run small 12 5 --warmup 3000 --sample 10000 --fault-at 4000 --repair-at 9000 --latency 2,20
 run mid 40 1 --warmup 1000 --sample 4000 --fault-at 1500 --repair-at 3500
 
+echo "== time series (seed 001 Fig. 17): the bins agree with the summary, and the faults show"
+out=$("$DOAR" sim small --rate 0.3 --seed 1 --warmup 3000 --sample 10000 --quiet --link-faults 8 --fault-at 5000 \
+      --repair-at 9000 --series-csv /tmp/doar_series_$$.csv --bin 500); rc=$?
+acc=$(printf '%s\n' "$out" | tail -n 1 | sed -E 's/.* accepted=([0-9.]+) .*/\1/')
+if [ $rc -ne 0 ] || ! head -n 1 /tmp/doar_series_$$.csv | grep -qx "cycle,accepted,latency,packets"; then
+  echo "FAIL: series run exit $rc or bad header"; fail=1
+else
+  # the sample window is bins 3000..12500: their mean is the summary's accepted (computed apart)
+  awk -F, -v a="$acc" 'NR > 1 && $1 >= 3000 && $1 < 13000 { s += $2; n++ }
+       NR > 1 && $1 >= 3000 && $1 < 5000 { pre += $2; np++ }
+       NR > 1 && $1 >= 5000 && $1 < 9000 && (lo == "" || $2 < lo) { lo = $2 }
+       END { m = s / n; d = m - a; if (d < 0) d = -d;
+             printf "   series: sample mean %.4f (summary %.4f), before the fault %.4f, lowest bin during it %.4f\n", m, a, pre / np, lo;
+             exit !(n == 20 && d < 0.0005 && lo < 0.9 * pre / np) }' /tmp/doar_series_$$.csv \
+    || { echo "FAIL: series disagrees with the summary or shows no dip"; fail=1; }
+fi
+rm -f /tmp/doar_series_$$.csv
+
 echo "== bad input"
-for a in "--link-faults -1" "--link-faults 100000" "--link-faults 2 --fault-at 100 --repair-at 50" "--fault-at x"; do
+for a in "--link-faults -1" "--link-faults 100000" "--link-faults 2 --fault-at 100 --repair-at 50" "--fault-at x" \
+         "--bin 0" "--series-csv /nonexistent/s.csv"; do
   "$DOAR" sim small --rate 0.1 --quiet $a >/dev/null 2>&1; rc=$?
   [ $rc -eq 2 ] || { echo "FAIL: '$a' exit $rc, want 2"; fail=1; }
 done
