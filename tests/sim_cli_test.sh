@@ -7,23 +7,7 @@ set -u
 DOAR=${1:?doar binary}
 TMP=$(mktemp -d /tmp/doar_sim_XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-pass=0; fail=0
-ok()  { pass=$((pass+1)); }
-bad() { fail=$((fail+1)); echo "FAIL: $*"; }
-
-expect_exit() {
-  local want=$1; shift
-  "$@" >"$TMP/out" 2>"$TMP/err"; local got=$?
-  if [ "$got" -eq "$want" ]; then ok; else bad "exit $got (want $want): $*"; sed 's/^/  | /' "$TMP/err" | head -5; fi
-}
-expect_error() {
-  local pattern=$1; shift
-  expect_exit 2 "$@"
-  local lines; lines=$(grep -c . "$TMP/err")
-  if [ "$lines" -ne 1 ]; then bad "stderr has $lines lines (want 1): $*"; sed 's/^/  | /' "$TMP/err" | head -5
-  elif ! grep -qE -- "$pattern" "$TMP/err"; then bad "stderr does not match /$pattern/: $(cat "$TMP/err")"
-  else ok; fi
-}
+. "$(dirname "$0")/cli_lib.sh"
 
 SHORT="--warmup 300 --sample 600 --quiet"
 echo "== sim: bad input"

@@ -95,6 +95,26 @@ static long run_against_ref(test_ctx *c, bench *b, long start, long limit, long 
     return first;
 }
 
+/* 75 one-flit packets from terminal 0 to every router and node of group `target`, then quiet:
+ * counts the flits that left on port `dead`, on other ports, and the heads discarded. */
+static void send_to_group(bench *b, int target, int dead, long *via_dead, long *other, long *discarded) {
+    router_in in;
+    router_out out;
+    *via_dead = *other = *discarded = 0;
+    for (int n = 0; n < 400; n++) {
+        memset(&in, 0, sizeof in);
+        for (int o = 0; o < b->t.k; o++) { in.cr_valid[o] = 1; in.cr_vc[o] = (uint8_t)(n & 3); in.ctl_cr_valid[o] = 1; }
+        if (n % 4 == 0 && n < 300) {
+            in.in[0].valid = in.in[0].head = in.in[0].tail = 1;
+            in.in[0].data = flit_header(target, (n / 4) % b->t.a, (n / 8) % b->t.p, b->cfg.gid, 0, 0, 1, n);
+        }
+        router_cycle(&b->r, &in, &out);
+        for (int o = 0; o < b->t.k; o++)
+            if (out.out[o].valid) { if (o == dead) (*via_dead)++; else (*other)++; }
+        if (out.discard & 1) (*discarded)++;
+    }
+}
+
 /* A local link fault: the event goes in, t_ld later the FDs leave as control flits. */
 static void test_event(test_ctx *c) {
     bench b;
@@ -121,22 +141,10 @@ static void test_event(test_ctx *c) {
     printf("  event: link down on port %d, %ld FD packets, first in cycle %ld (t_ld = %d)\n", dead, sent, first, t_ld);
 
     /* every route after the fault avoids the dead port; without a fault some used it */
-    long via_dead = 0, other = 0, discarded = 0;
+    long via_dead, other, discarded;
     int target = topo_gport_target(&b.t, b.cfg.gid, topo_group_port(&b.t, b.cfg.bid, dead));
     EXPECT(c, target >= 0, "dead port unwired");
-    long cyc = 10000;
-    for (int n = 0; n < 400; n++, cyc++) {
-        memset(&in, 0, sizeof in);
-        for (int o = 0; o < b.t.k; o++) { in.cr_valid[o] = 1; in.cr_vc[o] = (uint8_t)(n & 3); in.ctl_cr_valid[o] = 1; }
-        if (n % 4 == 0 && n < 300) {
-            in.in[0].valid = in.in[0].head = in.in[0].tail = 1;
-            in.in[0].data = flit_header(target, (n / 4) % b.t.a, (n / 8) % b.t.p, b.cfg.gid, 0, 0, 1, n);
-        }
-        router_cycle(&b.r, &in, &out);
-        for (int o = 0; o < b.t.k; o++)
-            if (out.out[o].valid) { if (o == dead) via_dead++; else other++; }
-        if (out.discard & 1) discarded++;
-    }
+    send_to_group(&b, target, dead, &via_dead, &other, &discarded);
     EXPECT(c, via_dead == 0, "%ld packets still routed to the dead port", via_dead);
     EXPECT(c, other + discarded == 75, "packets lost: %ld out, %ld discarded of 75", other, discarded);
     EXPECT(c, router_buffered(&b.r) == 0, "router did not drain");
@@ -146,17 +154,7 @@ static void test_event(test_ctx *c) {
 
     /* the same packets without the fault: the direct global port is used (the check can fail) */
     setup(c, &b, "small", 10);
-    via_dead = 0;
-    for (int n = 0; n < 400; n++) {
-        memset(&in, 0, sizeof in);
-        for (int o = 0; o < b.t.k; o++) { in.cr_valid[o] = 1; in.cr_vc[o] = (uint8_t)(n & 3); }
-        if (n % 4 == 0 && n < 300) {
-            in.in[0].valid = in.in[0].head = in.in[0].tail = 1;
-            in.in[0].data = flit_header(target, (n / 4) % b.t.a, (n / 8) % b.t.p, b.cfg.gid, 0, 0, 1, n);
-        }
-        router_cycle(&b.r, &in, &out);
-        if (out.out[dead].valid) via_dead++;
-    }
+    send_to_group(&b, target, dead, &via_dead, &other, &discarded);
     EXPECT(c, via_dead > 0, "without a fault no packet used the global port: the test above proves nothing");
     teardown(&b);
 }
