@@ -10,7 +10,7 @@ BUILD   := build
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
                 csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
-                csim/traffic.c csim/network.c
+                csim/traffic.c csim/network.c csim/policy.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
@@ -67,6 +67,7 @@ unit-tests: $(TESTS)
 cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 	tests/cli_test.sh $(BUILD)/asan/doar $(BUILD)/doar
 	tests/sim_cli_test.sh $(BUILD)/asan/doar
+	tests/sim_routing_test.sh $(BUILD)/doar
 
 valgrind-tests: $(BUILD)/doar
 	tests/valgrind_test.sh $(BUILD)/doar

@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#define NUM_VCS 4
 
 void alloc_compute(const alloc_view *v, alloc_grants *g) {
     const int k = v->k;
@@ -14,13 +13,13 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
     for (int i = 0; i < k; i++) {
         pick[i] = -1;
         g->pick_vc[i] = -1;
-        if (i == v->prio_in && v->req[i * NUM_VCS + v->prio_vc].kind == REQ_MCAST) {
+        if (i == v->prio_in && v->req[i * v->vcs + v->prio_vc].kind == REQ_MCAST) {
             pick[i] = v->prio_vc;
             continue;
         }
-        for (int n = 0; n < NUM_VCS; n++) {
-            int vc = (v->rr_in[i] + n) % NUM_VCS;
-            if (v->req[i * NUM_VCS + vc].kind != REQ_NONE) { pick[i] = vc; break; }
+        for (int n = 0; n < v->vcs; n++) {
+            int vc = (v->rr_in[i] + n) % v->vcs;
+            if (v->req[i * v->vcs + vc].kind != REQ_NONE) { pick[i] = vc; break; }
         }
     }
     /* Bulletin stage: one multicast takes all its ports at once. */
@@ -28,9 +27,9 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
     if (v->bulletin) {
         for (int n = 0; n < k; n++) {
             int i = (v->rr_mc + n) % k;
-            if (pick[i] >= 0 && v->req[i * NUM_VCS + pick[i]].kind == REQ_MCAST) {
+            if (pick[i] >= 0 && v->req[i * v->vcs + pick[i]].kind == REQ_MCAST) {
                 g->mc_winner = i;
-                taken = v->req[i * NUM_VCS + pick[i]].ports;
+                taken = v->req[i * v->vcs + pick[i]].ports;
                 g->acq_ports[i] = taken;
                 g->pick_vc[i] = pick[i];
                 break;
@@ -42,7 +41,7 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
     uint64_t wanted = 0;
     for (int i = 0; i < k; i++) {
         if (pick[i] < 0) continue;
-        const alloc_req *r = &v->req[i * NUM_VCS + pick[i]];
+        const alloc_req *r = &v->req[i * v->vcs + pick[i]];
         if (r->kind == REQ_HEAD || r->kind == REQ_ACQ) wanted |= r->ports;
     }
     for (uint64_t m = wanted & ~taken; m; m &= m - 1) {
@@ -50,7 +49,7 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
         if (o >= k) break;
         for (int n = 0, i = v->rr_out[o] % k; n < k; n++, i = i + 1 == k ? 0 : i + 1) {
             if (pick[i] < 0) continue;
-            const alloc_req *r = &v->req[i * NUM_VCS + pick[i]];
+            const alloc_req *r = &v->req[i * v->vcs + pick[i]];
             if ((r->kind == REQ_HEAD || r->kind == REQ_ACQ) && ((r->ports >> o) & 1)) {
                 g->acq_ports[i] |= (uint64_t)1 << o;
                 g->pick_vc[i] = pick[i];
@@ -63,7 +62,7 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
     /* Bodies and discards always move. */
     for (int i = 0; i < k; i++) {
         if (pick[i] < 0) continue;
-        int kind = v->req[i * NUM_VCS + pick[i]].kind;
+        int kind = v->req[i * v->vcs + pick[i]].kind;
         if (kind == REQ_BODY || kind == REQ_DISCARD) g->pick_vc[i] = pick[i];
     }
 }

@@ -36,8 +36,9 @@ typedef struct {
 
 typedef struct {
     int k;              /* router ports */
+    int vcs;            /* VCs per input (4 in the hardware; route policies use 2..5) */
     int bulletin;       /* 1: Global Resource Bulletin on */
-    const alloc_req *req;   /* [k * 4]: input i, VC v at i*4+v */
+    const alloc_req *req;   /* [k * vcs]: input i, VC v at i*vcs+v */
     const int *rr_in;       /* [k] */
     const int *rr_out;      /* [k] */
     int rr_mc;

@@ -159,12 +159,17 @@ static void usage_sim(FILE *f) {
                "           delivered=D lost=N   (exit 1 when traffic stopped, or a packet was lost with no\n"
                "           fault injected; with --link-faults losses are counted and reported, not errors)\n\n"
                "  --rate X             offered load, flits per node per cycle, 0..1 (required)\n"
-               "  --routing R          doar (default) or min (the same router, table B empty);\n"
-               "                       val ugal_l ugal_g par par_ph ugal_le tpr: not implemented yet\n"
+               "  --routing R          doar (default: the route-compute units of the RTL) or a route\n"
+               "                       policy of the C model: min val ugal_l ugal_g par par_ph ugal_le tpr\n"
+               "                       (VCs as seed 001 Table 1; docs/network.md \"Routing algorithms\")\n"
                "  --traffic T          ur (default), adv+i (group G sends to group G+i), rp (permutation)\n"
                "  --warmup N           warm-up cycles (default 30000)\n"
                "  --sample N           sample cycles (default 10000)\n"
                "  --packet-len L       flits per packet, 2..15 (default 4)\n"
+               "  --thresholds TL,TG   DOAR congestion thresholds, packets (default 10,30: seed 001)\n"
+               "  --threshold-util P   a threshold is at least the flits a port busy P%% of the cycles\n"
+               "                       has in flight on its link (occupancy is credit-based; default 80;\n"
+               "                       0: the paper's figures alone; docs/network.md)\n"
                "  --latency L,G        intra-group and global link latency, cycles (default 10,100)\n"
                "  --drain-limit N      after the sample, injection goes on until the sample's packets are\n"
                "                       delivered or for N cycles (default 10000); then the network drains\n"
@@ -292,6 +297,20 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (!strcmp(a, "--link-faults")) c->nprm.fault_links = (int)n;
             else if (!strcmp(a, "--fault-at")) { c->nprm.fault_at = n; c->have_fault_at = 1; }
             else c->nprm.repair_at = n;
+        } else if (is_net(c) && !strcmp(a, "--thresholds")) {
+            NEED_VALUE();
+            char *end;
+            long tl = strtol(v, &end, 10), tg;
+            if (end == v || *end != ',' || tl < 0 || tl > 100000) return bad(c, "--thresholds '%s': expected TL,TG (packets)", v);
+            const char *g2 = end + 1;
+            tg = strtol(g2, &end, 10);
+            if (end == g2 || *end || tg < 0 || tg > 100000) return bad(c, "--thresholds '%s': expected TL,TG (packets)", v);
+            c->nprm.tl_pkts = (int)tl;
+            c->nprm.tg_pkts = (int)tg;
+        } else if (is_net(c) && !strcmp(a, "--threshold-util")) {
+            NEED_VALUE();
+            if (parse_int(v, 0, 100, &n)) return bad(c, "--threshold-util '%s': expected a percentage 0..100", v);
+            c->nprm.threshold_util = (int)n;
         } else if (is_net(c) && !strcmp(a, "--packet-len")) {
             NEED_VALUE();
             if (parse_int(v, NET_MIN_PACKET_LEN, FLIT_MAX_LEN, &n)) return bad(c, "--packet-len '%s': expected 2..15 flits", v);
@@ -641,6 +660,10 @@ static int cmd_sim(cli *c) {
            r.sample_delivered, r.sample_created);
     for (int h = 0; h <= NET_MAX_HOPS_HIST; h++) printf("%s%ld", h ? "," : "", r.hops_hist[h]);
     printf("\n");
+    if (p->routing != NET_ROUTING_DOAR)
+        printf("sim: policy=%s vcs=%d source_decisions=%ld nonminimal=%ld (%.1f%%; PAR/PAR_PH count their second "
+               "decision too)\n", net_routing_name(p->routing), policy_vcs(p->routing), r.decisions, r.nonminimal,
+               r.decisions ? 100.0 * (double)r.nonminimal / (double)r.decisions : 0.0);
     if (p->fault_links > 0)
         printf("sim: faults links=%d at=%ld repair=%ld fd_fr_packets=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
                "lost_on_links=%ld lost_discarded=%ld; lost by creation: before_fault=%ld in_diagnosis=%ld "

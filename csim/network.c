@@ -29,36 +29,33 @@
 #define PROGRESS_CHECK_MASK 1023     /* look at the clock every 1024 cycles */
 #define PROGRESS_SECONDS 2.0
 
-static const char *const routing_names[] = {"doar", "min"};
-/* issue 6's other algorithms: recognised, not built yet */
-static const char *const routing_later[] = {"val", "ugal_l", "ugal_g", "par", "par_ph", "ugal_le", "tpr"};
-
 int net_parse_routing(const char *name, net_routing *out, char err[DOAR_ERRLEN]) {
-    for (size_t i = 0; i < sizeof routing_names / sizeof routing_names[0]; i++)
-        if (!strcmp(name, routing_names[i])) { *out = (net_routing)i; return 0; }
-    for (size_t i = 0; i < sizeof routing_later / sizeof routing_later[0]; i++)
-        if (!strcmp(name, routing_later[i])) {
-            snprintf(err, DOAR_ERRLEN, "routing %s: not implemented yet (available: doar min)", name);
-            return -1;
-        }
+    if (policy_parse(name, out) == 0) return 0;
     snprintf(err, DOAR_ERRLEN, "routing '%s': unknown (min val ugal_l ugal_g par par_ph ugal_le tpr doar)", name);
     return -1;
 }
 
-const char *net_routing_name(net_routing r) { return routing_names[r == NET_ROUTING_MIN ? 1 : 0]; }
+const char *net_routing_name(net_routing r) { return policy_name(r); }
 
 void net_size_router(const topo *t, net_params *p) {
     router_default_params(t, &p->rprm);
-    int len = p->packet_len;
-    int local_vc = PAPER_LOCAL_PORT_PKTS / VCBUF_NUM_VCS * len;
-    int global_vc = PAPER_GLOBAL_PORT_PKTS / VCBUF_NUM_VCS * len;
+    int len = p->packet_len, vcs = policy_vcs(p->routing);
+    /* a port's buffer is the paper's whatever the VC count (Table 1): split over the VCs */
+    int local_vc = PAPER_LOCAL_PORT_PKTS / vcs * len;
+    int global_vc = PAPER_GLOBAL_PORT_PKTS / vcs * len;
+    p->rprm.vcs = vcs;
+    p->rprm.pol.kind = p->routing;
     p->rprm.max_len = len;
     p->rprm.depth[PORT_TERMINAL] = local_vc;   /* injection buffers as intra-group ones */
     p->rprm.depth[PORT_LOCAL] = local_vc;
     p->rprm.depth[PORT_GLOBAL] = global_vc;
     for (int c = 0; c < 3; c++) p->rprm.ds_depth[c] = p->rprm.depth[c];
-    p->rprm.tl = PAPER_TL_PKTS * len;
-    p->rprm.tg = PAPER_TG_PKTS * len;
+    p->rprm.tl = p->tl_pkts * len;
+    p->rprm.tg = p->tg_pkts * len;
+    int in_flight_l = (2 * p->lat_local + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
+    int in_flight_g = (2 * p->lat_global + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
+    if (p->rprm.tl < in_flight_l) p->rprm.tl = in_flight_l;
+    if (p->rprm.tg < in_flight_g) p->rprm.tg = in_flight_g;
 }
 
 void net_default_params(const topo *t, net_params *p) {
@@ -78,6 +75,9 @@ void net_default_params(const topo *t, net_params *p) {
     p->fault_links = 0;
     p->fault_at = 0;
     p->repair_at = -1;
+    p->tl_pkts = PAPER_TL_PKTS;
+    p->tg_pkts = PAPER_TG_PKTS;
+    p->threshold_util = NET_THRESHOLD_UTIL_DEFAULT;
     tables_default_params(&p->tprm);
     net_size_router(t, p);
 }
@@ -220,12 +220,29 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
     memset(n, 0, sizeof *n);
     n->t = *t;
     n->prm = *p;
-    if (net_check_params(t, p, err)) return -1;
+    if (p->rprm.vcs < policy_vcs(p->routing)) n->prm.rprm.vcs = policy_vcs(p->routing);
+    n->prm.rprm.pol.kind = p->routing;
+    if (net_check_params(t, &n->prm, err)) return -1;
     const int k = t->k;
     if (tables_generate(&n->ts, t, &p->tprm, err)) return -1;
     if (traffic_init(&n->tr, t, &p->traffic, p->seed, err)) goto fail;
-    if (p->routing == NET_ROUTING_MIN)   /* no table B entry: no non-minimal option anywhere */
-        for (int i = 0; i < n->ts.pool_n; i++) memset(n->ts.pool[i].b, 0, (size_t)n->ts.depth_b * sizeof(uint64_t));
+    /* the route policy follows the routing name; its windows follow the link latencies */
+    router_params *rp = &n->prm.rprm;
+    rp->pol.kind = p->routing;
+    if (rp->vcs < policy_vcs(p->routing)) rp->vcs = policy_vcs(p->routing);
+    rp->pol.bias = NET_UGAL_BIAS_PACKETS * p->packet_len;
+    rp->pol.rtt[PORT_TERMINAL] = 2 * p->lat_terminal + NET_ROUTER_PIPELINE + p->packet_len;
+    rp->pol.rtt[PORT_LOCAL] = 2 * p->lat_local + NET_ROUTER_PIPELINE + p->packet_len;
+    rp->pol.rtt[PORT_GLOBAL] = 2 * p->lat_global + NET_ROUTER_PIPELINE + p->packet_len;
+    if (p->routing != NET_ROUTING_DOAR && p->fault_links > 0) {
+        snprintf(err, DOAR_ERRLEN, "faults need --routing doar: routing %s has no fault handling (fault units "
+                 "mask the DOAR tables)", policy_name(p->routing));
+        goto fail;
+    }
+    if (p->routing == POLICY_UGAL_G) {
+        n->group_occ = calloc((size_t)t->g * (size_t)t->ah, sizeof *n->group_occ);
+        if (!n->group_occ) goto oom;
+    }
 
     n->routers = calloc((size_t)t->n_routers, sizeof *n->routers);
     n->in_ring = calloc((size_t)t->n_routers * (size_t)k, sizeof *n->in_ring);
@@ -236,7 +253,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
 
     for (int r = 0; r < t->n_routers; r++) {
         router *R = &n->routers[r];
-        if (router_init(R, t, &p->rprm, &p->tprm, err)) goto fail;
+        if (router_init(R, t, rp, &p->tprm, err)) goto fail;
         n->routers_ready = r + 1;
         if (p->fault_links > 0 && router_enable_faults(R, &n->ts, r, err)) goto fail;
         for (int port = 0; port < k; port++) {
@@ -293,7 +310,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         nd->q = malloc(QUEUE_INITIAL * sizeof *nd->q);
         if (!nd->q) goto oom;
         nd->q_cap = QUEUE_INITIAL;
-        for (int v = 0; v < VCBUF_NUM_VCS; v++) nd->cred[v] = p->rprm.depth[PORT_TERMINAL];
+        for (int v = 0; v < rp->vcs; v++) nd->cred[v] = rp->depth[PORT_TERMINAL];
     }
     n->diag_end = n->recov_end = -1;
     n->channel_flits = calloc((size_t)t->n_routers * (size_t)k, sizeof *n->channel_flits);
@@ -334,6 +351,7 @@ void net_free(network *n) {
     free(n->evq_n);
     free(n->failed);
     free(n->channel_flits);
+    free(n->group_occ);
     free(n->bin_flits);
     free(n->bin_pkts);
     free(n->bin_latency);
@@ -405,8 +423,9 @@ int net_send(network *n, int src, int dst) {
 static void start_packet(network *n, net_node *nd, int node) {
     const topo *t = &n->t;
     int len = n->prm.packet_len;
-    for (int i = 0; i < VCBUF_NUM_VCS; i++) {
-        int v = (nd->rr_vc + i) % VCBUF_NUM_VCS;
+    const int vcs = n->prm.rprm.vcs;
+    for (int i = 0; i < vcs; i++) {
+        int v = (nd->rr_vc + i) % vcs;
         if (nd->cred[v] < len) continue;
         const net_pkt *pk = &nd->q[nd->q_head];
         int per_group = t->a * t->p;
@@ -416,7 +435,7 @@ static void start_packet(network *n, net_node *nd, int node) {
         nd->cur_vc = v;
         nd->cur_len = len;
         nd->cur_left = len;
-        nd->rr_vc = (v + 1) % VCBUF_NUM_VCS;
+        nd->rr_vc = (v + 1) % vcs;
         nd->q_head = (nd->q_head + 1) % nd->q_cap;
         nd->q_count--;
         return;
@@ -485,7 +504,7 @@ void net_cycle(network *n) {
         link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
         link_word *o = &n->in_ring[(node / t->p) * k + node % t->p][wr[PORT_TERMINAL]];
         if (w->cr_valid) {
-            nd->cred[w->cr_vc & (VCBUF_NUM_VCS - 1)]++;
+            nd->cred[w->cr_vc % n->prm.rprm.vcs]++;
             w->cr_valid = 0;
         }
         if (w->f.valid) {
@@ -515,8 +534,14 @@ void net_cycle(network *n) {
     /* ---- routers ---- */
     router_in *in = &n->rin;
     router_out *out = &n->rout;
+    if (n->group_occ)   /* UGAL_G: every router's view of its group's global ports, start of the cycle */
+        for (int r = 0; r < t->n_routers; r++)
+            for (int i = 0; i < t->h; i++)
+                n->group_occ[topo_gid(t, r) * t->ah + topo_bid(t, r) * t->h + i] =
+                    router_gport_estimate(&n->routers[r], t->first_global + i);
     for (int r = 0; r < t->n_routers; r++) {
         link_word **ir = &n->in_ring[r * k];
+        in->group_occ = n->group_occ ? &n->group_occ[topo_gid(t, r) * t->ah] : NULL;
         for (int i = 0; i < k; i++) {
             link_word *w = ir[i];
             if (!w) {
@@ -674,7 +699,7 @@ static void deadlock_report(const network *n, char *buf, size_t len) {
         holding++;
         flits += b;
         for (int i = 0; i < t->k && fr < 0; i++)
-            for (int v = 0; v < VCBUF_NUM_VCS && fr < 0; v++)
+            for (int v = 0; v < n->prm.rprm.vcs && fr < 0; v++)
                 if (n->routers[r].in[i].count[v]) { fr = r; fp = i; fv = v; }
     }
     int off = snprintf(buf, len, "no flit moved for %ld cycles (cycle %ld): %d routers hold %ld flits, %ld packets outstanding",
@@ -728,6 +753,11 @@ int net_run(network *n, net_result *res) {
     }
     res->seconds = now_s() - t0;
     res->cycles = n->cycle;
+    for (int r = 0; r < n->t.n_routers && n->routers; r++)
+        if (n->routers[r].pol) {
+            res->decisions += n->routers[r].pol->decisions;
+            res->nonminimal += n->routers[r].pol->nonminimal;
+        }
     const double node_cycles = (double)n->t.n_nodes * (double)p->sample;
     res->offered = p->rate;
     res->generated = (double)n->sample_flits_created / node_cycles;

@@ -76,7 +76,16 @@ extern "C" {
 #define NET_TIME_BITS 40                        /* body flits: creation cycle [39:0] */
 #define NET_MIN_PACKET_LEN 2                    /* the creation cycle rides on a body flit */
 
-typedef enum { NET_ROUTING_DOAR = 0, NET_ROUTING_MIN = 1 } net_routing;
+/* Routing: DOAR (the route-compute units) or a route policy of csim/policy.h. */
+typedef route_policy net_routing;
+#define NET_ROUTING_DOAR POLICY_DOAR
+#define NET_ROUTING_MIN POLICY_MIN
+#define NET_ROUTER_PIPELINE 8   /* cycles from a flit's arrival to its credit leaving a router (head:
+                                   route 4, switch 1, output 1, credit out 1; rounded up): the
+                                   history window of a port is 2 * latency + this + the packet
+                                   length (the tail's credit comes back last) */
+#define NET_UGAL_BIAS_PACKETS 2 /* UGAL bias b, packets toward minimal */
+#define NET_THRESHOLD_UTIL_DEFAULT 80   /* percent (docs/network.md, "Congestion thresholds") */
 
 typedef struct {
     net_routing routing;
@@ -93,6 +102,11 @@ typedef struct {
     int fault_links;          /* links that fail at fault_at (0: no faults, no fault units) */
     long fault_at, repair_at; /* cycles; repair_at < 0: never repaired */
     long series_bin;          /* cycles per bin of the time series (0: no series) */
+    int tl_pkts, tg_pkts;     /* DOAR congestion thresholds TL / TG, packets (seed 001: 10 / 30) */
+    int threshold_util;       /* percent: a threshold is at least what a port sending this share of
+                                 the cycles keeps on its link (credit-based occupancy counts flits in
+                                 flight: share x round trip, 2 * latency + NET_ROUTER_PIPELINE +
+                                 packet length); 0: the paper's figures alone (docs/network.md) */
     router_params rprm;       /* filled by net_default_params(); callers may change it */
     table_params tprm;
     FILE *progress;           /* progress lines (NULL: none) */
@@ -121,6 +135,7 @@ typedef struct {
                                  once diagnosis ended: no allowed path is left */
     long created_unreachable; /* packets created after diagnosis (before the repair) for such pairs:
                                  exactly these may be lost after diagnosis */
+    long nonminimal, decisions; /* route policies: source decisions, and how many went non-minimally */
     long cycles;              /* simulated */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
@@ -149,7 +164,7 @@ typedef struct {
     int q_head, q_count, q_cap;
     int cur_left, cur_len, cur_vc;
     uint64_t cur_hdr, cur_body;
-    int cred[VCBUF_NUM_VCS];
+    int cred[VCBUF_MAX_VCS];
     int rr_vc;
     /* sink */
     int sink_busy;            /* a packet's head has arrived, its tail not yet */
@@ -202,11 +217,12 @@ typedef struct {
     long *bin_flits, *bin_pkts;
     double *bin_latency;
     long n_bins;
+    int *group_occ;           /* UGAL_G: [g * a*h] global port estimates, refreshed every cycle */
     long diag_end, recov_end; /* first quiet cycle after the fault / the repair, -1: not yet */
     long unreachable_pairs, created_unreachable;
 } network;
 
-/* Parses "doar" / "min"; the other routing names of issue 6 are "not implemented yet". */
+/* Parses a routing name (policy_parse); unknown names get a reason listing them. */
 int net_parse_routing(const char *name, net_routing *out, char err[DOAR_ERRLEN]);
 const char *net_routing_name(net_routing r);
 

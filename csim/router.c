@@ -20,6 +20,8 @@ void router_default_params(const topo *t, router_params *p) {
     p->max_len = 4;
     p->mgroups = 16;
     /* The paper's thresholds relative to the paper's buffers, applied to ours. */
+    p->vcs = VCBUF_NUM_VCS;
+    policy_default_params(&p->pol);
     int local_cap = VCBUF_NUM_VCS * p->ds_depth[PORT_LOCAL], global_cap = VCBUF_NUM_VCS * p->ds_depth[PORT_GLOBAL];
     p->tl = local_cap * TL_REF / LOCAL_CAP_REF;
     p->tg = global_cap * TG_REF / GLOBAL_CAP_REF;
@@ -47,6 +49,19 @@ int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERR
                      p->max_len);
             return -1;
         }
+    if (p->vcs < 1 || p->vcs > VCBUF_MAX_VCS) {
+        snprintf(err, DOAR_ERRLEN, "vcs=%d: must be 1..%d", p->vcs, VCBUF_MAX_VCS);
+        return -1;
+    }
+    if (p->pol.kind < POLICY_DOAR || p->pol.kind >= POLICY_COUNT) {
+        snprintf(err, DOAR_ERRLEN, "unknown route policy %d", (int)p->pol.kind);
+        return -1;
+    }
+    if (p->vcs < policy_vcs(p->pol.kind)) {
+        snprintf(err, DOAR_ERRLEN, "routing %s needs %d VCs (seed 001 Table 1), router has %d",
+                 policy_name(p->pol.kind), policy_vcs(p->pol.kind), p->vcs);
+        return -1;
+    }
     if (p->ctl_depth < 1 || p->ctl_depth > 64) { snprintf(err, DOAR_ERRLEN, "ctl_depth must be 1..64"); return -1; }
     if (p->mgroups < 1 || p->mgroups > 256) { snprintf(err, DOAR_ERRLEN, "mgroups must be 1..256"); return -1; }
     if (p->hw < 1 || p->tps < 1 || p->tl < 0 || p->tg < 0) { snprintf(err, DOAR_ERRLEN, "hw, tps >= 1; tl, tg >= 0"); return -1; }
@@ -70,7 +85,13 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->rr_in || !r->rr_out) goto oom;
     for (int i = 0; i < k; i++) {
         if (rcu_init(&r->rcus[i], t, tp, err)) goto fail;
-        if (vcbuf_init(&r->in[i], p->depth[topo_port_class(t, i)])) goto oom;
+        if (vcbuf_init(&r->in[i], p->depth[topo_port_class(t, i)], p->vcs)) goto oom;
+    }
+    r->vc_mask = p->vcs <= VCBUF_NUM_VCS ? VCBUF_NUM_VCS - 1 : VCBUF_MAX_VCS - 1;
+    if (p->pol.kind != POLICY_DOAR) {
+        r->pol = calloc(1, sizeof *r->pol);
+        if (!r->pol) goto oom;
+        if (policy_init(r->pol, t, &p->pol, err)) { free(r->pol); r->pol = NULL; goto fail; }
     }
     if (mcast_init(&r->mc, k, p->mgroups)) goto oom;
     cong_params cp = {p->tl, p->tg, p->hw, p->max_len, p->tps};
@@ -101,6 +122,7 @@ int router_event_ready(const router *r) { return r->fu && fault_event_ready(r->f
 
 void router_free(router *r) {
     if (r->fu) { fault_free(r->fu); free(r->fu); }
+    if (r->pol) { policy_free(r->pol); free(r->pol); }
     for (int i = 0; r->rcus && i < r->t.k; i++) rcu_free(&r->rcus[i]);
     for (int i = 0; r->in && i < r->t.k; i++) vcbuf_free(&r->in[i]);
     free(r->rcus);
@@ -129,7 +151,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
         rcu_reset(&r->rcus[i], &rc);
         vcbuf_reset(&r->in[i]);
         memset(r->side[i], 0, sizeof r->side[i]);
-        for (int v = 0; v < VCBUF_NUM_VCS; v++) r->cred[i][v] = r->prm.ds_depth[topo_port_class(t, i)];
+        for (int v = 0; v < r->prm.vcs; v++) r->cred[i][v] = r->prm.ds_depth[topo_port_class(t, i)];
         r->rr_in[i] = 0;
         r->rr_out[i] = 0;
     }
@@ -142,6 +164,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     cong_reset(&r->cg, cfg->bid);
     memset(&r->regs, 0, sizeof r->regs);
     if (r->fu) fault_reset(r->fu);
+    if (r->pol) policy_reset(r->pol, cfg->gid, cfg->bid, cfg->seed);
     r->link_dn = 0;
     for (int o = 0; o < t->k; o++) { r->ctl_cred[o] = r->prm.ctl_depth; r->inv_q[o] = 0; }
 }
@@ -149,14 +172,21 @@ void router_reset(router *r, const router_cfg_in *cfg) {
 int router_buffered(const router *r) {
     int n = 0;
     for (int i = 0; i < r->t.k; i++)
-        for (int v = 0; v < VCBUF_NUM_VCS; v++) n += r->in[i].count[v];
+        for (int v = 0; v < r->prm.vcs; v++) n += r->in[i].count[v];
     return n;
 }
 
 static int port_occupancy(const router *r, int o) {
     int cap = r->prm.ds_depth[topo_port_class(&r->t, o)], occ = 0;
-    for (int v = 0; v < VCBUF_NUM_VCS; v++) occ += cap - r->cred[o][v];
+    for (int v = 0; v < r->prm.vcs; v++) occ += cap - r->cred[o][v];
     return occ;
+}
+
+int router_gport_estimate(const router *r, int o) {
+    int occ = port_occupancy(r, o);
+    if (!r->pol) return occ;
+    int e = occ - r->pol->recent[o];
+    return e > 0 ? e : 0;
 }
 
 /* Ports reserved by the waiting multicast (they leave the bulletin until it is done). */
@@ -229,10 +259,11 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     }
 
     /* ---- switch allocation on the state at the start of the cycle ---- */
-    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_NUM_VCS];
+    const int vcs = r->prm.vcs;
+    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];
     for (int i = 0; i < k; i++)
-        for (int v = 0; v < VCBUF_NUM_VCS; v++) reqs[i * VCBUF_NUM_VCS + v] = propose(r, i, v, ctl_ports);
-    alloc_view view = {k, r->prm.bulletin, reqs, r->rr_in, r->rr_out, r->rr_mc,
+        for (int v = 0; v < vcs; v++) reqs[i * vcs + v] = propose(r, i, v, ctl_ports);
+    alloc_view view = {k, vcs, r->prm.bulletin, reqs, r->rr_in, r->rr_out, r->rr_mc,
                        r->res_valid ? r->res_in : -1, r->res_vc};
     alloc_grants g;
     alloc_compute(&view, &g);
@@ -245,7 +276,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
         if (!r->res_valid) {
             for (int n = 0; n < k && !n_res_valid; n++) {
                 int i = (r->rr_mc + n) % k;
-                for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+                for (int v = 0; v < vcs; v++) {
                     const flit *f = vcbuf_front(&r->in[i], v);
                     const route_entry *e = vcbuf_route(&r->in[i], v);
                     int granted = g.mc_winner == i && g.pick_vc[i] == v;
@@ -260,23 +291,28 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
         }
     }
 
+    uint8_t taken[ROUTER_MAX_PORTS] = {0};   /* credits each output took (route policies' history) */
     for (int i = 0; i < k; i++) {
         int v = g.pick_vc[i];
         if (v < 0) continue;
         vcbuf *b = &r->in[i];
-        const alloc_req *q = &reqs[i * VCBUF_NUM_VCS + v];
+        const alloc_req *q = &reqs[i * vcs + v];
         const flit *f = vcbuf_front(b, v);
         const route_entry *e = vcbuf_route(b, v);
         int moved = 0;
         if (q->kind == REQ_HEAD || q->kind == REQ_MCAST || q->kind == REQ_BODY) {
             if (q->kind != REQ_BODY) {
-                for (uint64_t m = e->ports; m; m &= m - 1) r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
+                for (uint64_t m = e->ports; m; m &= m - 1) {
+                    r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
+                    taken[__builtin_ctzll(m)] = e->len;
+                }
             }
             for (uint64_t m = e->ports; m; m &= m - 1) {
                 int o = __builtin_ctzll(m);
                 next.out[o] = *f;
                 next.out[o].valid = 1;
                 next.out[o].vc = e->ovc;
+                if (e->rewrite && f->head) next.out[o].data = e->hdr;
             }
             if (f->tail) {
                 r->locked &= ~e->ports;
@@ -292,7 +328,10 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             moved = 1;
         } else if (q->kind == REQ_ACQ) {
             uint64_t got = g.acq_ports[i];
-            for (uint64_t m = got; m; m &= m - 1) r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
+            for (uint64_t m = got; m; m &= m - 1) {
+                r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
+                taken[__builtin_ctzll(m)] = e->len;
+            }
             r->locked |= got;
             b->held[v] |= got;
             if (b->held[v] == e->ports) b->active[v] = 1;
@@ -313,7 +352,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             next.cr_valid[i] = 1;
             next.cr_vc[i] = (uint8_t)v;
         }
-        r->rr_in[i] = (v + 1) % VCBUF_NUM_VCS;
+        r->rr_in[i] = (v + 1) % vcs;
     }
     for (int o = 0; o < k; o++)
         if (g.out_winner[o] >= 0) r->rr_out[o] = (g.out_winner[o] + 1) % k;
@@ -321,6 +360,8 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     r->res_valid = n_res_valid;
     r->res_in = n_res_in;
     r->res_vc = n_res_vc;
+
+    if (r->pol) policy_tick(r->pol, taken);
 
     /* ---- FD/FR packets leave on the ports they were waiting for ---- */
     for (uint64_t m = ctl_ports; m; m &= m - 1) {
@@ -335,13 +376,15 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     /* ---- credits returned by the downstream routers (a credit nobody took saturates) ---- */
     for (int o = 0; o < k; o++)
         if (in->cr_valid[o]) {
-            int *c = &r->cred[o][in->cr_vc[o] & 3];
+            int cv = in->cr_vc[o] & r->vc_mask;
+            if (cv >= vcs) continue;
+            int *c = &r->cred[o][cv];
             if (++*c > r->prm.ds_depth[topo_port_class(t, o)]) *c = r->prm.ds_depth[topo_port_class(t, o)];
         }
     for (int o = 0; o < k; o++) {
         if (in->ctl_cr_valid[o] && r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
         if ((port_down >> o) & 1) {   /* a dead link swallows flits: nothing waits for its credits */
-            for (int v = 0; v < VCBUF_NUM_VCS; v++) r->cred[o][v] = r->prm.ds_depth[topo_port_class(t, o)];
+            for (int v = 0; v < vcs; v++) r->cred[o][v] = r->prm.ds_depth[topo_port_class(t, o)];
             r->ctl_cred[o] = r->prm.ctl_depth;
         }
     }
@@ -359,7 +402,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             ri.hdr.dst_bid = flit_dst_bid(f->data);
             ri.hdr.dst_nid = flit_dst_nid(f->data);
             ri.hdr.src_gid = flit_src_gid(f->data);
-            ri.hdr.vc = f->vc & 3;
+            ri.hdr.vc = f->vc & r->vc_mask;
         }
         ri.opt_invalid = r->inv_q[i];
         if (fu) r->inv_q[i] = inv_next[i];
@@ -372,7 +415,8 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             ri.tw_data = in->tw_data;
         }
         rcu_out ro;
-        rcu_cycle(&r->rcus[i], &ri, &ro);
+        if (r->pol) memset(&ro, 0, sizeof ro);   /* the policy decides below; the RCU idles */
+        else rcu_cycle(&r->rcus[i], &ri, &ro);
         side_stage done = r->side[i][RCU_LATENCY - 1];
         if (done.valid) {
             route_entry e;
@@ -383,6 +427,15 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
                 e.ovc = done.vc;
                 e.ports = mcast_lookup(&r->mc, i, done.grp);
                 e.discard = e.ports == 0;
+            } else if (r->pol) {
+                policy_view pv = {occ, in->group_occ};
+                policy_decision d;
+                policy_route(r->pol, &pv, i, done.vc, done.data, &d);
+                e.ovc = (uint8_t)d.vc;
+                e.discard = d.port < 0 || d.port >= t->k;
+                e.ports = e.discard ? 0 : (uint64_t)1 << d.port;
+                e.rewrite = d.hdr != done.data;
+                e.hdr = d.hdr;
             } else {
                 e.ovc = (uint8_t)ro.vc;
                 e.discard = ro.cls == RCU_NONE || ro.port >= t->k;  /* a table C item beyond k */
@@ -394,21 +447,23 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             vcbuf_push_route(&r->in[i], done.vc, &e);
         }
         for (int s = RCU_LATENCY - 1; s > 0; s--) r->side[i][s] = r->side[i][s - 1];
-        side_stage st = {0, 0, 0, 0, 0};
+        side_stage st = {0, 0, 0, 0, 0, 0};
         /* a head dropped on a full VC (an upstream protocol error) gets no route entry */
-        int accepted = f->valid && r->in[i].count[f->vc & 3] < r->in[i].depth;
+        int fvc = f->vc & r->vc_mask;
+        int accepted = f->valid && fvc < vcs && r->in[i].count[fvc] < r->in[i].depth;
         if (f->valid && f->head && accepted) {
             st.valid = 1;
-            st.vc = f->vc & 3;
+            st.vc = (uint8_t)fvc;
             st.mcast = (uint8_t)flit_mcast(f->data);
             st.grp = (uint8_t)flit_mgrp(f->data);
             st.len = (uint8_t)flit_len(f->data);
+            st.data = f->data;
         }
         r->side[i][0] = st;
         /* ---- arrivals enter the VC buffers at the end of the cycle ---- */
         if (f->valid) {
             flit a = *f;
-            a.vc &= 3;
+            a.vc = (uint8_t)fvc;
             vcbuf_push(&r->in[i], &a);
         }
         if (r->in[i].overflow) next.overflow |= (uint64_t)1 << i;

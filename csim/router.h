@@ -24,6 +24,7 @@
 #include "fault.h"
 #include "flit.h"
 #include "mcast.h"
+#include "policy.h"
 #include "rcu.h"
 #include "vcbuf.h"
 
@@ -42,6 +43,9 @@ typedef struct {
     int hw;             /* history window of CongG */
     int tps;            /* side-band latency t_ps */
     int bulletin;       /* Global Resource Bulletin on (1) or off (0, deadlock demonstration) */
+    int vcs;            /* VCs per port: 4 (the hardware, DOAR); route policies 2..5 (policy_vcs) */
+    policy_params pol;  /* route policy: POLICY_DOAR (the route-compute units) or one of csim/policy.h,
+                           which the C model alone has (the RTL refuses nothing: it has no policy) */
     int ctl_depth;      /* FD/FR packets the fault unit's input FIFO holds per port: the control
                            credits of every link (the RTL's IN_DEPTH) */
 } router_params;
@@ -64,6 +68,9 @@ typedef struct {
      * table set in router_enable_faults, so the C model ignores these writes */
     int fw_valid, fw_port, fw_entry;
     uint64_t fw_src, fw_int;
+    /* UGAL_G only: the history-window estimate of every group-level global port of the group
+     * (router_gport_estimate of the owning routers, start of this cycle); NULL: none */
+    const int *group_occ;
 } router_in;
 
 typedef struct {
@@ -85,6 +92,7 @@ typedef struct {
 
 typedef struct {
     uint8_t valid, vc, mcast, grp, len;
+    uint64_t data;      /* the header (route policies decide on it at the end of the pipeline) */
 } side_stage;
 
 typedef struct {
@@ -97,7 +105,7 @@ typedef struct {
     side_stage (*side)[RCU_LATENCY];  /* [k][4]: header facts travelling beside the RCU */
     mcast_table mc;
     cong cg;
-    int (*cred)[VCBUF_NUM_VCS];       /* [k][4] */
+    int (*cred)[VCBUF_MAX_VCS];       /* [k][vcs used] */
     uint64_t locked;           /* output ports held by a packet */
     uint64_t grb_free;         /* the bulletin: ports with no multicast */
     int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its ports */
@@ -108,6 +116,8 @@ typedef struct {
     fault_unit *fu;
     int ctl_cred[ROUTER_MAX_PORTS];
     uint64_t inv_q[ROUTER_MAX_PORTS];
+    policy_state *pol;         /* a route policy other than DOAR (NULL: the RCUs decide) */
+    int vc_mask;               /* input VC field bits: 3 (2 bits, the RTL's) or 7 with more than 4 VCs */
     uint64_t link_dn;          /* ports whose last event taken was link down / peer down */
     uint64_t discarded_heads, ctl_dropped, events_dropped;
 } router;
@@ -135,6 +145,9 @@ void router_cycle(router *r, const router_in *in, router_out *out);
 int router_enable_faults(router *r, const table_set *ts, int router_id, char err[DOAR_ERRLEN]);
 /* The event input can take an event this cycle. */
 int router_event_ready(const router *r);
+/* Output port o's outstanding flits minus those sent within its round trip (route policies with
+ * a history window; the plain credit occupancy otherwise). */
+int router_gport_estimate(const router *r, int o);
 /* Flits buffered in the router (all input VCs). */
 int router_buffered(const router *r);
 

@@ -3,10 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int vcbuf_init(vcbuf *b, int depth) {
+int vcbuf_init(vcbuf *b, int depth, int nvcs) {
     memset(b, 0, sizeof *b);
+    if (nvcs < 1 || nvcs > VCBUF_MAX_VCS) return -1;
     b->depth = depth;
-    for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+    b->nvcs = nvcs;
+    for (int v = 0; v < nvcs; v++) {
         b->fifo[v] = calloc((size_t)depth, sizeof(flit));
         b->route[v] = calloc((size_t)depth, sizeof(route_entry));
         if (!b->fifo[v] || !b->route[v]) { vcbuf_free(b); return -1; }
@@ -15,7 +17,7 @@ int vcbuf_init(vcbuf *b, int depth) {
 }
 
 void vcbuf_free(vcbuf *b) {
-    for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+    for (int v = 0; v < VCBUF_MAX_VCS; v++) {
         free(b->fifo[v]);
         free(b->route[v]);
         b->fifo[v] = NULL;
@@ -24,7 +26,7 @@ void vcbuf_free(vcbuf *b) {
 }
 
 void vcbuf_reset(vcbuf *b) {
-    for (int v = 0; v < VCBUF_NUM_VCS; v++) {
+    for (int v = 0; v < b->nvcs; v++) {
         b->head[v] = b->count[v] = b->rhead[v] = b->rcount[v] = 0;
         b->active[v] = 0;
         b->held[v] = 0;
@@ -33,8 +35,8 @@ void vcbuf_reset(vcbuf *b) {
 }
 
 void vcbuf_push(vcbuf *b, const flit *f) {
-    int v = f->vc & (VCBUF_NUM_VCS - 1);
-    if (b->count[v] == b->depth) { b->overflow = 1; return; }
+    int v = f->vc;
+    if (v >= b->nvcs || b->count[v] == b->depth) { b->overflow = 1; return; }
     b->fifo[v][(b->head[v] + b->count[v]) % b->depth] = *f;
     b->count[v]++;
 }

@@ -20,28 +20,33 @@
 extern "C" {
 #endif
 
-#define VCBUF_NUM_VCS 4
+#define VCBUF_NUM_VCS 4      /* the hardware's VCs (rtl/vcbuf.v, seed 001's VC rule) */
+#define VCBUF_MAX_VCS 8      /* the C model's limit: route policies need up to 5 (csim/policy.h) */
 
 typedef struct {
     uint8_t discard;   /* no route: the packet is drained without output */
     uint8_t mcast;
     uint8_t ovc;       /* output VC */
     uint8_t len;
+    uint8_t rewrite;   /* a route policy updated the header: hdr replaces the head's data */
     uint64_t ports;    /* output port set (one bit for unicast) */
+    uint64_t hdr;
 } route_entry;
 
 typedef struct {
     int depth;                   /* flits per VC */
-    flit *fifo[VCBUF_NUM_VCS];   /* [depth] ring */
-    int head[VCBUF_NUM_VCS], count[VCBUF_NUM_VCS];
-    route_entry *route[VCBUF_NUM_VCS];  /* [depth] ring: at most one packet per flit */
-    int rhead[VCBUF_NUM_VCS], rcount[VCBUF_NUM_VCS];
-    uint8_t active[VCBUF_NUM_VCS];      /* the front packet holds its output ports */
-    uint64_t held[VCBUF_NUM_VCS];       /* ports acquired so far (multicast without bulletin) */
+    int nvcs;                    /* VCs in use, 1..VCBUF_MAX_VCS */
+    flit *fifo[VCBUF_MAX_VCS];   /* [depth] ring */
+    int head[VCBUF_MAX_VCS], count[VCBUF_MAX_VCS];
+    route_entry *route[VCBUF_MAX_VCS];  /* [depth] ring: at most one packet per flit */
+    int rhead[VCBUF_MAX_VCS], rcount[VCBUF_MAX_VCS];
+    uint8_t active[VCBUF_MAX_VCS];      /* the front packet holds its output ports */
+    uint64_t held[VCBUF_MAX_VCS];       /* ports acquired so far (multicast without bulletin) */
     int overflow;
 } vcbuf;
 
-int vcbuf_init(vcbuf *b, int depth);
+/* A flit on a VC >= nvcs is dropped as an overflow. */
+int vcbuf_init(vcbuf *b, int depth, int nvcs);
 void vcbuf_free(vcbuf *b);
 void vcbuf_reset(vcbuf *b);
 static inline const flit *vcbuf_front(const vcbuf *b, int vc) {

@@ -16,8 +16,10 @@ expect_error "missing --rate" "$DOAR" sim tiny
 expect_error "--rate '1.5': expected 0..1" "$DOAR" sim tiny --rate 1.5
 expect_error "--rate '-0.1': expected 0..1" "$DOAR" sim tiny --rate -0.1
 expect_error "--rate 'abc'" "$DOAR" sim tiny --rate abc
-expect_error "routing val: not implemented yet" "$DOAR" sim tiny --rate 0.1 --routing val
-expect_error "routing ugal_g: not implemented yet" "$DOAR" sim tiny --rate 0.1 --routing ugal_g
+expect_error "routing 'UGAL_L': unknown" "$DOAR" sim tiny --rate 0.1 --routing UGAL_L
+expect_error "--threshold-util '101': expected a percentage" "$DOAR" sim tiny --rate 0.1 --threshold-util 101
+expect_error "--thresholds '10': expected TL,TG" "$DOAR" sim tiny --rate 0.1 --thresholds 10
+expect_error "faults need --routing doar" "$DOAR" sim small --rate 0.1 --routing val --link-faults 2
 expect_error "routing 'fast': unknown" "$DOAR" sim tiny --rate 0.1 --routing fast
 expect_error "traffic 'hotspot': expected ur, adv\+i" "$DOAR" sim tiny --rate 0.1 --traffic hotspot
 expect_error "traffic 'adv\+3': with g=3" "$DOAR" sim tiny --rate 0.1 --traffic adv+3

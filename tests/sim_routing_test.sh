@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The routing algorithms end to end (issue 6 item 8): every policy delivers every packet on every
+# base pattern; then saturation sweeps on small that fail if routing were broken:
+#   MIN beats VAL on UR (VAL doubles the path), VAL beats MIN on ADV+1 (MIN has one global link
+#   per group pair), DOAR is at least UGAL_L on ADV+1 and MIN-like on UR (>= 85 % of MIN).
+# Usage: tests/sim_routing_test.sh DOAR
+set -u
+DOAR=${1:?doar binary}
+TMP=$(mktemp -d /tmp/doar_routing_XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/cli_lib.sh"
+
+echo "== every routing algorithm delivers everything (small, 0.2, ur / adv+1 / rp)"
+for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
+  for tr in ur adv+1 rp; do
+    expect_exit 0 "$DOAR" sim small --routing $r --traffic $tr --rate 0.2 --seed 3 --warmup 1000 --sample 1000 --quiet
+    last=$(tail -n 1 "$TMP/out")
+    echo "$last" | grep -q "routing=$r traffic=$tr .* lost=0$" && ok || bad "$last"
+    del=$(echo "$last" | sed -E 's/.*delivered=([0-9]+).*/\1/')
+    [ "${del:-0}" -gt 500 ] && ok || bad "$r $tr: delivered $del"
+  done
+  # VC count of seed 001 Table 1 (MIN 2, PAR_PH 5, the others 4) and the non-minimal share
+  case $r in min) vcs=2;; par|par_ph) vcs=5;; *) vcs=4;; esac
+  [ "$r" = doar ] || { grep -qE "^sim: policy=$r vcs=$vcs source_decisions=[0-9]+ nonminimal=" "$TMP/out" && ok || bad "$r: policy line: $(grep '^sim: policy' "$TMP/out")"; }
+done
+
+echo "== saturation on small (sweeps, 3000 + 3000 cycles, step 0.05)"
+SW="--warmup 3000 --sample 3000 --step 0.05 --seed 1 --quiet"
+sat() {
+  "$DOAR" sweep small --routing "$1" --traffic "$2" $SW >"$TMP/sw" 2>"$TMP/err" || { bad "sweep $1 $2 exit $?"; echo 0; return; }
+  sed -n 's/^sweep: config=small routing=.* saturation=\([0-9.]*\)$/\1/p' "$TMP/sw" | tail -n 1
+}
+for spec in "min ur" "val ur" "doar ur" "min adv+1" "val adv+1" "ugal_l adv+1" "doar adv+1"; do
+  set -- $spec
+  v=$(sat "$1" "$2")
+  echo "   $1 $2: $v"
+  eval "s_$1_${2//[+]/_}=$v"
+done
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+gt "$s_min_ur" "$s_val_ur" && ok || bad "MIN ($s_min_ur) should beat VAL ($s_val_ur) on UR"
+gt "$s_val_adv_1" "$s_min_adv_1" && ok || bad "VAL ($s_val_adv_1) should beat MIN ($s_min_adv_1) on ADV+1"
+awk -v d="$s_doar_adv_1" -v u="$s_ugal_l_adv_1" 'BEGIN { exit !(d >= u) }' && ok || bad "DOAR ($s_doar_adv_1) < UGAL_L ($s_ugal_l_adv_1) on ADV+1"
+awk -v d="$s_doar_ur" -v m="$s_min_ur" 'BEGIN { exit !(d >= 0.85 * m) }' && ok || bad "DOAR ($s_doar_ur) below 85% of MIN ($s_min_ur) on UR"
+echo "sim_routing_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
