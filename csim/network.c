@@ -412,7 +412,7 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
     return 0;
 }
 
-static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng)); }
+static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng, n->cycle)); }
 
 int net_send(network *n, int src, int dst) {
     if (src < 0 || src >= n->t.n_nodes || dst < 0 || dst >= n->t.n_nodes || src == dst) return -1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of `doar sim`: bad input (exit 2, one line on stderr), the summary line and its
-# fields, accepted = offered at low load with no packet lost, the same seed twice, another seed.
+# fields, accepted = offered at low load with no packet lost, mixed and application traffic, the
+# same seed twice, another seed.
 # (Loss and the deadlock watchdog need a broken network: tests/test_network.c builds those.)
 # Usage: tests/sim_cli_test.sh DOAR
 set -u
@@ -34,7 +35,7 @@ expect_error "needs a value" "$DOAR" sim tiny --rate
 expect_exit 0 "$DOAR" sim --help
 grep -q "usage: doar sim" "$TMP/out" && ok || bad "sim --help"
 
-SUMMARY='^sim: config=[a-z0-9.]+ routing=[a-z_]+ traffic=[a-z0-9+]+ offered=[0-9.]+ accepted=[0-9.]+ latency=[0-9.]+ hops=[0-9.]+ delivered=[0-9]+ lost=[0-9]+$'
+SUMMARY='^sim: config=[a-z0-9.]+ routing=[a-z_]+ traffic=[a-z0-9+_(),]+ offered=[0-9.]+ accepted=[0-9.]+ latency=[0-9.]+ hops=[0-9.]+ delivered=[0-9]+ lost=[0-9]+$'
 echo "== sim: summary line"
 for spec in "tiny doar ur" "small doar adv+1" "small min rp" "small doar rp"; do
   set -- $spec
@@ -48,6 +49,25 @@ for spec in "tiny doar ur" "small doar adv+1" "small min rp" "small doar rp"; do
   awk -v a="$acc" 'BEGIN { exit !(a > 0.08 && a < 0.12) }' && ok || bad "accepted $acc at offered 0.1: $last"
   echo "   $last"
 done
+echo "== sim: mixed and application traffic (docs/network.md, Traffic patterns)"
+expect_error "traffic 'r_mixed_ua\(30,30\)': x \+ y = 60" "$DOAR" sim small --rate 0.1 --traffic 'r_mixed_ua(30,30)'
+expect_error "traffic 'r_mixed_ua\(a,b\)': expected r_mixed_ua\(x,y\)" "$DOAR" sim small --rate 0.1 --traffic 'r_mixed_ua(a,b)'
+expect_error "traffic 'halo3d\(500\)': expected halo3d" "$DOAR" sweep small --traffic 'halo3d(500)'
+# spec, then the name the summary must print (canonical: fft3d(500,linear) -> fft3d(linear,500))
+for spec in "r_mixed_ua(50,50) r_mixed_ua(50,50)" "n_mixed_ur(25,75) n_mixed_ur(25,75)" \
+            "fft3d(500,linear) fft3d(linear,500)" "dl(linear) dl(linear)"; do
+  set -- $spec
+  expect_exit 0 "$DOAR" sim small --traffic "$1" --rate 0.1 --seed 4 $SHORT
+  last=$(tail -n 1 "$TMP/out")
+  if echo "$last" | grep -qE "$SUMMARY"; then ok; else bad "summary '$last'"; fi
+  echo "$last" | grep -qF " traffic=$2 offered=0.1000 " && ok || bad "traffic field (want $2): $last"
+  echo "$last" | grep -qE " delivered=[1-9][0-9]* lost=0$" && ok || bad "delivered/lost: $last"
+  echo "   $last"
+done
+# dl(linear): node n sends to n+1, the same router for every even n (p = 2): far below UR's 2.3 hops
+hops=$(echo "$last" | sed -E 's/.* hops=([0-9.]+).*/\1/')
+awk -v h="$hops" 'BEGIN { exit !(h < 1.0) }' && ok || bad "dl(linear) hops $hops: the pattern did not reach the network"
+
 echo "== sim: same seed, same result; progress on stderr without --quiet"
 "$DOAR" sim small --rate 0.3 --seed 9 --warmup 300 --sample 600 >"$TMP/a" 2>"$TMP/progress"
 "$DOAR" sim small --rate 0.3 --seed 9 $SHORT >"$TMP/b"

@@ -233,7 +233,7 @@ static void test_traffic(test_ctx *c) {
     int *seen = calloc((size_t)t.n_nodes, sizeof *seen);
     int fixed = 0;
     for (int n = 0; n < t.n_nodes; n++) {
-        int d = traffic_dest(&tr, n, NULL);
+        int d = traffic_dest(&tr, n, NULL, 0);
         if (d == n) fixed++;
         if (d >= 0 && d < t.n_nodes) seen[d]++;
     }
@@ -249,7 +249,7 @@ static void test_traffic(test_ctx *c) {
     int bad = 0, per_group = t.a * t.p;
     for (int i = 0; i < 1000; i++) {
         int src = (int)prng_below(&rng, (uint32_t)t.n_nodes);
-        int d = traffic_dest(&tr, src, &rng);
+        int d = traffic_dest(&tr, src, &rng, 0);
         if (d / per_group != (src / per_group + 2) % t.g) bad++;
     }
     EXPECT(c, bad == 0, "adv+2: %d destinations outside group G+2", bad);
@@ -259,7 +259,7 @@ static void test_traffic(test_ctx *c) {
     long hits[2] = {0, 0};
     int self = 0;
     for (int i = 0; i < 72000; i++) {
-        int d = traffic_dest(&tr, 5, &rng);
+        int d = traffic_dest(&tr, 5, &rng, 0);
         if (d == 5) self++;
         if (d == 0 || d == 71) hits[d == 71]++;
     }
