@@ -91,7 +91,12 @@ sat_adv=$(sat_of); echo "   min adv+1: saturation $sat_adv (bound 1/(a*p) = 0.12
 awk -v u="$sat_ur" -v a="$sat_adv" 'BEGIN { exit !(u > 0.4 && a < 0.14 && a < u) }' && ok || bad "min: ur $sat_ur, adv+1 $sat_adv"
 expect_error "--step '0': expected" "$DOAR" sweep small --step 0
 expect_error "unknown option '--rate'" "$DOAR" sweep small --rate 0.1
-expect_error "fault options belong to doar sim" "$DOAR" sweep small --link-faults 2
+expect_error "a sweep keeps its faults" "$DOAR" sweep small --link-faults 2 --repair-at 100
+expect_error "faults need --routing doar" "$DOAR" sweep small --link-faults 2 --routing min
+# a sweep with failed links (seed 001 Fig. 15): runs, reports its faults, ends with the stable line
+expect_exit 0 "$DOAR" sweep small --link-faults 3 --seed 2 $SW
+grep -q "^sweep: faults links=3 from cycle 0" "$TMP/out" && tail -n 1 "$TMP/out" | grep -qE '^sweep: config=small routing=doar traffic=ur saturation=0\.[0-9]+$' && ok || bad "sweep with faults: $(tail -n 2 "$TMP/out")"
+echo "   doar ur, 3 failed links: saturation $(sat_of)"
 
 echo "== global channel load (seed 001 Fig. 12): MIN piles ADV+1 on one link per group, DOAR spreads it"
 for r in min doar; do
