@@ -77,7 +77,11 @@ faults-tests: $(BUILD)/doar
 	tests/faults_test.sh $(BUILD)/doar
 	tests/sim_faults_test.sh $(BUILD)/doar
 
-# Longer runs than `make test` allows: fault campaigns on the paper's network.
+# Longer runs than `make test` allows: the fault campaigns on the paper's network, then seed 001's
+# evaluation (sec. 5) on REPRO_CONFIG (default paper: days on this machine, see docs/RESULTS.md;
+# REPRO_CONFIG=small takes minutes) into docs/reproduce/REPRO_CONFIG.md with its plots.
+REPRO_CONFIG ?= paper
+REPRO_PHASES ?=
 reproduce: deps build
 	$(BUILD)/doar faults paper --campaigns $(or $(CAMPAIGNS),20) --max-faults 200 --seed $(SEED) | tail -n 4
 	$(BUILD)/doar faults paper --campaigns 5 --faults 50 --router-share 0 --seed $(SEED) | tail -n 4
@@ -85,13 +89,11 @@ reproduce: deps build
 	$(BUILD)/doar faults fig8 --example fig8c
 	$(BUILD)/doar faults fig8 --example fig9
 	@scripts/deps.sh plots
-	@mkdir -p $(BUILD)/plots
-	@for tr in ur adv+1; do for r in doar min; do \
-	  $(BUILD)/doar sweep small --routing $$r --traffic $$tr --seed $(SEED) --quiet --csv $(BUILD)/plots/small_$${r}_$$tr.csv | tail -n 1 || exit 1; \
-	done; scripts/plot_sweep.sh $(BUILD)/plots/small_$$tr.png "small, $$tr" doar=$(BUILD)/plots/small_doar_$$tr.csv \
-	  min=$(BUILD)/plots/small_min_$$tr.csv || exit 1; done
-	$(BUILD)/doar sim mid --rate 0.2 --seed $(SEED) --quiet --warmup 3000 --sample 10000 --link-faults 40 \
-	  --fault-at 4000 --repair-at 9000 | tail -n 2
+	SEED=$(SEED) PHASES="$(REPRO_PHASES)" scripts/reproduce.sh $(BUILD)/doar $(REPRO_CONFIG) $(BUILD)/reproduce/$(REPRO_CONFIG) | tail -n 1
+	@mkdir -p docs/reproduce/$(REPRO_CONFIG)
+	cp $(BUILD)/reproduce/$(REPRO_CONFIG)/plots/*.png docs/reproduce/$(REPRO_CONFIG)/
+	sed 's#plots/#$(REPRO_CONFIG)/#g' $(BUILD)/reproduce/$(REPRO_CONFIG)/summary.md > docs/reproduce/$(REPRO_CONFIG).md
+	@echo "reproduce: wrote docs/reproduce/$(REPRO_CONFIG).md"
 
 rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
@@ -318,11 +320,14 @@ icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
 	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
 
 # make bench: speeds, each measured in this run.
-BENCH_SIM := --rate 0.3 --traffic ur --seed 1 --warmup 2000 --sample 2000 --quiet
+BENCH_SIM := --rate 0.3 --traffic ur --seed 1 --quiet
 bench: build
-	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim)"
-	@for c in small mid; do $(BUILD)/doar sim $$c $(BENCH_SIM) | awk -v c=$$c '/ speed=/ { for (i = 1; i <= NF; i++) \
-	  if ($$i ~ /^(speed|time|cycles)=/) s = s " " $$i; print "sim: config=" c " routing=doar ur 0.3" s " router-cycles/s" }'; done
+	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim); target mid 1.3 M, paper 750 k"
+	@for c in small mid paper; do for r in doar min; do \
+	  case $$c in paper) ph="--warmup 300 --sample 300";; *) ph="--warmup 2000 --sample 2000";; esac; \
+	  $(BUILD)/doar sim $$c --routing $$r $(BENCH_SIM) $$ph | awk -v c=$$c -v r=$$r '/ speed=/ { s = ""; \
+	  for (i = 1; i <= NF; i++) if ($$i ~ /^(speed|time|cycles)=/) s = s " " $$i; print "sim: config=" c " routing=" r " ur 0.3" s " router-cycles/s" }'; \
+	done; done
 	@echo "== static checker"
 	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
 	@echo "== router: C model alone, Verilator alone (router-cycles per second, same stimulus)"

@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Reruns seed 001's evaluation (sec. 5) on one configuration and writes OUTDIR/summary.md: ours
+# beside the paper's figures (the paper's network is `paper`, dfly(6,12,6,73); on a smaller one
+# only the orderings compare), sweep CSVs, PNG plots, hop distributions and fault runs.
+#
+# Usage: scripts/reproduce.sh DOAR CONFIG OUTDIR
+# Environment: SEED (1), JOBS (parallel runs, default: the cores), PHASES (extra doar options,
+#   default none = the paper's 30,000 warm-up + 10,000 sample cycles), APP_RATE (0.3),
+#   STEP (sweep step, 0.05).
+# Progress: one line per finished run on stderr; last line on stdout:
+#   reproduce: config=C runs=N failed=F wall=S s summary=OUTDIR/summary.md
+set -u
+DOAR=${1:?usage: scripts/reproduce.sh DOAR CONFIG OUTDIR}
+CONFIG=${2:?config}
+OUT=${3:?outdir}
+SEED=${SEED:-1}
+JOBS=${JOBS:-$(nproc)}
+PHASES=${PHASES:-}
+APP_RATE=${APP_RATE:-0.3}
+STEP=${STEP:-0.05}
+[ -x "$DOAR" ] || { echo "reproduce: $DOAR is not executable" >&2; exit 2; }
+"$DOAR" topo "$CONFIG" >/dev/null 2>&1 || { echo "reproduce: unknown config '$CONFIG'" >&2; exit 2; }
+mkdir -p "$OUT/runs" "$OUT/plots" || exit 2
+T0=$(date +%s)
+ROUTINGS="min val ugal_l ugal_g par par_ph ugal_le tpr doar"
+COMPARED="val par_ph tpr ugal_le doar"         # seed 001 Figs. 13-14 compare these with DOAR
+APPS="lu fft3d halo3d stencil5d dl lulesh"
+MIXES="r_mixed_ua(75,25) r_mixed_ua(50,50) r_mixed_ua(25,75) n_mixed_ur(75,25) n_mixed_ur(50,50) n_mixed_ur(25,75)"
+
+topo_line=$("$DOAR" topo "$CONFIG" | head -n 1)
+G=$(echo "$topo_line" | sed -nE 's/.*dfly\(([0-9]+),([0-9]+),([0-9]+),([0-9]+)\).*/\4/p')
+ROUTERS=$("$DOAR" topo "$CONFIG" | sed -nE 's/^topo: .* routers=([0-9]+) .*/\1/p')
+LINKS=$("$DOAR" topo "$CONFIG" | sed -nE 's/.*local_links=([0-9]+).*global_links=([0-9]+).*/\1 \2/p' | awk '{ print $1 + $2 }')
+[ -n "$G" ] && [ -n "$ROUTERS" ] || { echo "reproduce: cannot read the topology of $CONFIG" >&2; exit 2; }
+PAPER_LINKS=7446      # dfly(6,12,6,73): 4818 intra-group + 2628 global links
+PAPER_ROUTERS=876
+scale() {  # the paper's fault count scaled to this network, at least 1
+  awk -v n="$1" -v ours="$2" -v paper="$3" 'BEGIN { x = int(n * ours / paper + 0.5); print (x < 1 ? 1 : x) }'
+}
+safe() { echo "$1" | tr -c 'a-z0-9_\n' '_'; }
+
+# ---- stage 1: sweeps ----
+jobs="$OUT/jobs1.txt"; : > "$jobs"
+sweep_job() {  # NAME ROUTING TRAFFIC [extra options]
+  local name=$1 r=$2 tr=$3; shift 3
+  echo "$DOAR sweep $CONFIG --routing $r --traffic '$tr' --seed $SEED --step $STEP --quiet $PHASES $* --csv $OUT/runs/$name.csv > $OUT/runs/$name.txt 2>&1" >> "$jobs"
+}
+for tr in ur adv+1 rp; do for r in $ROUTINGS; do sweep_job "sweep_${r}_$(safe "$tr")" "$r" "$tr"; done; done
+MAXI=8; [ $((G - 1)) -lt $MAXI ] && MAXI=$((G - 1))
+for i in $(seq 2 $MAXI); do for r in doar val; do sweep_job "sweep_${r}_adv_$i" "$r" "adv+$i"; done; done
+for m in $MIXES; do for r in $COMPARED; do sweep_job "sweep_${r}_$(safe "$m")" "$r" "$m"; done; done
+FAULTS_L="10 40 200"
+for n in $FAULTS_L; do
+  nl=$(scale "$n" "$LINKS" "$PAPER_LINKS")
+  for tr in ur adv+1 rp; do sweep_job "fault_l${n}_$(safe "$tr")" doar "$tr" --link-faults "$nl"; done
+done
+ROUTER_FAULTS=0
+"$DOAR" sim --help 2>&1 | grep -q -- "--router-faults" && ROUTER_FAULTS=1
+if [ $ROUTER_FAULTS = 1 ]; then
+  for n in 10 30; do
+    nr=$(scale "$n" "$ROUTERS" "$PAPER_ROUTERS")
+    for tr in ur adv+1 rp; do sweep_job "fault_r${n}_$(safe "$tr")" doar "$tr" --router-faults "$nr"; done
+  done
+fi
+
+run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finished run
+  local file=$1 total; total=$(wc -l < "$file")
+  local n=0
+  while IFS= read -r line; do
+    echo "$line"
+  done < "$file" | xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' 2>&1 | \
+    while IFS= read -r l; do
+      case $l in rc=*) n=$((n + 1)); echo "reproduce: $n/$total runs done ($l)" >&2 ;; esac
+    done
+}
+echo "reproduce: config=$CONFIG stage 1: $(wc -l < "$jobs") sweeps, $JOBS at a time" >&2
+run_jobs "$jobs"
+
+sat() { sed -nE 's/^sweep: config=.* saturation=([0-9.]+)$/\1/p' "$OUT/runs/$1.txt" 2>/dev/null | tail -n 1; }
+
+# ---- stage 2: hop distributions near saturation, applications, a fault time series ----
+jobs2="$OUT/jobs2.txt"; : > "$jobs2"
+for tr in ur adv+1 rp; do for r in $ROUTINGS; do
+  s=$(sat "sweep_${r}_$(safe "$tr")"); s=${s:-0.1}
+  rate=$(awk -v s="$s" 'BEGIN { x = 0.9 * s; if (x < 0.02) x = 0.02; printf "%.3f", x }')
+  echo "$DOAR sim $CONFIG --routing $r --traffic '$tr' --rate $rate --seed $SEED --quiet $PHASES > $OUT/runs/hops_${r}_$(safe "$tr").txt 2>&1" >> "$jobs2"
+done; done
+for a in $APPS; do for r in $COMPARED; do
+  echo "$DOAR sim $CONFIG --routing $r --traffic $a --rate $APP_RATE --seed $SEED --quiet $PHASES > $OUT/runs/app_${r}_$a.txt 2>&1" >> "$jobs2"
+done; done
+n50=$(scale 50 "$LINKS" "$PAPER_LINKS")
+s_ur=$(sat sweep_doar_ur); s_ur=${s_ur:-0.3}
+hi=$(awk -v s="$s_ur" 'BEGIN { printf "%.3f", 0.9 * s }')
+echo "$DOAR sim $CONFIG --routing doar --traffic ur --rate $hi --seed $SEED --quiet --warmup 10000 --sample 30000 --link-faults $n50 --fault-at 15000 --repair-at 25000 --series-csv $OUT/runs/series.csv --bin 500 > $OUT/runs/series.txt 2>&1" >> "$jobs2"
+echo "reproduce: stage 2: $(wc -l < "$jobs2") runs" >&2
+run_jobs "$jobs2"
+
+# ---- plots ----
+PLOTS=0
+if command -v gnuplot >/dev/null; then
+  PLOTS=1
+  for tr in ur adv+1 rp; do
+    args=()
+    for r in $ROUTINGS; do args+=("$r=$OUT/runs/sweep_${r}_$(safe "$tr").csv"); done
+    "$(dirname "$0")/plot_sweep.sh" "$OUT/plots/sweep_$(safe "$tr").png" "$CONFIG, $tr" "${args[@]}" >/dev/null || PLOTS=0
+    # hop distribution (seed 001 Fig. 10 a-c): share of packets per hop count, one bar group per routing
+    hf="$OUT/plots/hops_$(safe "$tr").dat"
+    { echo "routing h0 h1 h2 h3 h4 h5 h6 h7 h8+"
+      for r in $ROUTINGS; do
+        h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$OUT/runs/hops_${r}_$(safe "$tr").txt" | head -n 1)
+        [ -n "$h" ] && echo "$r $(echo "$h" | awk -F, '{ t = 0; for (i = 1; i <= NF; i++) t += $i; for (i = 1; i <= NF; i++) printf "%.4f ", (t ? $i / t : 0); print "" }')"
+      done; } > "$hf"
+    gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
+set terminal png size 1100,450
+set output '$OUT/plots/hops_$(safe "$tr").png'
+set title '$CONFIG, $tr: hop distribution at 0.9 x each routing'"'"'s saturation'
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set key outside right
+set ylabel 'share of packets'
+set yrange [0:1]
+plot for [i=2:10] '$hf' using i:xtic(1) title columnheader(i)
+GP
+  done
+  if [ -s "$OUT/runs/series.csv" ]; then
+    gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
+set terminal png size 1100,450
+set output '$OUT/plots/fault_series.png'
+set datafile separator ','
+set title '$CONFIG, ur: $n50 links fail at 15000, repaired at 25000 (seed 001 Fig. 17)'
+set xlabel 'cycle'
+set ylabel 'accepted (flits/node/cycle)'
+set y2label 'latency (cycles)'
+set y2tics
+set grid
+plot '$OUT/runs/series.csv' using 1:2 skip 1 with lines title 'accepted', '' using 1:3 skip 1 axes x1y2 with lines title 'latency'
+GP
+  fi
+fi
+
+# ---- summary ----
+S="$OUT/summary.md"
+hop_shares() {  # "h0,h1,...,h8+" -> "s1 | s2 | ... | s6 | s7+" in percent
+  echo "$1" | awk -F, '{ t = 0; for (i = 1; i <= NF; i++) t += $i; s7 = 0; for (i = 8; i <= NF; i++) s7 += $i
+    for (i = 2; i <= 7; i++) printf "%.1f%% | ", (t ? 100 * $i / t : 0); printf "%.1f%%", (t ? 100 * s7 / t : 0) }'
+}
+paper_sat() {  # routing pattern -> the paper's saturation (seed 001 sec. 5.2), or -
+  case "$1/$2" in
+    doar/ur) echo 0.95;; par_ph/ur) echo 0.94;; tpr/ur) echo 0.94;; ugal_le/ur) echo 0.85;;
+    doar/adv+1) echo 0.50;; val/adv+1) echo 0.49;; par_ph/adv+1) echo 0.42;; tpr/adv+1) echo 0.48;; ugal_le/adv+1) echo 0.41;;
+    doar/rp) echo 0.59;; val/rp) echo 0.49;; par_ph/rp) echo 0.47;; tpr/rp) echo 0.45;; ugal_le/rp) echo 0.43;;
+    doar/r_mixed_ua\(75,25\)) echo 0.72;; doar/r_mixed_ua\(50,50\)) echo 0.61;; doar/r_mixed_ua\(25,75\)) echo 0.54;;
+    val/r_mixed_ua\(75,25\)) echo 0.45;; val/r_mixed_ua\(50,50\)) echo 0.43;; val/r_mixed_ua\(25,75\)) echo 0.44;;
+    par_ph/r_mixed_ua\(75,25\)) echo 0.61;; par_ph/r_mixed_ua\(50,50\)) echo 0.55;; par_ph/r_mixed_ua\(25,75\)) echo 0.50;;
+    tpr/r_mixed_ua\(75,25\)) echo 0.67;; tpr/r_mixed_ua\(50,50\)) echo 0.55;; tpr/r_mixed_ua\(25,75\)) echo 0.51;;
+    ugal_le/r_mixed_ua\(75,25\)) echo 0.40;; ugal_le/r_mixed_ua\(50,50\)) echo 0.38;; ugal_le/r_mixed_ua\(25,75\)) echo 0.40;;
+    doar/n_mixed_ur\(75,25\)) echo 0.82;; doar/n_mixed_ur\(50,50\)) echo 0.71;; doar/n_mixed_ur\(25,75\)) echo 0.64;;
+    par_ph/n_mixed_ur\(75,25\)) echo 0.69;; par_ph/n_mixed_ur\(50,50\)) echo 0.61;; par_ph/n_mixed_ur\(25,75\)) echo 0.54;;
+    tpr/n_mixed_ur\(75,25\)) echo 0.69;; tpr/n_mixed_ur\(50,50\)) echo 0.59;; tpr/n_mixed_ur\(25,75\)) echo 0.52;;
+    ugal_le/n_mixed_ur\(75,25\)) echo 0.69;; ugal_le/n_mixed_ur\(50,50\)) echo 0.57;; ugal_le/n_mixed_ur\(25,75\)) echo 0.50;;
+    *) echo "-";;
+  esac
+}
+paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
+  case "$1/$2" in
+    par_ph/lu) echo 658.8;; tpr/lu) echo 734.2;; ugal_le/lu) echo 714.0;; doar/lu) echo 654.8;;
+    par_ph/fft3d) echo 146.6;; tpr/fft3d) echo 190.1;; ugal_le/fft3d) echo 186.1;; doar/fft3d) echo 142.3;;
+    par_ph/halo3d) echo 292.3;; tpr/halo3d) echo 362.5;; ugal_le/halo3d) echo 332.1;; doar/halo3d) echo 249.2;;
+    par_ph/stencil5d) echo 134.2;; tpr/stencil5d) echo 209.9;; ugal_le/stencil5d) echo 198.7;; doar/stencil5d) echo 132.2;;
+    par_ph/dl) echo 139.6;; tpr/dl) echo 214.9;; ugal_le/dl) echo 205.1;; doar/dl) echo 136.7;;
+    par_ph/lulesh) echo 675.9;; tpr/lulesh) echo 840.8;; ugal_le/lulesh) echo 722.9;; doar/lulesh) echo 489.2;;
+    *) echo "-";;
+  esac
+}
+{
+  echo "# Reproduction of seed 001 sec. 5 on \`$CONFIG\` ($topo_line)"
+  echo
+  phases_text=$PHASES; [ -n "$phases_text" ] || phases_text="the paper's (30,000 warm-up, 10,000 sample)"
+  echo "Seed $SEED; sweep step $STEP; phases: $phases_text."
+  echo "Saturation = the highest accepted throughput (flits/node/cycle) of a load whose mean latency"
+  echo "stays under 500 cycles (\`doar sweep\`). Paper's figures in parentheses (its network is"
+  echo "dfly(6,12,6,73) with a 2.0x internal speed-up; on another network only orderings compare)."
+  echo
+  echo "## Saturation throughput, UR / ADV+1 / RP (seed 001 Fig. 10 d-f)"
+  echo
+  echo "| routing | UR | ADV+1 | RP |"
+  echo "|---|---|---|---|"
+  for r in $ROUTINGS; do
+    row="| $r"
+    for tr in ur adv+1 rp; do row="$row | $(sat "sweep_${r}_$(safe "$tr")") ($(paper_sat "$r" "$tr"))"; done
+    echo "$row |"
+  done
+  echo
+  echo "## ADV+i (seed 001 Fig. 11)"
+  echo
+  echo "| i | doar | val |"
+  echo "|---|---|---|"
+  echo "| 1 | $(sat sweep_doar_adv_1) | $(sat sweep_val_adv_1) |"
+  for i in $(seq 2 $MAXI); do echo "| $i | $(sat sweep_doar_adv_$i) | $(sat sweep_val_adv_$i) |"; done
+  echo
+  echo "## Mixed traffic (seed 001 Fig. 13)"
+  echo
+  echo "| traffic | $(echo $COMPARED | sed 's/ / | /g') |"
+  echo "|---|$(for r in $COMPARED; do printf -- '---|'; done)"
+  for m in $MIXES; do
+    row="| $m"
+    for r in $COMPARED; do row="$row | $(sat "sweep_${r}_$(safe "$m")") ($(paper_sat "$r" "$m"))"; done
+    echo "$row |"
+  done
+  echo
+  echo "## Application-like patterns: mean latency at offered $APP_RATE, cycles (seed 001 Fig. 14)"
+  echo
+  echo "The paper replays traces; ours are synthetic patterns with the same communication structure"
+  echo "(docs/network.md) at a fixed load, so compare orderings."
+  echo
+  echo "| pattern | $(echo $COMPARED | sed 's/ / | /g') |"
+  echo "|---|$(for r in $COMPARED; do printf -- '---|'; done)"
+  for a in $APPS; do
+    row="| $a"
+    for r in $COMPARED; do
+      l=$(sed -nE 's/^sim: config=.* latency=([0-9.]+) .*/\1/p' "$OUT/runs/app_${r}_$a.txt" | tail -n 1)
+      row="$row | ${l:--} ($(paper_app "$r" "$a"))"
+    done
+    echo "$row |"
+  done
+  echo
+  echo "## Faults: DOAR saturation with failed links / routers (seed 001 Fig. 15)"
+  echo
+  echo "The paper's counts are scaled to this network's $LINKS links and $ROUTERS routers (at least 1)."
+  echo
+  echo "| scenario | count here | UR | ADV+1 | RP |"
+  echo "|---|---|---|---|---|"
+  echo "| none | 0 | $(sat sweep_doar_ur) (0.95) | $(sat sweep_doar_adv_1) (0.50) | $(sat sweep_doar_rp) (0.59) |"
+  pf() { case $1 in l10) echo "0.95 0.50 0.59";; l40) echo "0.94 0.50 0.58";; l200) echo "0.88 0.47 0.56";; r10) echo "0.90 0.48 0.57";; r30) echo "0.85 0.45 0.56";; esac; }
+  for n in $FAULTS_L; do
+    set -- $(pf "l$n")
+    echo "| $n links | $(scale "$n" "$LINKS" "$PAPER_LINKS") | $(sat fault_l${n}_ur) ($1) | $(sat fault_l${n}_adv_1) ($2) | $(sat fault_l${n}_rp) ($3) |"
+  done
+  if [ $ROUTER_FAULTS = 1 ]; then
+    for n in 10 30; do
+      set -- $(pf "r$n")
+      echo "| $n routers | $(scale "$n" "$ROUTERS" "$PAPER_ROUTERS") | $(sat fault_r${n}_ur) ($1) | $(sat fault_r${n}_adv_1) ($2) | $(sat fault_r${n}_rp) ($3) |"
+    done
+  else
+    echo "| routers | - | not run: this doar has no --router-faults | | |"
+  fi
+  echo
+  echo "## Diagnosis and recovery under load (seed 001 Fig. 17: 50 links, 5.2 / 10.3 us)"
+  echo
+  echo "UR at $hi (0.9 x DOAR's saturation), $n50 links fail at cycle 15,000 and come back at 25,000:"
+  echo
+  echo '```'
+  grep -E "^sim: faults|^sim: config" "$OUT/runs/series.txt"
+  echo '```'
+  echo
+  echo "## Hop distribution near saturation (seed 001 Fig. 10 a-c): share of packets by hops"
+  echo
+  for tr in ur adv+1 rp; do
+    echo "$tr (each routing at 0.9 x its own saturation):"
+    echo
+    echo "| routing | rate | 1 | 2 | 3 | 4 | 5 | 6 | 7+ | mean |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    for r in $ROUTINGS; do
+      f="$OUT/runs/hops_${r}_$(safe "$tr").txt"
+      h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$f" | head -n 1)
+      rate=$(sed -nE 's/^sim: config=.* offered=([0-9.]+) .*hops=([0-9.]+) .*/\1/p' "$f" | tail -n 1)
+      mean=$(sed -nE 's/^sim: config=.* hops=([0-9.]+) .*/\1/p' "$f" | tail -n 1)
+      [ -n "$h" ] || continue
+      echo "| $r | $rate | $(hop_shares "$h") | $mean |"
+    done
+    echo
+  done
+  [ $PLOTS = 1 ] && echo "Plots: plots/sweep_{ur,adv_1,rp}.png, plots/hops_{ur,adv_1,rp}.png, plots/fault_series.png"
+} > "$S"
+T1=$(date +%s)
+runs=$(( $(wc -l < "$jobs") + $(wc -l < "$jobs2") ))
+failed=$(grep -lE "^sim: FAIL|doar (sim|sweep): " "$OUT"/runs/*.txt 2>/dev/null | wc -l)
+echo "" >> "$S"
+echo "Wall time: $((T1 - T0)) s on $(nproc) cores ($JOBS runs at a time), $runs runs, $failed with an error." >> "$S"
+echo "reproduce: config=$CONFIG runs=$runs failed=$failed wall=$((T1 - T0)) s summary=$S"
