@@ -24,5 +24,8 @@ run "$DOAR" tables small --router 1,1 --port 0 --dump
 run "$DOAR" check --dfly 2,4,2,10
 run "$DOAR" faults small --campaigns 3 --max-faults 8 --router-share 0.5 --quiet
 run "$DOAR" faults fig8 --example fig9
+run "$DOAR" sim tiny --rate 0.2 --warmup 200 --sample 300 --quiet
+for r in par_ph ugal_g tpr; do run "$DOAR" sim tiny --routing $r --rate 0.2 --warmup 200 --sample 300 --quiet; done
+run "$DOAR" sim tiny --rate 0.2 --traffic 'fft3d(100)' --warmup 200 --sample 300 --quiet
 echo "valgrind_test: $([ $fail -eq 0 ] && echo ok || echo FAIL)"
 exit $fail
