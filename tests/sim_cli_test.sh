@@ -70,6 +70,8 @@ awk -v u="$sat_ur" -v a="$sat_adv" 'BEGIN { exit !(u > 0.4 && a < 0.14 && a < u)
 expect_error "--step '0': expected" "$DOAR" sweep small --step 0
 expect_error "unknown option '--rate'" "$DOAR" sweep small --rate 0.1
 expect_error "fault options belong to doar sim" "$DOAR" sweep small --link-faults 2
+expect_error "fault options belong to doar sim" "$DOAR" sweep small --router-faults 2
+expect_error "router faults 36: must be 0..35" "$DOAR" sim small --rate 0.1 --router-faults 36
 
 echo "== global channel load (seed 001 Fig. 12): MIN piles ADV+1 on one link per group, DOAR spreads it"
 for r in min doar; do
