@@ -50,8 +50,9 @@
  *            their link-up event in the same cycle t (the first cycle both event inputs are ready
  *            with nothing queued before it) and the link carries what they send from cycle t+2 on;
  *            what they switched onto it up to cycle t was counted against full credits (a down
- *            port's) and is dropped, so the credits are exact when it comes up. A router that drops a packet head with no valid option (router_out.discard)
- *            counts it lost "discarded". Diagnosis (recovery) ends at the first cycle after the
+ *            port's) and is dropped, so the credits are exact when it comes up. A router that
+ *            drops a packet head with no valid option (router_out.discard) counts it lost
+ *            "discarded". Diagnosis (recovery) ends at the first cycle after the
  *            fault (repair) at which every fault unit is idle, no event is queued and no FD/FR
  *            packet is on a link. Losses are also split by the cycle the lost packet was created
  *            in (created - delivered per creation cycle): a packet created after diagnosis ended
@@ -64,15 +65,18 @@
  *            (lost_router): packet heads in its buffers or output registers, heads arriving at it
  *            or sent toward it, and packets it was forwarding when it died (their head is already
  *            downstream: the far link end completes it to its length with poisoned flits,
- *            NET_POISON, so every credit on its way comes back, and the sink counts it lost). The nodes of a dead router stop: their source queues are
- *            dropped (lost_dead_source) and they create nothing until the repair. Packets for a
+ *            NET_POISON, so every credit on its way comes back, and the sink counts it lost).
+ *            The nodes of a dead router stop: their source queues are dropped
+ *            (lost_dead_source) and they create nothing until the repair. Packets for a
  *            dead router's nodes are created as usual and lost wherever they die. At repair_at the
  *            dead routers restart as at network init (router_reset: the same tables, which nothing
- *            writes during a run, a fresh fault unit, full credits), their nodes resume, and both
+ *            writes during a run, a fresh fault unit, full credits; every network port treated as
+ *            down until its link-up is taken), their nodes resume, and both
  *            ends of every link of a revived router get a link-up event (the link handshake of the
- *            link repair); repair_at >= fault_at + NET_MIN_DEAD_CYCLES. After diagnosis, a lost
- *            packet is one of an unreachable pair or one addressed to a dead router's node (each
- *            counted apart: created and lost).
+ *            link repair); repair_at >= fault_at + NET_MIN_DEAD_CYCLES. A packet created after
+ *            diagnosis and lost before the repair is one of an unreachable pair or one addressed
+ *            to a dead router's node (each counted apart: created and lost); one still in flight
+ *            at the repair may also be lost while the revived routers learn what is still broken.
  *   Invariants: every created packet is delivered exactly once or counted lost; every sink
  *            receives only packets addressed to it, whole and contiguous.
  */
