@@ -183,8 +183,10 @@ static void usage_sim(FILE *f) {
                "  --watchdog N         cycles without any flit moving that count as deadlock (default 10000)\n"
                "  --link-faults N      N random network links fail (both ways) at --fault-at; every router\n"
                "                       runs its fault units; losses are counted, not errors\n"
-               "  --fault-at C         cycle of the link faults (default: the start of the sample)\n"
-               "  --repair-at C        cycle the links come back (default: never)\n"
+               "  --router-faults N    N random routers die at --fault-at (their nodes stop; neighbours\n"
+               "                       see the peer down); may be combined with --link-faults\n"
+               "  --fault-at C         cycle of the link and router faults (default: the start of the sample)\n"
+               "  --repair-at C        cycle the links and routers come back (default: never)\n"
                "  --series-csv FILE    time series (seed 001 Fig. 17): cycle,accepted,latency,packets per\n"
                "                       bin of --bin N cycles (default 1000), up to the drain limit\n"
                "  --channel-csv FILE   load of every global link direction in the sample (seed 001\n"
@@ -298,10 +300,11 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             else if (!strcmp(a, "--drain-limit")) c->nprm.drain_limit = n;
             else c->nprm.watchdog = n;
         } else if (is_net(c) && (!strcmp(a, "--link-faults") || !strcmp(a, "--fault-at") ||
-                                              !strcmp(a, "--repair-at"))) {
+                                              !strcmp(a, "--repair-at") || !strcmp(a, "--router-faults"))) {
             NEED_VALUE();
             if (parse_int(v, 0, 1000000000L, &n)) return bad(c, "%s: expected a number 0..1000000000", a);
             if (!strcmp(a, "--link-faults")) c->nprm.fault_links = (int)n;
+            else if (!strcmp(a, "--router-faults")) c->nprm.fault_routers = (int)n;
             else if (!strcmp(a, "--fault-at")) { c->nprm.fault_at = n; c->have_fault_at = 1; }
             else c->nprm.repair_at = n;
         } else if (is_net(c) && !strcmp(a, "--thresholds")) {
@@ -671,13 +674,18 @@ static int cmd_sim(cli *c) {
         printf("sim: policy=%s vcs=%d source_decisions=%ld nonminimal=%ld (%.1f%%; PAR/PAR_PH count their second "
                "decision too)\n", net_routing_name(p->routing), policy_vcs(p->routing), r.decisions, r.nonminimal,
                r.decisions ? 100.0 * (double)r.nonminimal / (double)r.decisions : 0.0);
-    if (p->fault_links > 0)
+    if (p->fault_routers > 0)
+        printf("sim: router_faults routers=%d lost_in_routers=%ld lost_dead_sources=%ld created_to_dead=%ld "
+               "lost_to_dead_after_diagnosis=%ld\n",
+               p->fault_routers, r.lost_router, r.lost_dead_source, r.created_to_dead, r.lost_to_dead_after_diagnosis);
+    if (p->fault_links > 0 || p->fault_routers > 0)
         printf("sim: faults links=%d at=%ld repair=%ld fd_fr_packets=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
                "lost_on_links=%ld lost_discarded=%ld; lost by creation: before_fault=%ld in_diagnosis=%ld "
-               "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; unreachable_pairs=%ld created_unreachable=%ld\n",
+               "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; unreachable_pairs=%ld created_unreachable=%ld "
+               "lost_unreachable=%ld\n",
                p->fault_links, p->fault_at, p->repair_at, r.fd_fr_packets, r.diagnosis_cycles, r.recovery_cycles,
                r.lost_link, r.lost_discard, r.lost_before_fault, r.lost_diagnosis, r.lost_after_diagnosis,
-               r.lost_recovery, r.lost_after_recovery, r.unreachable_pairs, r.created_unreachable);
+               r.lost_recovery, r.lost_after_recovery, r.unreachable_pairs, r.created_unreachable, r.lost_unreachable);
     if (rc) printf("sim: FAIL %s%s\n", r.deadlock ? "deadlock: " : "", r.report);
     printf("sim: config=%s routing=%s traffic=%s offered=%.4f accepted=%.4f latency=%.1f hops=%.3f delivered=%ld lost=%ld\n",
            t->name, net_routing_name(p->routing), tname, r.offered, r.accepted, r.latency, r.hops, r.delivered, r.lost);
@@ -699,7 +707,7 @@ static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char 
     int rc = net_run(&net, r);
     net_free(&net);
     if (r->errors) { snprintf(err, DOAR_ERRLEN, "rate %.3f: %s", rate, r->report); return -1; }
-    int faults = p.fault_links > 0;
+    int faults = p.fault_links > 0 || p.fault_routers > 0;
     *saturated = rc != 0 || r->latency > c->sat_latency ||
                  (!faults && r->sample_delivered < r->sample_created) || r->accepted < SWEEP_ACCEPT_SHARE * r->generated;
     return 0;
@@ -711,11 +719,12 @@ static int cmd_sweep(cli *c) {
     if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar sweep --help)");
     if (net_parse_routing(c->routing ? c->routing : "doar", &p->routing, err)) return bad(c, "%s", err);
     if (traffic_parse(c->traffic ? c->traffic : "ur", &c->t, &p->traffic, err)) return bad(c, "%s", err);
-    if (p->fault_links && p->repair_at >= 0) return bad(c, "%s", "a sweep keeps its faults: --repair-at belongs to doar sim");
-    if (p->fault_links && p->routing != NET_ROUTING_DOAR)
+    int faulty = p->fault_links > 0 || p->fault_routers > 0;
+    if (faulty && p->repair_at >= 0) return bad(c, "%s", "a sweep keeps its faults: --repair-at belongs to doar sim");
+    if (faulty && p->routing != NET_ROUTING_DOAR)
         return bad(c, "faults need --routing doar: routing %s has no fault handling (fault units mask the DOAR tables)",
                    net_routing_name(p->routing));
-    if (p->fault_links && !c->have_fault_at) p->fault_at = 0;   /* diagnosed during the warm-up */
+    if (faulty && !c->have_fault_at) p->fault_at = 0;   /* diagnosed during the warm-up */
     if (c->sweep_step <= 0) c->sweep_step = 0.05;
     if (c->sat_latency <= 0) c->sat_latency = 500.0;
     p->seed = c->seed;
@@ -729,8 +738,9 @@ static int cmd_sweep(cli *c) {
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
-    if (p->fault_links)
-        printf("sweep: faults links=%d from cycle %ld, never repaired\n", p->fault_links, p->fault_at);
+    if (faulty)
+        printf("sweep: faults links=%d routers=%d from cycle %ld, never repaired\n", p->fault_links, p->fault_routers,
+               p->fault_at);
     printf("sweep: config=%s dfly(%d,%d,%d,%d) routing=%s traffic=%s step=%g sat_latency=%g warmup=%ld sample=%ld seed=%llu\n",
            t->name, t->p, t->a, t->h, t->g, net_routing_name(p->routing), tname, c->sweep_step, c->sat_latency,
            p->warmup, p->sample, (unsigned long long)p->seed);

@@ -25,6 +25,7 @@
 #define NODE_STREAM 1u               /* PRNG streams of the run seed */
 #define ROUTER_STREAM 2u
 #define FAULT_STREAM 3u
+#define ROUTER_FAULT_STREAM 4u
 #define QUEUE_INITIAL 16
 #define PROGRESS_CHECK_MASK 1023     /* look at the clock every 1024 cycles */
 #define PROGRESS_SECONDS 2.0
@@ -73,6 +74,7 @@ void net_default_params(const topo *t, net_params *p) {
     p->drain_limit = DEFAULT_DRAIN_LIMIT;
     p->watchdog = DEFAULT_WATCHDOG;
     p->fault_links = 0;
+    p->fault_routers = 0;
     p->fault_at = 0;
     p->repair_at = -1;
     p->tl_pkts = PAPER_TL_PKTS;
@@ -81,6 +83,9 @@ void net_default_params(const topo *t, net_params *p) {
     tables_default_params(&p->tprm);
     net_size_router(t, p);
 }
+
+/* Fault units run (link or router faults). */
+static int faults_on(const net_params *p) { return p->fault_links > 0 || p->fault_routers > 0; }
 
 int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
     if (!(p->rate >= 0.0 && p->rate <= 1.0)) {
@@ -122,7 +127,20 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
         snprintf(err, DOAR_ERRLEN, "faults %d: must be 0..%ld (the network's links)", p->fault_links, links);
         return -1;
     }
-    if (p->fault_links && (p->fault_at < 0 || (p->repair_at >= 0 && p->repair_at <= p->fault_at))) {
+    if (p->fault_routers < 0 || p->fault_routers >= t->n_routers) {
+        snprintf(err, DOAR_ERRLEN, "router faults %d: must be 0..%d (at least one router stays alive)", p->fault_routers,
+                 t->n_routers - 1);
+        return -1;
+    }
+    if (faults_on(p) && t->n_nodes >= NET_MAX_NODES) {
+        snprintf(err, DOAR_ERRLEN, "faults need fewer than %d nodes", NET_MAX_NODES);
+        return -1;
+    }
+    if (p->fault_routers && p->repair_at >= 0 && p->repair_at < p->fault_at + NET_MIN_DEAD_CYCLES) {
+        snprintf(err, DOAR_ERRLEN, "router faults: the repair cycle must be >= the fault cycle + %d", NET_MIN_DEAD_CYCLES);
+        return -1;
+    }
+    if (faults_on(p) && (p->fault_at < 0 || (p->repair_at >= 0 && p->repair_at <= p->fault_at))) {
         snprintf(err, DOAR_ERRLEN, "fault cycle must be >= 0 and the repair cycle after it");
         return -1;
     }
@@ -137,7 +155,11 @@ static void fail(network *n, const char *msg) {
     if (n->errors++ == 0) snprintf(n->first_error, sizeof n->first_error, "%s", msg);
 }
 
-long net_outstanding(const network *n) { return n->created - n->delivered - n->lost_link - n->lost_discard; }
+long net_outstanding(const network *n) {
+    return n->created - n->delivered - n->lost_link - n->lost_discard - n->lost_router - n->lost_dead_source;
+}
+
+int net_router_dead(const network *n, int r) { return n->routers_dead && n->router_failed[r]; }
 
 static void lose(long *counter) { (*counter)++; }
 
@@ -163,16 +185,56 @@ static void queue_event(network *n, int r, int kind, int port) {
     n->events_queued++;
 }
 
+/* Link (r, port) comes up by the handshake (pair_link_ups); one event waits at each end. */
+static void link_up_later(network *n, int r, int port) {
+    n->ups[n->n_ups].r = r;
+    n->ups[n->n_ups].port = port;
+    n->ups[n->n_ups].taken = -1;
+    n->n_ups++;
+    n->events_queued += 2;
+}
+
+/* Start of cycle c: links whose ends took their link-up two cycles ago carry traffic again; then
+ * each waiting link whose two ends have nothing queued and a ready event input hands both their
+ * link-up event this cycle (one event per router and cycle; links in the order they were queued).
+ * Taking it in the same cycle, both stop holding full credits for the port from the same cycle on,
+ * and what they switched before is dropped with the link still down: the credits are exact. */
+static void pair_link_ups(network *n) {
+    const int k = n->t.k;
+    int keep = 0;
+    for (int i = 0; i < n->n_ups; i++) {
+        net_link_up *u = &n->ups[i];
+        int pr, pp;
+        topo_peer(&n->t, u->r, u->port, &pr, &pp);
+        if (u->taken >= 0) {
+            if (n->cycle >= u->taken + 2) {
+                n->link_down[u->r * k + u->port] = n->link_down[pr * k + pp] = 0;
+                continue;
+            }
+        } else if (n->ev_up[u->r] < 0 && n->ev_up[pr] < 0 && !n->evq_n[u->r] && !n->evq_n[pr] &&
+                   router_event_ready(&n->routers[u->r]) && router_event_ready(&n->routers[pr])) {
+            n->ev_up[u->r] = u->port;
+            n->ev_up[pr] = pp;
+            u->taken = n->cycle;
+        }
+        n->ups[keep++] = *u;
+    }
+    n->n_ups = keep;
+}
+
 /* Fails (down = 1) or repairs the chosen links: both directions, events at both ends. */
 static void set_links(network *n, int down) {
     const int k = n->t.k;
     for (int f = 0; f < n->n_failed; f++) {
         int r = n->failed[2 * f], port = n->failed[2 * f + 1], pr, pp;
         topo_peer(&n->t, r, port, &pr, &pp);
-        /* down at once; up only once both ends have taken their link-up event (below) */
-        if (down) n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
-        queue_event(n, r, down ? FEV_LINK_DOWN : FEV_UP, port);
-        queue_event(n, pr, down ? FEV_LINK_DOWN : FEV_UP, pp);
+        if (!down) {   /* up by the handshake; a dead router's links come up with it (revive_routers) */
+            if (!net_router_dead(n, r) && !net_router_dead(n, pr)) link_up_later(n, r, port);
+            continue;
+        }
+        n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
+        queue_event(n, r, FEV_LINK_DOWN, port);
+        queue_event(n, pr, FEV_LINK_DOWN, pp);
     }
 }
 
@@ -216,6 +278,154 @@ static int choose_links(network *n) {
     return 0;
 }
 
+/* ---- router faults (fault_routers > 0) ---- */
+
+/* fault_routers distinct random routers, from a stream of their own (adding router faults does not
+ * change which links fail). */
+static int choose_routers(network *n) {
+    const int nr = n->t.n_routers;
+    int *ids = malloc((size_t)nr * sizeof *ids);
+    if (!ids) return -1;
+    for (int r = 0; r < nr; r++) ids[r] = r;
+    prng rng;
+    prng_seed(&rng, n->prm.seed, ROUTER_FAULT_STREAM, 0);
+    for (int f = 0; f < n->prm.fault_routers; f++) {   /* a partial Fisher-Yates shuffle */
+        int j = f + (int)prng_below(&rng, (uint32_t)(nr - f));
+        int r = ids[j];
+        ids[j] = ids[f];
+        ids[f] = r;
+        n->router_failed[r] = 1;
+    }
+    free(ids);
+    return 0;
+}
+
+/* Packet heads router r holds: in its input buffers and on its output registers (a head that
+ * left a buffer is on the registers until the next cycle puts it on the link). */
+static long heads_held(const router *R, int k) {
+    long heads = 0;
+    for (int port = 0; port < k; port++) {
+        const vcbuf *b = &R->in[port];
+        for (int v = 0; v < VCBUF_NUM_VCS; v++)
+            for (int i = 0; i < b->count[v]; i++) {
+                const flit *f = &b->fifo[v][(b->head[v] + i) % b->depth];
+                if (f->head && !fault_is_ctl(f)) heads++;
+            }
+        const flit *o = &R->regs.out[port];
+        if (o->valid && o->head && !fault_is_ctl(o)) heads++;
+    }
+    return heads;
+}
+
+/* Cycle fault_at, after the link faults: the chosen routers die. */
+static void kill_routers(network *n) {
+    const topo *t = &n->t;
+    const int k = t->k;
+    n->routers_dead = 1;
+    for (int r = 0; r < t->n_routers; r++) {
+        if (!n->router_failed[r]) continue;
+        n->lost_router += heads_held(&n->routers[r], k);
+        for (uint64_t m = n->routers[r].regs.discard; m; m &= m - 1) lose(&n->lost_discard);   /* decided before */
+        n->events_queued -= n->evq_n[r];   /* its queued events die with it */
+        n->evq_n[r] = 0;
+        for (int port = 0; port < k; port++) {
+            int pr, pp;
+            if (topo_peer(t, r, port, &pr, &pp)) continue;
+            n->dropping[r * k + port] = 0;
+            if (pr < 0) continue;   /* a terminal port */
+            n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
+            if (!n->router_failed[pr]) queue_event(n, pr, FEV_PEER_DOWN, pp);   /* also over a failed link */
+        }
+        for (int nid = 0; nid < t->p; nid++) {   /* its nodes stop: their source queues are lost */
+            net_node *nd = &n->nodes[r * t->p + nid];
+            n->lost_dead_source += nd->q_count;
+            nd->q_count = 0;
+            nd->q_head = 0;
+            nd->cur_left = 0;   /* the head of a packet it was sending is in the router or on the link */
+        }
+    }
+}
+
+/* A dead router's cycle: whatever arrives is dropped; a data packet head counts lost. A packet it
+ * was sending when it died has its head downstream: the far end of the link completes it, one
+ * poisoned flit per cycle up to its length (so every router on its way gets its credits back);
+ * the sink counts it lost. rd / wr: this cycle's read and write slots. */
+static void drain_dead_router(network *n, int r, const int rd[3], const int wr[3]) {
+    const int k = n->t.k;
+    for (int port = 0; port < k; port++) {
+        int left = n->open_left[r * k + port];
+        if (left) {
+            link_word *o = &n->out_ring[r * k + port][wr[topo_port_class(&n->t, port)]];
+            o->f.valid = 1;
+            o->f.head = 0;
+            o->f.tail = left == 1;
+            o->f.vc = (uint8_t)(n->open_vc[r * k + port] - 1);
+            o->f.data = NET_POISON;
+            n->open_left[r * k + port] = (uint8_t)(left - 1);
+            n->last_move = n->cycle;
+        }
+    }
+    for (int port = 0; port < k; port++) {
+        link_word *w = n->in_ring[r * k + port];
+        if (!w) continue;
+        w += rd[topo_port_class(&n->t, port)];
+        if (w->f.valid) {
+            if (fault_is_ctl(&w->f)) n->ctl_in_flight--;
+            else if (w->f.head) lose(&n->lost_router);
+            w->f.valid = 0;
+        }
+        w->cr_valid = 0;
+        w->sb_valid = 0;
+        w->ctl_cr_valid = 0;
+    }
+}
+
+/* Cycle repair_at, after the link repairs: the dead routers restart as at network init (the same
+ * configuration and tables, a fresh fault unit, full credits), their nodes resume with full
+ * credits (the router's input buffers are empty), and each of their links comes up by the
+ * handshake (pair_link_ups). */
+static void revive_routers(network *n) {
+    const topo *t = &n->t;
+    const int k = t->k;
+    for (int r = 0; r < t->n_routers; r++) {
+        if (!n->router_failed[r]) continue;
+        router *R = &n->routers[r];
+        router_cfg_in cfg = R->cfg;
+        router_reset(R, &cfg);
+        /* its links are not up yet: it treats them as down (full credits) until it takes each
+         * link-up event, as a neighbour does (router_reset clears what the events said) */
+        for (int port = t->first_local; port < k; port++) R->link_dn |= (uint64_t)1 << port;
+        for (int nid = 0; nid < t->p; nid++) {
+            net_node *nd = &n->nodes[r * t->p + nid];
+            for (int v = 0; v < VCBUF_NUM_VCS; v++) nd->cred[v] = n->prm.rprm.depth[PORT_TERMINAL];
+        }
+        for (int port = t->first_local; port < k; port++) {
+            int pr, pp;
+            if (topo_peer(t, r, port, &pr, &pp)) continue;
+            if (!n->router_failed[pr] || r < pr) link_up_later(n, r, port);   /* once per link */
+        }
+    }
+    n->routers_dead = 0;
+}
+
+/* Link direction idx carried flit f: a packet is open on it from its head to its tail. */
+static void track_open(network *n, int idx, const flit *f) {
+    if (f->head) {
+        n->open_vc[idx] = (uint8_t)(f->vc + 1);
+        n->open_left[idx] = f->tail ? 0 : (uint8_t)(flit_len(f->data) - 1);
+    } else if (n->open_left[idx]) {
+        n->open_left[idx] = f->tail ? 0 : (uint8_t)(n->open_left[idx] - 1);
+    }
+}
+
+/* A packet head dropped on a down link: lost in a dead router when the far end is one. */
+static long *down_link_loss(network *n, int r, int port) {
+    int pr, pp;
+    if (n->routers_dead && topo_peer(&n->t, r, port, &pr, &pp) == 0 && pr >= 0 && n->router_failed[pr])
+        return &n->lost_router;
+    return &n->lost_link;
+}
+
 int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
     memset(n, 0, sizeof *n);
     n->t = *t;
@@ -234,7 +444,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
     rp->pol.rtt[PORT_TERMINAL] = 2 * p->lat_terminal + NET_ROUTER_PIPELINE + p->packet_len;
     rp->pol.rtt[PORT_LOCAL] = 2 * p->lat_local + NET_ROUTER_PIPELINE + p->packet_len;
     rp->pol.rtt[PORT_GLOBAL] = 2 * p->lat_global + NET_ROUTER_PIPELINE + p->packet_len;
-    if (p->routing != NET_ROUTING_DOAR && p->fault_links > 0) {
+    if (p->routing != NET_ROUTING_DOAR && faults_on(p)) {
         snprintf(err, DOAR_ERRLEN, "faults need --routing doar: routing %s has no fault handling (fault units "
                  "mask the DOAR tables)", policy_name(p->routing));
         goto fail;
@@ -255,7 +465,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         router *R = &n->routers[r];
         if (router_init(R, t, rp, &p->tprm, err)) goto fail;
         n->routers_ready = r + 1;
-        if (p->fault_links > 0 && router_enable_faults(R, &n->ts, r, err)) goto fail;
+        if (faults_on(p) && router_enable_faults(R, &n->ts, r, err)) goto fail;
         for (int port = 0; port < k; port++) {
             const port_tables *pt = tables_port(&n->ts, r, port);
             if (!pt) {
@@ -322,15 +532,25 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         n->bin_latency = calloc((size_t)n->n_bins, sizeof *n->bin_latency);
         if (!n->bin_flits || !n->bin_pkts || !n->bin_latency) goto oom;
     }
-    if (p->fault_links > 0) {
+    if (faults_on(p)) {
         size_t ports = (size_t)t->n_routers * (size_t)k;
         n->link_down = calloc(ports, 1);
         n->dropping = calloc(ports, 1);
-        n->up_taken = calloc(ports, 1);
+        n->ups = malloc(((size_t)p->fault_links + (size_t)p->fault_routers * (size_t)k + 1) * sizeof *n->ups);
+        n->ev_up = malloc((size_t)t->n_routers * sizeof *n->ev_up);
         n->evq = calloc((size_t)t->n_routers, sizeof *n->evq);
         n->evq_head = calloc((size_t)t->n_routers, sizeof *n->evq_head);
         n->evq_n = calloc((size_t)t->n_routers, sizeof *n->evq_n);
-        if (!n->link_down || !n->dropping || !n->up_taken || !n->evq || !n->evq_head || !n->evq_n || choose_links(n)) goto oom;
+        if (!n->link_down || !n->dropping || !n->ups || !n->ev_up || !n->evq || !n->evq_head || !n->evq_n ||
+            choose_links(n))
+            goto oom;
+        for (int r = 0; r < t->n_routers; r++) n->ev_up[r] = -1;
+    }
+    if (p->fault_routers > 0) {
+        n->router_failed = calloc((size_t)t->n_routers, 1);
+        n->open_vc = calloc((size_t)t->n_routers * (size_t)k, 1);
+        n->open_left = calloc((size_t)t->n_routers * (size_t)k, 1);
+        if (!n->router_failed || !n->open_vc || !n->open_left || choose_routers(n)) goto oom;
     }
     n->inject_threshold = prng_threshold(p->rate / p->packet_len);
     n->injecting = 1;
@@ -345,11 +565,15 @@ fail:
 void net_free(network *n) {
     free(n->link_down);
     free(n->dropping);
-    free(n->up_taken);
+    free(n->ups);
+    free(n->ev_up);
     free(n->evq);
     free(n->evq_head);
     free(n->evq_n);
     free(n->failed);
+    free(n->router_failed);
+    free(n->open_vc);
+    free(n->open_left);
     free(n->channel_flits);
     free(n->group_occ);
     free(n->bin_flits);
@@ -396,14 +620,19 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
     net_pkt *pk = &nd->q[(nd->q_head + nd->q_count) % nd->q_cap];
     pk->dst = dst;
     pk->created = n->cycle;
+    pk->mark = 0;
     nd->q_count++;
     if (n->created == n->delivered) n->last_move = n->cycle;   /* the watchdog counts from here */
     n->created++;
-    if (n->prm.fault_links > 0 && cycle_slot(n, n->cycle) == 0) {
+    if (faults_on(&n->prm) && cycle_slot(n, n->cycle) == 0) {
         n->created_at[n->cycle]++;
-        if (n->diag_end >= 0 && (n->prm.repair_at < 0 || n->cycle < n->prm.repair_at) &&
-            !pair_reachable(n, (int)(nd - n->nodes), dst))
-            n->created_unreachable++;
+        if (n->diag_end >= 0 && (n->prm.repair_at < 0 || n->cycle < n->prm.repair_at)) {
+            if (net_router_dead(n, dst / n->t.p)) n->created_to_dead++;   /* lost unless it outlives the death */
+            else if (!pair_reachable(n, (int)(nd - n->nodes), dst)) {
+                n->created_unreachable++;
+                pk->mark = NET_NO_PATH;
+            }
+        }
     }
     if (in_sample(n, n->cycle)) {
         n->sample_created++;
@@ -416,6 +645,7 @@ static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd
 
 int net_send(network *n, int src, int dst) {
     if (src < 0 || src >= n->t.n_nodes || dst < 0 || dst >= n->t.n_nodes || src == dst) return -1;
+    if (net_router_dead(n, src / n->t.p)) return -1;
     return enqueue_to(n, &n->nodes[src], dst);
 }
 
@@ -431,7 +661,8 @@ static void start_packet(network *n, net_node *nd, int node) {
         int per_group = t->a * t->p;
         int src_gid = node / per_group;
         nd->cur_hdr = flit_header(pk->dst / per_group, (pk->dst / t->p) % t->a, pk->dst % t->p, src_gid, 0, 0, len, 0);
-        nd->cur_body = ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1));
+        nd->cur_body = ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1)) |
+                       pk->mark;
         nd->cur_vc = v;
         nd->cur_len = len;
         nd->cur_left = len;
@@ -445,6 +676,13 @@ static void start_packet(network *n, net_node *nd, int node) {
 static void sink(network *n, net_node *nd, int node, const flit *f) {
     const topo *t = &n->t;
     char msg[200];
+    if (!f->head && (f->data & NET_POISON) && nd->sink_busy) {   /* cut off by a dead router */
+        if (f->tail) {
+            nd->sink_busy = 0;
+            lose(&n->lost_router);
+        }
+        return;
+    }
     n->flits_delivered++;
     long bin = n->prm.series_bin > 0 ? n->cycle / n->prm.series_bin : -1;
     if (bin >= 0 && bin < n->n_bins) n->bin_flits[bin]++;
@@ -473,7 +711,11 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
         n->bin_latency[bin] += (double)(n->cycle - (long)(f->data & ((1ull << NET_TIME_BITS) - 1)));
     }
     long created = (long)(f->data & ((1ull << NET_TIME_BITS) - 1));
-    if (n->prm.fault_links > 0 && created < n->cap_cycles) n->delivered_from[created]++;
+    if (faults_on(&n->prm) && created < n->cap_cycles) n->delivered_from[created]++;
+    if (n->router_failed && n->router_failed[node / t->p] && n->diag_end >= 0 && created > n->diag_end &&
+        (n->prm.repair_at < 0 || created < n->prm.repair_at))
+        n->delivered_to_dead++;   /* created for a dead router's node after diagnosis, yet arrived */
+    if (f->data & NET_NO_PATH) n->delivered_unreachable++;   /* created without a path, yet arrived */
     if (in_sample(n, created)) {
         n->sample_delivered++;
         n->sample_latency_sum += (double)(n->cycle - created);
@@ -493,9 +735,16 @@ void net_cycle(network *n) {
         wr[cl] = (int)((c + len - 1) % len);   /* = (c + latency) mod (latency + 1) */
     }
 
-    if (n->prm.fault_links > 0) {
-        if (c == n->prm.fault_at) set_links(n, 1);
-        if (c == n->prm.repair_at) set_links(n, 0);
+    if (faults_on(&n->prm)) {
+        if (c == n->prm.fault_at) {
+            set_links(n, 1);
+            if (n->router_failed) kill_routers(n);
+        }
+        if (c == n->prm.repair_at) {
+            set_links(n, 0);
+            if (n->router_failed) revive_routers(n);
+        }
+        if (n->n_ups) pair_link_ups(n);
     }
 
     /* ---- nodes: sinks, credits, sources ---- */
@@ -513,11 +762,12 @@ void net_cycle(network *n) {
             o->cr_vc = w->f.vc;
             w->f.valid = 0;
         }
-        if (n->injecting && prng_chance(&nd->rng, n->inject_threshold) && enqueue(n, nd, node)) {
+        const int alive = !net_router_dead(n, node / t->p);   /* a dead router's nodes stop */
+        if (n->injecting && alive && prng_chance(&nd->rng, n->inject_threshold) && enqueue(n, nd, node)) {
             fail(n, "out of memory in a source queue");
             n->injecting = 0;
         }
-        if (!nd->cur_left && nd->q_count) start_packet(n, nd, node);
+        if (!nd->cur_left && nd->q_count && alive) start_packet(n, nd, node);
         if (nd->cur_left) {
             int seq = nd->cur_len - nd->cur_left;
             o->f.valid = 1;
@@ -540,6 +790,10 @@ void net_cycle(network *n) {
                 n->group_occ[topo_gid(t, r) * t->ah + topo_bid(t, r) * t->h + i] =
                     router_gport_estimate(&n->routers[r], t->first_global + i);
     for (int r = 0; r < t->n_routers; r++) {
+        if (net_router_dead(n, r)) {
+            drain_dead_router(n, r, rd, wr);
+            continue;
+        }
         link_word **ir = &n->in_ring[r * k];
         in->group_occ = n->group_occ ? &n->group_occ[topo_gid(t, r) * t->ah] : NULL;
         for (int i = 0; i < k; i++) {
@@ -573,19 +827,16 @@ void net_cycle(network *n) {
             in->ev_valid = 1;
             in->ev_kind = e >> 8;
             in->ev_port = e & 0xff;
-            if (in->ev_kind == FEV_UP) {   /* the link carries traffic once both ends know */
-                int pr, pp;
-                topo_peer(t, r, in->ev_port, &pr, &pp);
-                n->up_taken[r * k + in->ev_port] = 1;
-                if (n->up_taken[pr * k + pp]) {
-                    n->link_down[r * k + in->ev_port] = n->link_down[pr * k + pp] = 0;
-                    n->up_taken[r * k + in->ev_port] = n->up_taken[pr * k + pp] = 0;
-                }
-            }
+        } else if (n->ev_up && n->ev_up[r] >= 0) {   /* a link-up, paired with the far end's */
+            in->ev_valid = 1;
+            in->ev_kind = FEV_UP;
+            in->ev_port = n->ev_up[r];
+            n->ev_up[r] = -1;
+            n->events_queued--;
         }
         router_cycle(&n->routers[r], in, out);
         for (uint64_t m = out->discard; m; m &= m - 1) lose(&n->lost_discard);
-        if (out->discard && !n->prm.fault_links) {   /* without faults every packet has a route */
+        if (out->discard && !faults_on(&n->prm)) {   /* without faults every packet has a route */
             char msg[160];
             snprintf(msg, sizeof msg, "cycle %ld: router %d discarded a packet (input ports 0x%llx): no route", c, r,
                      (unsigned long long)out->discard);
@@ -611,12 +862,13 @@ void net_cycle(network *n) {
                 int drop = n->dropping && n->dropping[r * k + o];
                 if (f->head && down) {   /* a failed link drops whole packets */
                     drop = 1;
-                    if (!ctl) lose(&n->lost_link);
+                    if (!ctl) lose(down_link_loss(n, r, o));
                 }
                 if (drop) {
                     n->dropping[r * k + o] = !f->tail;
                 } else {
                     w->f = *f;
+                    if (n->open_vc) track_open(n, r * k + o, f);
                     if (pc == PORT_GLOBAL && in_sample(n, c)) n->channel_flits[r * k + o]++;
                     if (ctl) { n->ctl_in_flight++; n->fd_fr_packets++; }
                     else if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
@@ -643,14 +895,16 @@ void net_cycle(network *n) {
             fail(n, msg);
         }
     }
-    if (n->prm.fault_links > 0 && c >= n->prm.fault_at) {   /* the end of diagnosis / recovery */
+    if (faults_on(&n->prm) && c >= n->prm.fault_at) {   /* the end of diagnosis / recovery */
         int quiet = n->ctl_in_flight == 0 && n->events_queued == 0;
-        for (int r = 0; r < t->n_routers && quiet; r++) quiet = fault_idle(n->routers[r].fu);
+        for (int r = 0; r < t->n_routers && quiet; r++) quiet = net_router_dead(n, r) || fault_idle(n->routers[r].fu);
         if (quiet && n->diag_end < 0 && (n->prm.repair_at < 0 || c < n->prm.repair_at)) {
             n->diag_end = c;
             for (int s = 0; s < t->n_nodes; s++)
-                for (int d = 0; d < t->n_nodes; d++)
-                    if (d != s && !pair_reachable(n, s, d)) n->unreachable_pairs++;
+                for (int d = 0; d < t->n_nodes; d++)   /* pairs of live nodes; dead ones are apart */
+                    if (d != s && !net_router_dead(n, s / t->p) && !net_router_dead(n, d / t->p) &&
+                        !pair_reachable(n, s, d))
+                        n->unreachable_pairs++;
         }
         if (quiet && n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at) n->recov_end = c;
     }
@@ -767,7 +1021,7 @@ int net_run(network *n, net_result *res) {
     memcpy(res->hops_hist, n->hops_hist, sizeof res->hops_hist);
     res->created = n->created;
     res->delivered = n->delivered;
-    res->lost = n->lost_link + n->lost_discard + net_outstanding(n);
+    res->lost = n->lost_link + n->lost_discard + n->lost_router + n->lost_dead_source + net_outstanding(n);
     res->channel_min = -1.0;
     for (int r = 0; r < n->t.n_routers; r++)
         for (int o = n->t.first_global; o < n->t.k; o++) {
@@ -782,6 +1036,11 @@ int net_run(network *n, net_result *res) {
     else res->channel_min = 0.0;
     res->lost_link = n->lost_link;
     res->lost_discard = n->lost_discard;
+    res->lost_router = n->lost_router;
+    res->lost_dead_source = n->lost_dead_source;
+    res->created_to_dead = n->created_to_dead;
+    res->lost_to_dead_after_diagnosis = n->created_to_dead - n->delivered_to_dead;
+    res->lost_unreachable = n->created_unreachable - n->delivered_unreachable;
     res->fd_fr_packets = n->fd_fr_packets;
     res->unreachable_pairs = n->unreachable_pairs;
     res->created_unreachable = n->created_unreachable;
@@ -794,7 +1053,7 @@ int net_run(network *n, net_result *res) {
         else if (p->repair_at >= 0 && cc >= p->repair_at) {
             if (n->recov_end >= 0 && cc >= n->recov_end) res->lost_after_recovery += lost;
             else res->lost_recovery += lost;
-        } else if (n->diag_end >= 0 && cc >= n->diag_end) {
+        } else if (n->diag_end >= 0 && cc > n->diag_end) {   /* diag_end is known from the next cycle on */
             res->lost_after_diagnosis += lost;
         } else {
             res->lost_diagnosis += lost;

@@ -46,14 +46,37 @@
  *            link drops whole packets: a packet whose head crossed before the fault still
  *            completes, every packet whose head arrives while it is down is dropped to its tail
  *            (counted lost "on a failed link"); credits, control credits and side-bands on it are
- *            dropped. At repair_at (if >= 0) both ends get a link-up event; the link carries
- *            traffic again from the cycle the second end takes it (the router keeps a down
- *            port's credits full until it takes the link-up, so they are exact again then). A router that drops a packet head with no valid option (router_out.discard)
- *            counts it lost "discarded". Diagnosis (recovery) ends at the first cycle after the
+ *            dropped. At repair_at (if >= 0) the link comes up by a handshake: both ends take
+ *            their link-up event in the same cycle t (the first cycle both event inputs are ready
+ *            with nothing queued before it) and the link carries what they send from cycle t+2 on;
+ *            what they switched onto it up to cycle t was counted against full credits (a down
+ *            port's) and is dropped, so the credits are exact when it comes up. A router that
+ *            drops a packet head with no valid option (router_out.discard) counts it lost
+ *            "discarded". Diagnosis (recovery) ends at the first cycle after the
  *            fault (repair) at which every fault unit is idle, no event is queued and no FD/FR
  *            packet is on a link. Losses are also split by the cycle the lost packet was created
  *            in (created - delivered per creation cycle): a packet created after diagnosis ended
  *            must arrive unless its pair has no allowed path left (docs/network.md).
+ *   Router faults (fault_routers > 0, with or without link faults, same cycles): at fault_at
+ *            that many distinct random routers die. Every live neighbour gets a peer-down event on
+ *            the port facing a dead router (also over a failed link), and every link of a dead
+ *            router is down both ways. A dead router does not clock: what it holds or would send
+ *            is gone, what arrives at it is dropped. Losses there count as lost "in dead routers"
+ *            (lost_router): packet heads in its buffers or output registers, heads arriving at it
+ *            or sent toward it, and packets it was forwarding when it died (their head is already
+ *            downstream: the far link end completes it to its length with poisoned flits,
+ *            NET_POISON, so every credit on its way comes back, and the sink counts it lost).
+ *            The nodes of a dead router stop: their source queues are dropped
+ *            (lost_dead_source) and they create nothing until the repair. Packets for a
+ *            dead router's nodes are created as usual and lost wherever they die. At repair_at the
+ *            dead routers restart as at network init (router_reset: the same tables, which nothing
+ *            writes during a run, a fresh fault unit, full credits; every network port treated as
+ *            down until its link-up is taken), their nodes resume, and both
+ *            ends of every link of a revived router get a link-up event (the link handshake of the
+ *            link repair); repair_at >= fault_at + NET_MIN_DEAD_CYCLES. A packet created after
+ *            diagnosis and lost before the repair is one of an unreachable pair or one addressed
+ *            to a dead router's node (each counted apart: created and lost); one still in flight
+ *            at the repair may also be lost while the revived routers learn what is still broken.
  *   Invariants: every created packet is delivered exactly once or counted lost; every sink
  *            receives only packets addressed to it, whole and contiguous.
  */
@@ -75,6 +98,12 @@ extern "C" {
 #define NET_MAX_HOPS_HIST 8                     /* histogram: hops 0..7, [8] = 8 or more */
 #define NET_TIME_BITS 40                        /* body flits: creation cycle [39:0] */
 #define NET_MIN_PACKET_LEN 2                    /* the creation cycle rides on a body flit */
+/* Body flits: bit 63 marks a poisoned flit, one the network makes up to complete a packet a dead
+ * router cut off; bit 62 marks a packet created after diagnosis for a pair left without a path.
+ * The source node field [63:40] never reaches them (fewer than 2^22 nodes with faults). */
+#define NET_POISON ((uint64_t)1 << 63)
+#define NET_NO_PATH ((uint64_t)1 << 62)
+#define NET_MAX_NODES (1 << 22)
 
 /* Routing: DOAR (the route-compute units) or a route policy of csim/policy.h. */
 typedef route_policy net_routing;
@@ -100,6 +129,7 @@ typedef struct {
                                  the network drains completely (only the watchdog ends that) */
     long watchdog;            /* cycles without any flit moving while packets are outstanding */
     int fault_links;          /* links that fail at fault_at (0: no faults, no fault units) */
+    int fault_routers;        /* routers that die at fault_at (fault units with either count > 0) */
     long fault_at, repair_at; /* cycles; repair_at < 0: never repaired */
     long series_bin;          /* cycles per bin of the time series (0: no series) */
     int tl_pkts, tg_pkts;     /* DOAR congestion thresholds TL / TG, packets (seed 001: 10 / 30) */
@@ -136,6 +166,13 @@ typedef struct {
     long created_unreachable; /* packets created after diagnosis (before the repair) for such pairs:
                                  exactly these may be lost after diagnosis */
     long nonminimal, decisions; /* route policies: source decisions, and how many went non-minimally */
+    /* router faults: packets lost in dead routers (held, arriving, sent toward them, cut off);
+     * packets left in the source queues of dead routers' nodes; packets created after diagnosis
+     * (before the repair) for a dead router's node, and how many of those were lost */
+    long lost_router, lost_dead_source;
+    long created_to_dead, lost_to_dead_after_diagnosis;
+    long lost_unreachable;    /* of created_unreachable: lost (one created just before the repair may
+                                 still arrive) */
     long cycles;              /* simulated */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
@@ -151,10 +188,19 @@ typedef struct {
 } link_word;
 
 #define NET_EVQ 64            /* local events waiting for a router's event input */
+#define NET_MIN_DEAD_CYCLES (FLIT_MAX_LEN + 1)   /* a dead router's links close its packets first */
+
+/* A repaired link (or a link of a revived router) coming up: both ends take their link-up event
+ * in the same cycle `taken`; the link carries what they send from cycle taken + 2 on. */
+typedef struct {
+    int r, port;              /* one end */
+    long taken;               /* -1: not yet */
+} net_link_up;
 
 typedef struct {
     int dst;
     long created;
+    uint64_t mark;            /* NET_NO_PATH or 0: or'ed into its body flits */
 } net_pkt;
 
 typedef struct {
@@ -201,7 +247,9 @@ typedef struct {
     /* faults */
     uint8_t *link_down;       /* [n_routers * k]: the link router r's port o writes is down */
     uint8_t *dropping;        /* [n_routers * k]: dropping a packet to its tail */
-    uint8_t *up_taken;        /* [n_routers * k]: this end took its link-up event */
+    net_link_up *ups;         /* links waiting to come up (link-up handshake, net_cycle) */
+    int n_ups;
+    int *ev_up;               /* [n_routers]: port of the link-up event handed over this cycle, -1 */
     int (*evq)[NET_EVQ];      /* [n_routers]: queued events, kind << 8 | port */
     int *evq_head, *evq_n;
     int *failed;              /* [fault_links * 2]: (router, port) of one end of each failed link */
@@ -220,6 +268,14 @@ typedef struct {
     int *group_occ;           /* UGAL_G: [g * a*h] global port estimates, refreshed every cycle */
     long diag_end, recov_end; /* first quiet cycle after the fault / the repair, -1: not yet */
     long unreachable_pairs, created_unreachable;
+    /* router faults (NULL / 0 without): the chosen routers, dead from fault_at until repair_at;
+     * per link direction (router, port) the VC + 1 of a packet whose head was written on it and
+     * whose tail was not yet (0: none) */
+    uint8_t *router_failed;   /* [n_routers] */
+    int routers_dead;         /* 1 while the chosen routers are dead */
+    uint8_t *open_vc;         /* [n_routers * k] */
+    uint8_t *open_left;       /* [n_routers * k]: flits of that packet not yet on the link */
+    long lost_router, lost_dead_source, created_to_dead, delivered_to_dead, delivered_unreachable;
 } network;
 
 /* Parses a routing name (policy_parse); unknown names get a reason listing them. */
@@ -242,7 +298,8 @@ void net_cycle(network *n);
  * watchdog fired or an error was seen (res->report says which). */
 int net_run(network *n, net_result *res);
 /* Creates one packet from node src to node dst now (besides the Bernoulli sources; tests and,
- * later, application traces). Returns 0, or -1 on a bad node id or memory. */
+ * later, application traces). Returns 0, or -1 on a bad node id, a source on a dead router or
+ * memory. */
 int net_send(network *n, int src, int dst);
 /* Writes "router,gid,bid,port,peer_gid,load" per wired global link direction (load: flits per
  * cycle of the sample window). Returns 0, or -1 on a write error. */
@@ -252,6 +309,8 @@ int net_write_channels(const network *n, FILE *f);
 int net_write_series(const network *n, FILE *f);
 /* Packets created but not yet delivered (source queues included). */
 long net_outstanding(const network *n);
+/* Router r is dead now (router faults). */
+int net_router_dead(const network *n, int r);
 
 #ifdef __cplusplus
 }

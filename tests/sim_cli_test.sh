@@ -95,8 +95,10 @@ expect_error "a sweep keeps its faults" "$DOAR" sweep small --link-faults 2 --re
 expect_error "faults need --routing doar" "$DOAR" sweep small --link-faults 2 --routing min
 # a sweep with failed links (seed 001 Fig. 15): runs, reports its faults, ends with the stable line
 expect_exit 0 "$DOAR" sweep small --link-faults 3 --seed 2 $SW
-grep -q "^sweep: faults links=3 from cycle 0" "$TMP/out" && tail -n 1 "$TMP/out" | grep -qE '^sweep: config=small routing=doar traffic=ur saturation=0\.[0-9]+$' && ok || bad "sweep with faults: $(tail -n 2 "$TMP/out")"
+grep -q "^sweep: faults links=3 routers=0 from cycle 0" "$TMP/out" && tail -n 1 "$TMP/out" | grep -qE '^sweep: config=small routing=doar traffic=ur saturation=0\.[0-9]+$' && ok || bad "sweep with faults: $(tail -n 2 "$TMP/out")"
 echo "   doar ur, 3 failed links: saturation $(sat_of)"
+expect_error "faults need --routing doar" "$DOAR" sweep small --router-faults 2 --routing val
+expect_error "router faults 36: must be 0..35" "$DOAR" sim small --rate 0.1 --router-faults 36
 
 echo "== global channel load (seed 001 Fig. 12): MIN piles ADV+1 on one link per group, DOAR spreads it"
 for r in min doar; do
