@@ -7,6 +7,8 @@
 # Environment: SEED (1), JOBS (parallel runs, default: the cores), PHASES (extra doar options,
 #   default none = the paper's 30,000 warm-up + 10,000 sample cycles), APP_RATE (0.3),
 #   STEP (sweep step, 0.05).
+# Results already in OUTDIR (a run that ended) are kept: rerunning resumes an interrupted
+# reproduction (delete OUTDIR/runs for a fresh one).
 # Progress: one line per finished run on stderr; last line on stdout:
 #   reproduce: config=C runs=N failed=F wall=S s summary=OUTDIR/summary.md
 set -u
@@ -63,12 +65,18 @@ if [ $ROUTER_FAULTS = 1 ]; then
   done
 fi
 
-run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finished run
-  local file=$1 total; total=$(wc -l < "$file")
-  local n=0
+run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finished run; a run whose
+  # output already ends with its summary line (an earlier, interrupted reproduction) is kept
+  local file=$1 total todo="$1.todo"
+  : > "$todo"
   while IFS= read -r line; do
-    echo "$line"
-  done < "$file" | xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' 2>&1 | \
+    local res=${line##*> }; res=${res%% 2>&1}
+    grep -qE '^(sweep|sim): config=.* (saturation|lost)=' "$res" 2>/dev/null || echo "$line" >> "$todo"
+  done < "$file"
+  total=$(wc -l < "$todo")
+  echo "reproduce: $total to run, $(( $(wc -l < "$file") - total )) kept from an earlier run" >&2
+  local n=0
+  cat "$todo" | xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' 2>&1 | \
     while IFS= read -r l; do
       case $l in rc=*) n=$((n + 1)); echo "reproduce: $n/$total runs done ($l)" >&2 ;; esac
     done
