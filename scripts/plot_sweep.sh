@@ -20,7 +20,7 @@ for spec in "$@"; do
   lp="$lp${lp:+, }'$sorted' using 1:3 with linespoints title '$label'"
 done
 gnuplot <<GP
-set terminal png size 1100,450
+set terminal png size 1100,450 noenhanced
 set output '$out'
 set datafile separator ','
 set multiplot layout 1,2 title '$title'

@@ -119,9 +119,9 @@ if command -v gnuplot >/dev/null; then
         [ -n "$h" ] && echo "$r $(echo "$h" | awk -F, '{ t = 0; for (i = 1; i <= NF; i++) t += $i; for (i = 1; i <= NF; i++) printf "%.4f ", (t ? $i / t : 0); print "" }')"
       done; } > "$hf"
     gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
-set terminal png size 1100,450
+set terminal png size 1100,450 noenhanced
 set output '$OUT/plots/hops_$(safe "$tr").png'
-set title '$CONFIG, $tr: hop distribution at 0.9 x each routing'"'"'s saturation'
+set title '$CONFIG, $tr: hop distribution, each routing at 0.9 x its saturation'
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
@@ -134,7 +134,7 @@ GP
   done
   if [ -s "$OUT/runs/series.csv" ]; then
     gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
-set terminal png size 1100,450
+set terminal png size 1100,450 noenhanced
 set output '$OUT/plots/fault_series.png'
 set datafile separator ','
 set title '$CONFIG, ur: $n50 links fail at 15000, repaired at 25000 (seed 001 Fig. 17)'
