@@ -204,6 +204,16 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
     return 0;
 }
 
+/* "A,B" with both in [lo, hi]. */
+static int parse_pair(const char *s, long lo, long hi, long *a, long *b) {
+    char *end;
+    *a = strtol(s, &end, 10);
+    if (end == s || *end != ',' || *a < lo || *a > hi) return -1;
+    const char *second = end + 1;
+    *b = strtol(second, &end, 10);
+    return end == second || *end || *b < lo || *b > hi ? -1 : 0;
+}
+
 static int parse_router(cli *c, const char *s) {
     long g, b;
     char *end;
@@ -309,12 +319,8 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             else c->nprm.repair_at = n;
         } else if (is_net(c) && !strcmp(a, "--thresholds")) {
             NEED_VALUE();
-            char *end;
-            long tl = strtol(v, &end, 10), tg;
-            if (end == v || *end != ',' || tl < 0 || tl > 100000) return bad(c, "--thresholds '%s': expected TL,TG (packets)", v);
-            const char *g2 = end + 1;
-            tg = strtol(g2, &end, 10);
-            if (end == g2 || *end || tg < 0 || tg > 100000) return bad(c, "--thresholds '%s': expected TL,TG (packets)", v);
+            long tl, tg;
+            if (parse_pair(v, 0, 100000, &tl, &tg)) return bad(c, "--thresholds '%s': expected TL,TG (packets)", v);
             c->nprm.tl_pkts = (int)tl;
             c->nprm.tg_pkts = (int)tg;
         } else if (is_net(c) && !strcmp(a, "--threshold-util")) {
@@ -350,12 +356,8 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
         }
         else if ((!strcmp(c->cmd, "faults") || is_net(c)) && !strcmp(a, "--latency")) {
             NEED_VALUE();
-            char *end;
-            long l = strtol(v, &end, 10), gl;
-            if (end == v || *end != ',' || l < 0 || l > 100000) return bad(c, "--latency '%s': expected L,G (cycles)", v);
-            const char *g2 = end + 1;
-            gl = strtol(g2, &end, 10);
-            if (end == g2 || *end || gl < 0 || gl > 100000) return bad(c, "--latency '%s': expected L,G (cycles)", v);
+            long l, gl;
+            if (parse_pair(v, 0, 100000, &l, &gl)) return bad(c, "--latency '%s': expected L,G (cycles)", v);
             if (is_net(c) && (l < 1 || gl < 1)) return bad(c, "--latency '%s': links need >= 1 cycle", v);
             c->fopt.lat_local = c->nprm.lat_local = (int)l;
             c->fopt.lat_global = c->nprm.lat_global = (int)gl;
