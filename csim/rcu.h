@@ -102,8 +102,10 @@ typedef struct {
 typedef struct {
     rcu_header hdr;
     int rta, bad;
-    uint8_t row_has[DOAR_MAX_RADIX], row_self[DOAR_MAX_RADIX], row_port[DOAR_MAX_RADIX];
-                           /* table C as C1 saw it: M/P2 map with the same rows */
+    /* Fields below are defined only for a valid, good header: RTA ones when rta, else RTB ones
+     * (stage 4 reads nothing else); gport bitmaps only in their first gbm_words() words. */
+    uint8_t row_self[DOAR_MAX_RADIX], row_port[DOAR_MAX_RADIX];
+                           /* RTA: table C rows [0, a) as C1 saw them: M/P2 map with the same rows */
     gport_bitmap ok[4];    /* GA, GB, GC, GD candidates that are not congested */
     gport_bitmap any;      /* GA|GB|GC|GD with a local port: the line-16 fallback set */
     uint64_t s1_ok, s2_ok, le_lf;
@@ -114,8 +116,9 @@ typedef struct {
     table_params prm;
     int depth_a, depth_b, depth_c;
     uint64_t *a, *b, *c;   /* this port's tables */
+    int nw;                /* gbm_words(&t) */
     rcu_cfg cfg;
-    /* pipeline registers */
+    /* pipeline registers; the stages update them in place, stage 4 first */
     rcu_s1 s1;
     rcu_s2 s2;
     rcu_s3 s3;
@@ -124,8 +127,9 @@ typedef struct {
     int ptr_rta;           /* round-robin start over a*h global ports */
     int ptr_rtb;           /* round-robin start over k router ports */
     int idle;              /* consecutive cycles with an all-zero header and no table write (capped):
-                              after RCU_LATENCY of them the pipeline registers are a fixed point and
-                              a further such cycle only steps the LFSR (simulation speed only) */
+                              after RCU_LATENCY of them no stage holds a header and the output
+                              register is zero; a further such cycle only steps the LFSR
+                              (simulation speed only) */
 } rcu;
 
 int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLEN]);
@@ -139,6 +143,15 @@ void rcu_load(rcu *r, const port_tables *pt);
  * decision for the header of cycle-4), then the clock edge updates every register.
  */
 void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out);
+/* The same with CongG by reference (in->cong_global is not read; saves copying it). */
+void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu_out *out);
+/* rcu_cycle() of a cycle with an all-zero header and no table write would only step the LFSR
+ * (and its output would be all zero). */
+static inline int rcu_idle(const rcu *r) { return r->idle >= RCU_LATENCY; }
+/* That cycle: the LFSR steps. */
+static inline void rcu_idle_cycle(rcu *r) {
+    r->lfsr = (r->lfsr >> 1) ^ ((r->lfsr & 1u) ? RCU_LFSR_TAPS : 0u);
+}
 
 /* Shared helpers (also used by the literal Algorithm 1 and the harness). */
 uint32_t rcu_lfsr_next(uint32_t s);

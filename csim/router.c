@@ -391,11 +391,11 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
 
     /* ---- route-compute units; completed routes enter the route FIFOs ---- */
     for (int i = 0; i < k; i++) {
-        rcu_in ri;
-        memset(&ri, 0, sizeof ri);
+        rcu_in ri;   /* all but cong_global (passed by reference) */
         const flit *f = &in->in[i];
         flit none = {0, 0, 0, 0, 0};
         if (fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
+        memset(&ri.hdr, 0, sizeof ri.hdr);
         if (f->valid && f->head && !flit_mcast(f->data)) {
             ri.hdr.valid = 1;
             ri.hdr.dst_gid = flit_dst_gid(f->data);
@@ -407,16 +407,21 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
         ri.opt_invalid = r->inv_q[i];
         if (fu) r->inv_q[i] = inv_next[i];
         ri.cong_local = r->cg.cong_local;
-        ri.cong_global = r->cg.group;
+        ri.tw_valid = 0;
         if (in->tw_valid && (in->tw_port & 63) == i) {   /* the RTL's port fields are 6 bits */
             ri.tw_valid = 1;
             ri.tw_table = in->tw_table;
             ri.tw_addr = in->tw_addr;
             ri.tw_data = in->tw_data;
         }
-        rcu_out ro;
-        if (r->pol) memset(&ro, 0, sizeof ro);   /* the policy decides below; the RCU idles */
-        else rcu_cycle(&r->rcus[i], &ri, &ro);
+        rcu_out ro = {0, 0, 0, 0, 0, 0};
+        if (r->pol) {
+            /* the policy decides below; the RCU idles */
+        } else if (!ri.hdr.valid && !ri.tw_valid && rcu_idle(&r->rcus[i])) {
+            rcu_idle_cycle(&r->rcus[i]);   /* the same as rcu_cycle: nothing in flight */
+        } else {
+            rcu_cycle_cg(&r->rcus[i], &ri, &r->cg.group, &ro);
+        }
         side_stage done = r->side[i][RCU_LATENCY - 1];
         if (done.valid) {
             route_entry e;

@@ -129,6 +129,8 @@ static inline int gbm_empty(const gport_bitmap *b) {
     uint64_t x = 0; for (int i = 0; i < DOAR_GBM_WORDS; i++) x |= b->w[i]; return x == 0;
 }
 int gbm_count(const gport_bitmap *b);
+/* Words of a gport_bitmap that hold the a*h group-level global ports (bits beyond are never set). */
+static inline int gbm_words(const topo *t) { return (t->ah + 63) / 64; }
 
 #ifdef __cplusplus
 }
