@@ -277,6 +277,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
 
     /* the link queues: one ring per wired router input port and per node */
     for (int c = 0; c < 3; c++) n->ring_len[c] = port_of_class_latency(p, (port_class)c) + 1;
+    for (int o = t->first_local; o < t->first_global; o++) n->local_ports |= (uint64_t)1 << o;
     size_t words = (size_t)t->n_nodes * (size_t)n->ring_len[PORT_TERMINAL];
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
@@ -533,7 +534,6 @@ void net_cycle(network *n) {
 
     /* ---- routers ---- */
     router_in *in = &n->rin;
-    router_out *out = &n->rout;
     if (n->group_occ)   /* UGAL_G: every router's view of its group's global ports, start of the cycle */
         for (int r = 0; r < t->n_routers; r++)
             for (int i = 0; i < t->h; i++)
@@ -583,7 +583,7 @@ void net_cycle(network *n) {
                 }
             }
         }
-        router_cycle(&n->routers[r], in, out);
+        const router_out *out = router_cycle_ref(&n->routers[r], in);
         for (uint64_t m = out->discard; m; m &= m - 1) lose(&n->lost_discard);
         if (out->discard && !n->prm.fault_links) {   /* without faults every packet has a route */
             char msg[160];
@@ -592,7 +592,10 @@ void net_cycle(network *n) {
             fail(n, msg);
         }
         link_word **orr = &n->out_ring[r * k];
-        for (int o = 0; o < k; o++) {
+        /* ports with nothing on their outputs write nothing (router_out's masks) */
+        uint64_t sent = out->out_ports | out->cr_ports | out->ctl_cr_ports | (out->sb_valid ? n->local_ports : 0);
+        for (; sent; sent &= sent - 1) {
+            const int o = __builtin_ctzll(sent);
             port_class pc = topo_port_class(t, o);
             link_word *w = orr[o];
             if (!w) {

@@ -82,6 +82,9 @@ typedef struct {
     uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];  /* an FD/FR packet left the fault unit's input FIFO */
     uint64_t discard;          /* input ports that dropped a packet head this cycle (no route) */
     uint8_t discard_vc[ROUTER_MAX_PORTS];   /* the VC it was in */
+    /* the ports of the array entries above that are not all zero (out[o].valid, cr_valid[o],
+     * ctl_cr_valid[o]): a reader may visit just these */
+    uint64_t out_ports, cr_ports, ctl_cr_ports;
 } router_out;
 
 typedef struct {
@@ -110,7 +113,16 @@ typedef struct {
     uint64_t grb_free;         /* the bulletin: ports with no multicast */
     int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its ports */
     int *rr_in, *rr_out, rr_mc;
-    router_out regs;
+    /* Output registers, two sets: regs[cur] is on the outputs this cycle, the other is built for
+     * the next one (all zero at the start of a cycle but for the ports its masks name, which
+     * router_cycle clears first) */
+    router_out regs[2];
+    int cur;
+    int side_pos;              /* side[i] is a ring: stage s of port i at side[i][(side_pos - s) mod 4] */
+    /* kept with the state they summarise (simulation speed only): */
+    int occ[ROUTER_MAX_PORTS]; /* per output port: sum over its VCs of ds_depth - cred */
+    uint64_t busy;             /* input ports whose VC buffers hold a flit (in[i].nonempty != 0) */
+    int mc_routes;             /* route entries in the route FIFOs with mcast set and discard clear */
     /* fault handling (NULL: none): the unit, control credits per output port, and per input
      * port the inverted valid mask read for the RCU one cycle earlier (its opt_invalid) */
     fault_unit *fu;
@@ -131,6 +143,9 @@ void router_free(router *r);
 void router_reset(router *r, const router_cfg_in *cfg);
 /* One clock cycle: *out receives the output registers during this cycle, then the edge. */
 void router_cycle(router *r, const router_in *in, router_out *out);
+/* The same without the copy: returns the output registers during this cycle, valid until the
+ * next router_cycle / router_cycle_ref / router_reset of this router. */
+const router_out *router_cycle_ref(router *r, const router_in *in);
 /*
  * Puts the fault-handling hardware (csim/fault.h) into the router: FD/FR packets arriving on an
  * input go to the unit's input FIFO instead of the VC buffers and are credited on ctl_cr_valid;

@@ -43,6 +43,7 @@ typedef struct {
     uint8_t active[VCBUF_MAX_VCS];      /* the front packet holds its output ports */
     uint64_t held[VCBUF_MAX_VCS];       /* ports acquired so far (multicast without bulletin) */
     int overflow;
+    uint8_t nonempty;                   /* bit v: count[v] > 0 (kept by push/pop/reset; speed only) */
 } vcbuf;
 
 /* A flit on a VC >= nvcs is dropped as an overflow. */
