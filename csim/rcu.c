@@ -147,29 +147,34 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
         tables_rta_classes_words(t, &r->prm, &r->cfg.wired, r->cfg.bid, s2->entry_a, s2->entry_b, s->hdr.dst_bid,
                                  &cl);
         /* C1: per global port, does table C map it, and is that local port congested? */
-        uint64_t map[DOAR_GBM_WORDS], cl_cong[DOAR_GBM_WORDS];
-        for (int w = 0; w < nw; w++) map[w] = cl_cong[w] = 0;
+        /* Global port g = x*h + i maps to local port first_global + i (self) or to the row's port;
+         * a port whose options are invalid is no candidate. Row by row, h bits at a time. */
+        gport_bitmap map, cl_cong;
+        for (int w = 0; w < nw; w++) map.w[w] = cl_cong.w[w] = 0;
         for (int x = 0; x < t->a; x++) {
             int has, self, port;
             c_item(r, x, &has, &self, &port);
             s->row_self[x] = (uint8_t)self;
             s->row_port[x] = (uint8_t)port;
             if (!has) continue;
-            for (int i = 0; i < t->h; i++) {
-                int g = x * t->h + i;
-                int lp = self ? t->first_global + i : port;
-                if (!((allowed >> lp) & 1)) continue;   /* its port is invalid: no candidate */
-                map[g >> 6] |= (uint64_t)1 << (g & 63);
-                if ((cong_local >> lp) & 1) cl_cong[g >> 6] |= (uint64_t)1 << (g & 63);
+            uint64_t m, c;   /* bit i: global port x*h + i is mapped / its local port is congested */
+            if (self) {
+                m = allowed >> t->first_global;
+                c = m & (cong_local >> t->first_global);
+            } else {
+                m = (allowed >> port) & 1 ? ~(uint64_t)0 : 0;
+                c = (cong_local >> port) & 1 ? m : 0;
             }
+            gbm_or_field(&map, x * t->h, t->h, m);
+            gbm_or_field(&cl_cong, x * t->h, t->h, c);
         }
         for (int w = 0; w < nw; w++) {
-            uint64_t free_w = map[w] & ~cl_cong[w] & ~cong_global->w[w];
+            uint64_t free_w = map.w[w] & ~cl_cong.w[w] & ~cong_global->w[w];
             s->ok[0].w[w] = cl.ga.w[w] & free_w;
             s->ok[1].w[w] = cl.gb.w[w] & free_w;
             s->ok[2].w[w] = cl.gc.w[w] & free_w;
             s->ok[3].w[w] = cl.gd.w[w] & free_w;
-            s->any.w[w] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map[w];
+            s->any.w[w] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map.w[w];
         }
     } else {
         /* S1/S2 and filter F (table B has no zone N). */

@@ -270,8 +270,7 @@ int tables_generate(table_set *ts, const topo *t, const table_params *prm, char 
 
 static void gbm_or_router(gport_bitmap *b, const topo *t, int bid, uint64_t bits) {
     if (bid >= t->a) return; /* an lpc naming no router of the group selects nothing */
-    for (int i = 0; i < t->h; i++)
-        if ((bits >> i) & 1) gbm_set(b, bid * t->h + i);
+    gbm_or_field(b, bid * t->h, t->h, bits);
 }
 
 void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b,
