@@ -45,7 +45,7 @@ static void put_segment(gport_bitmap *b, int j0, uint64_t hmask, uint64_t v) {
         b->w[w + 1] = (b->w[w + 1] & ~(hmask >> (64 - s))) | (v >> (64 - s));
 }
 
-void cong_cycle(cong *c, const int *occ, const uint8_t *sb_valid, const uint64_t *sb_bits) {
+void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_bits) {
     const topo *t = &c->t;
     uint64_t hmask = t->h >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->h) - 1);
     /* CongL from the current occupancy and the current CongG. */
@@ -68,7 +68,7 @@ void cong_cycle(cong *c, const int *occ, const uint8_t *sb_valid, const uint64_t
     /* Group bitmap: own segment from the current CongG, neighbours from their side-bands. */
     put_segment(&c->group, c->bid * t->h, hmask, c->congg);
     for (int o = t->first_local; o < t->first_global; o++) {
-        if (!sb_valid[o]) continue;
+        if (!((sb_ports >> o) & 1)) continue;
         put_segment(&c->group, topo_local_peer(t, c->bid, o) * t->h, hmask, sb_bits[o]);
     }
     /* Side-band: launch every `interval` cycles, t_ps stages later it is on the links. */

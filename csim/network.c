@@ -542,27 +542,36 @@ void net_cycle(network *n) {
     for (int r = 0; r < t->n_routers; r++) {
         link_word **ir = &n->in_ring[r * k];
         in->group_occ = n->group_occ ? &n->group_occ[topo_gid(t, r) * t->ah] : NULL;
+        /* only the entries of ports with something on them are written (router_in_ports) */
+        router_in_ports pm = {0, 0, 0, 0};
         for (int i = 0; i < k; i++) {
             link_word *w = ir[i];
-            if (!w) {
-                in->in[i].valid = 0;
-                in->cr_valid[i] = 0;
-                in->sb_valid[i] = 0;
-                in->ctl_cr_valid[i] = 0;
-                continue;
-            }
+            if (!w) continue;   /* unwired: idle */
             w += rd[topo_port_class(t, i)];
-            in->in[i] = w->f;
-            in->cr_valid[i] = w->cr_valid;
-            in->cr_vc[i] = w->cr_vc;
-            in->sb_valid[i] = w->sb_valid;
-            in->sb_bits[i] = w->sb_bits;
-            in->ctl_cr_valid[i] = w->ctl_cr_valid;
-            if (w->f.valid && fault_is_ctl(&w->f) && n->routers[r].fu) n->ctl_in_flight--;
-            w->f.valid = 0;
-            w->cr_valid = 0;
-            w->sb_valid = 0;
-            w->ctl_cr_valid = 0;
+            const uint64_t bit = (uint64_t)1 << i;
+            if (w->f.valid) {
+                in->in[i] = w->f;
+                pm.in |= bit;
+                if (fault_is_ctl(&w->f) && n->routers[r].fu) n->ctl_in_flight--;
+                w->f.valid = 0;
+            }
+            if (w->cr_valid) {
+                in->cr_valid[i] = 1;
+                in->cr_vc[i] = w->cr_vc;
+                pm.cr |= bit;
+                w->cr_valid = 0;
+            }
+            if (w->sb_valid) {
+                in->sb_valid[i] = 1;
+                in->sb_bits[i] = w->sb_bits;
+                pm.sb |= bit;
+                w->sb_valid = 0;
+            }
+            if (w->ctl_cr_valid) {
+                in->ctl_cr_valid[i] = 1;
+                pm.ctl_cr |= bit;
+                w->ctl_cr_valid = 0;
+            }
         }
         in->ev_valid = 0;
         if (n->evq_n && n->evq_n[r] && router_event_ready(&n->routers[r])) {
@@ -583,7 +592,7 @@ void net_cycle(network *n) {
                 }
             }
         }
-        const router_out *out = router_cycle_ref(&n->routers[r], in);
+        const router_out *out = router_cycle_ref(&n->routers[r], in, &pm);
         for (uint64_t m = out->discard; m; m &= m - 1) lose(&n->lost_discard);
         if (out->discard && !n->prm.fault_links) {   /* without faults every packet has a route */
             char msg[160];

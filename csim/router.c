@@ -251,11 +251,22 @@ static void regs_clear(router_out *ro) {
     ro->out_ports = ro->cr_ports = ro->ctl_cr_ports = 0;
 }
 
-void router_cycle(router *r, const router_in *in, router_out *out) { *out = *router_cycle_ref(r, in); }
+void router_cycle(router *r, const router_in *in, router_out *out) { *out = *router_cycle_ref(r, in, NULL); }
 
-const router_out *router_cycle_ref(router *r, const router_in *in) {
+const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports) {
     const topo *t = &r->t;
     const int k = t->k;
+    router_in_ports pm = {0, 0, 0, 0};   /* from here on, only these input entries are read */
+    if (ports) {
+        pm = *ports;
+    } else {
+        for (int i = 0; i < k; i++) {
+            if (in->in[i].valid) pm.in |= (uint64_t)1 << i;
+            if (in->cr_valid[i]) pm.cr |= (uint64_t)1 << i;
+            if (in->sb_valid[i]) pm.sb |= (uint64_t)1 << i;
+            if (in->ctl_cr_valid[i]) pm.ctl_cr |= (uint64_t)1 << i;
+        }
+    }
     const router_out *regs = &r->regs[r->cur];   /* the outputs during this cycle */
     router_out *nx = &r->regs[r->cur ^ 1];       /* the registers after the edge */
     regs_clear(nx);
@@ -426,26 +437,28 @@ const router_out *router_cycle_ref(router *r, const router_in *in) {
     }
 
     /* ---- credits returned by the downstream routers (a credit nobody took saturates) ---- */
-    for (int o = 0; o < k; o++)
-        if (in->cr_valid[o]) {
-            int cv = in->cr_vc[o] & r->vc_mask;
-            if (cv >= vcs) continue;
-            int cap = r->prm.ds_depth[topo_port_class(t, o)];
-            set_cred(r, o, cv, r->cred[o][cv] + 1 > cap ? cap : r->cred[o][cv] + 1);
-        }
-    for (int o = 0; o < k; o++) {
-        if (in->ctl_cr_valid[o] && r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
-        if ((port_down >> o) & 1) {   /* a dead link swallows flits: nothing waits for its credits */
-            for (int v = 0; v < vcs; v++) set_cred(r, o, v, r->prm.ds_depth[topo_port_class(t, o)]);
-            r->ctl_cred[o] = r->prm.ctl_depth;
-        }
+    for (uint64_t m = pm.cr & kmask; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        int cv = in->cr_vc[o] & r->vc_mask;
+        if (cv >= vcs) continue;
+        int cap = r->prm.ds_depth[topo_port_class(t, o)];
+        set_cred(r, o, cv, r->cred[o][cv] + 1 > cap ? cap : r->cred[o][cv] + 1);
+    }
+    for (uint64_t m = pm.ctl_cr & kmask; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        if (r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
+    }
+    for (uint64_t m = port_down & kmask; m; m &= m - 1) {   /* a dead link swallows flits: nothing waits for its credits */
+        int o = __builtin_ctzll(m);
+        for (int v = 0; v < vcs; v++) set_cred(r, o, v, r->prm.ds_depth[topo_port_class(t, o)]);
+        r->ctl_cred[o] = r->prm.ctl_depth;
     }
 
     /* ---- route-compute units; completed routes enter the route FIFOs ---- */
     const int done_slot = (r->side_pos + 1) % RCU_LATENCY;   /* stage RCU_LATENCY-1; stage 0 next */
+    const flit none = {0, 0, 0, 0, 0};
     for (int i = 0; i < k; i++) {
-        const flit *f = &in->in[i];
-        flit none = {0, 0, 0, 0, 0};
+        const flit *f = (pm.in >> i) & 1 ? &in->in[i] : &none;
         if (fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
         side_stage *slot = &r->side[i][done_slot];
         const int tw_here = in->tw_valid && (in->tw_port & 63) == i;   /* the RTL's port fields are 6 bits */
@@ -556,9 +569,10 @@ const router_out *router_cycle_ref(router *r, const router_in *in) {
             } else
                 r->events_dropped++;
         }
-        for (int i = 0; i < k; i++) {
+        for (uint64_t mi = pm.in & kmask; mi; mi &= mi - 1) {
+            int i = __builtin_ctzll(mi);
             const flit *f = &in->in[i];
-            if (!f->valid || !fault_is_ctl(f)) continue;
+            if (!fault_is_ctl(f)) continue;
             fault_msg m;
             fault_msg_unpack(f->data, &m);
             if (ctl_ready[i] && (m.kind == FMSG_FD || m.kind == FMSG_FR)) {
@@ -572,7 +586,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in) {
     nx->overflow |= regs->overflow;
 
     /* ---- congestion, side-band, multicast table ---- */
-    cong_cycle(&r->cg, occ, in->sb_valid, in->sb_bits);
+    cong_cycle(&r->cg, occ, pm.sb, in->sb_bits);
     nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
     nx->sb_bits = cong_sb_bits(&r->cg);
     if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);

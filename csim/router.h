@@ -73,6 +73,12 @@ typedef struct {
     const int *group_occ;
 } router_in;
 
+/* The ports whose in[o].valid, cr_valid[o], sb_valid[o], ctl_cr_valid[o] are set in a router_in
+ * (router_cycle_ref: the entries of other ports are then not read and may hold anything). */
+typedef struct {
+    uint64_t in, cr, sb, ctl_cr;
+} router_in_ports;
+
 typedef struct {
     flit out[ROUTER_MAX_PORTS];
     uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS];  /* credit for input VC */
@@ -144,8 +150,9 @@ void router_reset(router *r, const router_cfg_in *cfg);
 /* One clock cycle: *out receives the output registers during this cycle, then the edge. */
 void router_cycle(router *r, const router_in *in, router_out *out);
 /* The same without the copy: returns the output registers during this cycle, valid until the
- * next router_cycle / router_cycle_ref / router_reset of this router. */
-const router_out *router_cycle_ref(router *r, const router_in *in);
+ * next router_cycle / router_cycle_ref / router_reset of this router. ports: which input entries
+ * are set (NULL: the router looks at every port's). */
+const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports);
 /*
  * Puts the fault-handling hardware (csim/fault.h) into the router: FD/FR packets arriving on an
  * input go to the unit's input FIFO instead of the VC buffers and are credited on ctl_cr_valid;
