@@ -11,6 +11,33 @@ const char *rcu_class_name(int cls) {
 
 uint32_t rcu_lfsr_next(uint32_t s) { return (s >> 1) ^ ((s & 1u) ? RCU_LFSR_TAPS : 0u); }
 
+/* The LFSR step is linear over GF(2): a 32x32 bit matrix, as the images of the 32 unit vectors. */
+typedef struct { uint32_t col[32]; } lfsr_mat;
+
+static uint32_t mat_apply(const lfsr_mat *m, uint32_t s) {
+    uint32_t v = 0;
+    for (; s; s &= s - 1) v ^= m->col[__builtin_ctz(s)];
+    return v;
+}
+
+uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n) {
+    if (n <= 256) {   /* short gaps (the usual case): step by step */
+        for (; n; n--) s = rcu_lfsr_next(s);
+        return s;
+    }
+    lfsr_mat p;       /* step^(2^j), squared as j grows */
+    for (int j = 0; j < 32; j++) p.col[j] = rcu_lfsr_next((uint32_t)1 << j);
+    for (; n; n >>= 1) {
+        if (n & 1) s = mat_apply(&p, s);
+        lfsr_mat q;
+        for (int j = 0; j < 32; j++) q.col[j] = mat_apply(&p, p.col[j]);
+        p = q;
+    }
+    return s;
+}
+
+void rcu_idle_cycles(rcu *r, uint64_t n) { r->lfsr = rcu_lfsr_advance(r->lfsr, n); }
+
 int rcu_clog2(int n) {
     int b = 1;
     while ((1 << b) < n) b++;

@@ -148,13 +148,12 @@ void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu
 /* rcu_cycle() of a cycle with an all-zero header and no table write would only step the LFSR
  * (and its output would be all zero). */
 static inline int rcu_idle(const rcu *r) { return r->idle >= RCU_LATENCY; }
-/* That cycle: the LFSR steps. */
-static inline void rcu_idle_cycle(rcu *r) {
-    r->lfsr = (r->lfsr >> 1) ^ ((r->lfsr & 1u) ? RCU_LFSR_TAPS : 0u);
-}
+/* n such cycles at once: the LFSR steps n times. */
+void rcu_idle_cycles(rcu *r, uint64_t n);
 
 /* Shared helpers (also used by the literal Algorithm 1 and the harness). */
 uint32_t rcu_lfsr_next(uint32_t s);
+uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n);   /* rcu_lfsr_next applied n times */
 int rcu_clog2(int n);                      /* bits to index n items, at least 1 */
 int rcu_lfsr_start(uint32_t lfsr, int width);
 /* First set bit at or after `start`, wrapping; -1 if none. */

@@ -168,6 +168,10 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     memset(r->occ, 0, sizeof r->occ);
     r->busy = 0;
     r->mc_routes = 0;
+    memset(r->side_valid, 0, sizeof r->side_valid);
+    r->ovf_ports = 0;
+    r->parked = 0;
+    r->now = 0;
     if (r->fu) fault_reset(r->fu);
     if (r->pol) policy_reset(r->pol, cfg->gid, cfg->bid, cfg->seed);
     r->link_dn = 0;
@@ -456,47 +460,48 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
 
     /* ---- route-compute units; completed routes enter the route FIFOs ---- */
     const int done_slot = (r->side_pos + 1) % RCU_LATENCY;   /* stage RCU_LATENCY-1; stage 0 next */
+    const uint64_t tw_bit = in->tw_valid ? (uint64_t)1 << (in->tw_port & 63) : 0;  /* the RTL's port fields are 6 bits */
+    /* Ports with nothing arriving, no route completing, no table write and a parked (or, with a
+     * route policy, unused) RCU have nothing to do: their done slot is all zero and stays so. */
+    const uint64_t work = (pm.in | r->side_valid[done_slot] | tw_bit | (r->pol ? 0 : ~r->parked)) & kmask;
     const flit none = {0, 0, 0, 0, 0};
-    for (int i = 0; i < k; i++) {
-        const flit *f = (pm.in >> i) & 1 ? &in->in[i] : &none;
+    for (uint64_t mw = work; mw; mw &= mw - 1) {
+        const int i = __builtin_ctzll(mw);
+        const uint64_t bit = (uint64_t)1 << i;
+        const flit *f = pm.in & bit ? &in->in[i] : &none;
         if (fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
         side_stage *slot = &r->side[i][done_slot];
-        const int tw_here = in->tw_valid && (in->tw_port & 63) == i;   /* the RTL's port fields are 6 bits */
-        if (!f->valid && !slot->valid && !tw_here && (r->pol || rcu_idle(&r->rcus[i]))) {
-            /* Nothing arrives, no route completes, the RCU holds nothing: its LFSR steps and the
-             * done slot (all zero when not valid) becomes stage 0 as it is. */
-            if (!r->pol) rcu_idle_cycle(&r->rcus[i]);
-            if (fu) r->inv_q[i] = inv_next[i];
-            if (r->in[i].overflow) nx->overflow |= (uint64_t)1 << i;
-            continue;
-        }
-        rcu_in ri;   /* all but cong_global (passed by reference) */
-        memset(&ri.hdr, 0, sizeof ri.hdr);
-        if (f->valid && f->head && !flit_mcast(f->data)) {
-            ri.hdr.valid = 1;
-            ri.hdr.dst_gid = flit_dst_gid(f->data);
-            ri.hdr.dst_bid = flit_dst_bid(f->data);
-            ri.hdr.dst_nid = flit_dst_nid(f->data);
-            ri.hdr.src_gid = flit_src_gid(f->data);
-            ri.hdr.vc = f->vc & r->vc_mask;
-        }
-        ri.opt_invalid = r->inv_q[i];
-        if (fu) r->inv_q[i] = inv_next[i];
-        ri.cong_local = r->cg.cong_local;
-        ri.tw_valid = 0;
-        if (tw_here) {
-            ri.tw_valid = 1;
-            ri.tw_table = in->tw_table;
-            ri.tw_addr = in->tw_addr;
-            ri.tw_data = in->tw_data;
-        }
         rcu_out ro = {0, 0, 0, 0, 0, 0};
-        if (r->pol) {
-            /* the policy decides below; the RCU idles */
-        } else if (!ri.hdr.valid && !ri.tw_valid && rcu_idle(&r->rcus[i])) {
-            rcu_idle_cycle(&r->rcus[i]);   /* the same as rcu_cycle: nothing in flight */
-        } else {
-            rcu_cycle_cg(&r->rcus[i], &ri, &r->cg.group, &ro);
+        if (!r->pol) {   /* with a route policy the policy decides below; the RCUs idle */
+            rcu *u = &r->rcus[i];
+            if (r->parked & bit) {   /* it runs again: the LFSR steps it missed */
+                rcu_idle_cycles(u, r->now - r->parked_at[i]);
+                r->parked &= ~bit;
+            }
+            rcu_in ri;   /* all but cong_global (passed by reference) */
+            memset(&ri.hdr, 0, sizeof ri.hdr);
+            if (f->valid && f->head && !flit_mcast(f->data)) {
+                ri.hdr.valid = 1;
+                ri.hdr.dst_gid = flit_dst_gid(f->data);
+                ri.hdr.dst_bid = flit_dst_bid(f->data);
+                ri.hdr.dst_nid = flit_dst_nid(f->data);
+                ri.hdr.src_gid = flit_src_gid(f->data);
+                ri.hdr.vc = f->vc & r->vc_mask;
+            }
+            ri.opt_invalid = r->inv_q[i];
+            ri.cong_local = r->cg.cong_local;
+            ri.tw_valid = 0;
+            if (tw_bit & bit) {
+                ri.tw_valid = 1;
+                ri.tw_table = in->tw_table;
+                ri.tw_addr = in->tw_addr;
+                ri.tw_data = in->tw_data;
+            }
+            rcu_cycle_cg(u, &ri, &r->cg.group, &ro);
+            if (rcu_idle(u)) {   /* from the next cycle on it only steps its LFSR: park it */
+                r->parked |= bit;
+                r->parked_at[i] = r->now + 1;
+            }
         }
         if (slot->valid) {
             const side_stage done = *slot;
@@ -543,16 +548,20 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             st.data = f->data;
         }
         *slot = st;
+        if (st.valid) r->side_valid[done_slot] |= bit;
+        else r->side_valid[done_slot] &= ~bit;
         /* ---- arrivals enter the VC buffers at the end of the cycle ---- */
         if (f->valid) {
             flit a = *f;
             a.vc = (uint8_t)fvc;
             vcbuf_push(&r->in[i], &a);
-            if (r->in[i].nonempty) r->busy |= (uint64_t)1 << i;
+            if (r->in[i].nonempty) r->busy |= bit;
         }
-        if (r->in[i].overflow) nx->overflow |= (uint64_t)1 << i;
+        if (r->in[i].overflow) r->ovf_ports |= bit;   /* sticky, as the flag */
     }
     r->side_pos = done_slot;
+    nx->overflow |= r->ovf_ports;
+    if (fu) memcpy(r->inv_q, inv_next, (size_t)k * sizeof inv_next[0]);   /* read above: one cycle late */
 
     /* ---- fault unit: the tick, then this cycle's inputs (seen from the next cycle) ---- */
     if (fu) {
@@ -592,5 +601,6 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);
 
     r->cur ^= 1;   /* the clock edge */
+    r->now++;
     return regs;
 }

@@ -129,6 +129,14 @@ typedef struct {
     int occ[ROUTER_MAX_PORTS]; /* per output port: sum over its VCs of ds_depth - cred */
     uint64_t busy;             /* input ports whose VC buffers hold a flit (in[i].nonempty != 0) */
     int mc_routes;             /* route entries in the route FIFOs with mcast set and discard clear */
+    uint64_t side_valid[RCU_LATENCY];  /* bit i: side[i][s].valid, per ring slot s (a slot not
+                                          valid is all zero) */
+    uint64_t ovf_ports;        /* input ports whose vcbuf overflow flag is set */
+    /* Parked route-compute units: rcu_idle() and not run; the LFSR of unit i is behind by
+     * now - parked_at[i] steps, which it takes (rcu_idle_cycles) before it runs again. */
+    uint64_t parked;
+    uint64_t now;              /* cycles since the reset */
+    uint64_t parked_at[ROUTER_MAX_PORTS];
     /* fault handling (NULL: none): the unit, control credits per output port, and per input
      * port the inverted valid mask read for the RCU one cycle earlier (its opt_invalid) */
     fault_unit *fu;
