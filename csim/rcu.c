@@ -181,8 +181,7 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
         for (int x = 0; x < t->a; x++) {
             int has, self, port;
             c_item(r, x, &has, &self, &port);
-            s->row_self[x] = (uint8_t)self;
-            s->row_port[x] = (uint8_t)port;
+            s->row[x] = (uint8_t)(self ? RCU_ROW_SELF : port);
             if (!has) continue;
             uint64_t m, c;   /* bit i: global port x*h + i is mapped / its local port is congested */
             if (self) {
@@ -197,11 +196,11 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
         }
         for (int w = 0; w < nw; w++) {
             uint64_t free_w = map.w[w] & ~cl_cong.w[w] & ~cong_global->w[w];
-            s->ok[0].w[w] = cl.ga.w[w] & free_w;
-            s->ok[1].w[w] = cl.gb.w[w] & free_w;
-            s->ok[2].w[w] = cl.gc.w[w] & free_w;
-            s->ok[3].w[w] = cl.gd.w[w] & free_w;
-            s->any.w[w] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map.w[w];
+            s->cand[w][0] = cl.ga.w[w] & free_w;
+            s->cand[w][1] = cl.gb.w[w] & free_w;
+            s->cand[w][2] = cl.gc.w[w] & free_w;
+            s->cand[w][3] = cl.gd.w[w] & free_w;
+            s->cand[w][4] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map.w[w];
         }
     } else {
         /* S1/S2 and filter F (table B has no zone N). */
@@ -225,6 +224,24 @@ static int out_vc(const rcu *r, int in_vc, int port) {
     return vc > RCU_NUM_VCS - 1 ? RCU_NUM_VCS - 1 : vc; /* saturates; unreachable on legal paths */
 }
 
+/* Set c of s->cand: its first bit at or after start (< width), wrapping; -1 if none. */
+static int scan_cand(const rcu_s3 *s, int c, int lo, int hi) {
+    for (int j = lo; j < hi;) {
+        uint64_t w = s->cand[j >> 6][c] >> (j & 63);
+        if (w) {
+            int k = j + __builtin_ctzll(w);
+            return k < hi ? k : -1;
+        }
+        j = (j | 63) + 1;
+    }
+    return -1;
+}
+
+static int first_from_cand(const rcu_s3 *s, int c, int start, int width) {
+    int k = scan_cand(s, c, start, width);
+    return k >= 0 ? k : scan_cand(s, c, 0, start);
+}
+
 /* ---- stage 4: P1/M/P2 (RTA) or P3 (RTB), LFSR fallback; writes *o and the pointers ---- */
 static void stage4(rcu *r, const rcu_s3 *s, rcu_out *o) {
     const topo *t = &r->t;
@@ -235,16 +252,16 @@ static void stage4(rcu *r, const rcu_s3 *s, rcu_out *o) {
     if (s->rta) {
         int g = -1, cls = RCU_NONE;
         for (int c = 0; c < 4 && g < 0; c++) {
-            g = rcu_first_from_gbm(&s->ok[c], r->ptr_rta, t->ah);
+            g = first_from_cand(s, c, r->ptr_rta, t->ah);
             if (g >= 0) cls = RCU_GA + c;
         }
         if (g < 0) {
-            g = rcu_first_from_gbm(&s->any, rcu_lfsr_start(r->lfsr, t->ah), t->ah);
+            g = first_from_cand(s, 4, rcu_lfsr_start(r->lfsr, t->ah), t->ah);
             if (g >= 0) cls = RCU_RTA_RAND;
         }
         if (g < 0) return; /* RCU_NONE */
         int x = g / t->h;
-        o->port = s->row_self[x] ? t->first_global + g % t->h : s->row_port[x];
+        o->port = s->row[x] == RCU_ROW_SELF ? t->first_global + g % t->h : s->row[x];
         o->cls = cls;
         o->gport_valid = 1;
         o->gport = g;
@@ -276,8 +293,12 @@ void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu
     stage4(r, &r->s3, &r->out);
     stage3(r, &r->s2, in->cong_local, cong_global, in->opt_invalid, &r->s3);
     r->s2.s1 = r->s1;
-    r->s2.entry_a = r->a[r->s1.row_a];   /* synchronous read: old data on a same-cycle write */
-    r->s2.entry_b = r->b[r->s1.row_b];
+    if (r->s1.hdr.valid) {   /* synchronous read: old data on a same-cycle write */
+        r->s2.entry_a = r->a[r->s1.row_a];
+        r->s2.entry_b = r->b[r->s1.row_b];
+    } else {                 /* the read of a bubble: never used (rows 0) */
+        r->s2.entry_a = r->s2.entry_b = 0;
+    }
     stage1(r, &in->hdr, &r->s1);
     /* the clock edge: the table write */
     if (in->tw_valid && in->tw_addr >= 0) {

@@ -103,33 +103,35 @@ typedef struct {
     rcu_header hdr;
     int rta, bad;
     /* Fields below are defined only for a valid, good header: RTA ones when rta, else RTB ones
-     * (stage 4 reads nothing else); gport bitmaps only in their first gbm_words() words. */
-    uint8_t row_self[DOAR_MAX_RADIX], row_port[DOAR_MAX_RADIX];
-                           /* RTA: table C rows [0, a) as C1 saw them: M/P2 map with the same rows */
-    gport_bitmap ok[4];    /* GA, GB, GC, GD candidates that are not congested */
-    gport_bitmap any;      /* GA|GB|GC|GD with a local port: the line-16 fallback set */
-    uint64_t s1_ok, s2_ok, le_lf;
+     * (stage 4 reads nothing else). */
+    uint64_t s1_ok, s2_ok, le_lf;   /* RTB */
+    uint8_t row[DOAR_MAX_RADIX];    /* RTA: table C rows [0, a) as C1 saw them (M/P2 map with the
+                                       same rows): RCU_ROW_SELF, or the port of the first valid item */
+    uint64_t cand[DOAR_GBM_WORDS][5];  /* RTA, word w of a*h-bit sets (words [0, gbm_words()) only):
+                                          [w][0..3] GA, GB, GC, GD candidates that are not congested,
+                                          [w][4] GA|GB|GC|GD with a local port (the line-16 fallback) */
 } rcu_s3;
+#define RCU_ROW_SELF 0x40
 
 typedef struct {
-    topo t;
-    table_params prm;
-    int depth_a, depth_b, depth_c;
-    uint64_t *a, *b, *c;   /* this port's tables */
-    int nw;                /* gbm_words(&t) */
-    rcu_cfg cfg;
-    /* pipeline registers; the stages update them in place, stage 4 first */
-    rcu_s1 s1;
-    rcu_s2 s2;
-    rcu_s3 s3;
-    rcu_out out;
-    uint32_t lfsr;
-    int ptr_rta;           /* round-robin start over a*h global ports */
-    int ptr_rtb;           /* round-robin start over k router ports */
+    /* pipeline registers and state, hot ones first; the stages update them in place, stage 4 first */
     int idle;              /* consecutive cycles with an all-zero header and no table write (capped):
                               after RCU_LATENCY of them no stage holds a header and the output
                               register is zero; a further such cycle only steps the LFSR
                               (simulation speed only) */
+    uint32_t lfsr;
+    int ptr_rta;           /* round-robin start over a*h global ports */
+    int ptr_rtb;           /* round-robin start over k router ports */
+    rcu_out out;
+    rcu_s1 s1;
+    rcu_s2 s2;
+    topo t;
+    rcu_cfg cfg;
+    table_params prm;
+    int depth_a, depth_b, depth_c;
+    uint64_t *a, *b, *c;   /* this port's tables */
+    int nw;                /* gbm_words(&t) */
+    rcu_s3 s3;
 } rcu;
 
 int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLEN]);
