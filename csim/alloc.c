@@ -9,14 +9,13 @@ static int first_from(uint64_t m, int start) {
 
 void alloc_compute(const alloc_view *v, alloc_grants *g) {
     const int k = v->k, vcs = v->vcs;
-    int pick[64];
+    int pick[64];   /* defined for the inputs in req_inputs */
     g->mc_winner = -1;
     g->out_granted = 0;
-    for (int i = 0; i < k; i++) {
-        pick[i] = -1;
+    for (uint64_t m = v->req_inputs; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
         g->pick_vc[i] = -1;
         g->acq_ports[i] = 0;
-        g->out_winner[i] = -1;
     }
     /* Input stage: one proposing VC per input, round robin. Inputs no VC of which proposes
      * pick nothing and are skipped (the same result, less work). */

@@ -47,7 +47,8 @@ typedef struct {
     int prio_in, prio_vc;   /* the reserved multicast: its input picks it when it is ready (-1: none) */
 } alloc_view;
 
-/* Entries [0, k) of the arrays are defined (the rest is not written). */
+/* pick_vc and acq_ports are defined for the inputs in req_inputs, out_winner for the outputs in
+ * out_granted (the other entries are not written: an input outside req_inputs picks nothing). */
 typedef struct {
     int pick_vc[64];        /* per input: the VC that moves or acquires (-1: none) */
     uint64_t acq_ports[64]; /* per input: ports granted this cycle (HEAD, MCAST or ACQ) */

@@ -12,6 +12,7 @@ int cong_init(cong *c, const topo *t, const cong_params *prm) {
     c->dl_bits = calloc((size_t)prm->tps, sizeof *c->dl_bits);
     if (!c->hist || !c->dl_valid || !c->dl_bits) { cong_free(c); return -1; }
     for (int o = 0; o < t->first_global && o < 64; o++) c->nonglobal |= (uint64_t)1 << o;
+    for (int o = t->first_local; o < t->first_global && o < 64; o++) c->local |= (uint64_t)1 << o;
     return 0;
 }
 
@@ -67,8 +68,8 @@ void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_b
     }
     /* Group bitmap: own segment from the current CongG, neighbours from their side-bands. */
     put_segment(&c->group, c->bid * t->h, hmask, c->congg);
-    for (int o = t->first_local; o < t->first_global; o++) {
-        if (!((sb_ports >> o) & 1)) continue;
+    for (uint64_t m = sb_ports & c->local; m; m &= m - 1) {   /* intra-group ports, in port order */
+        int o = __builtin_ctzll(m);
         put_segment(&c->group, topo_local_peer(t, c->bid, o) * t->h, hmask, sb_bits[o]);
     }
     /* Side-band: launch every `interval` cycles, t_ps stages later it is on the links. */

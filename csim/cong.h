@@ -44,6 +44,7 @@ typedef struct {
     uint64_t *dl_bits;        /* (dl_pos - s) mod tps; the output, stage tps-1, at (dl_pos + 1) mod tps */
     int dl_pos;
     uint64_t nonglobal;       /* terminal and intra-group ports (CongL from occupancy) */
+    uint64_t local;           /* intra-group ports (side-bands) */
 } cong;
 
 int cong_init(cong *c, const topo *t, const cong_params *prm);
