@@ -203,11 +203,10 @@ static uint64_t reserved_ports(const router *r) {
 static alloc_req propose(const router *r, int i, int v, uint64_t ctl_ports) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
-    const flit *f = vcbuf_front(b, v);
+    if (!b->count[v]) return q;
     const route_entry *e = vcbuf_route(b, v);
-    if (!f) return q;
     if (b->active[v]) { q.kind = REQ_BODY; q.ports = e->ports; return q; }
-    if (!f->head) { q.kind = REQ_DISCARD; return q; }    /* a stray body flit: drained */
+    if (!((b->front_head >> v) & 1)) { q.kind = REQ_DISCARD; return q; }   /* a stray body flit: drained */
     if (!e) return q;                                    /* still being routed */
     if (e->discard) { q.kind = REQ_DISCARD; return q; }
     uint64_t ok = 0;

@@ -35,6 +35,7 @@ typedef struct {
 
 typedef struct {   /* (fields in the order the allocator reads them) */
     uint8_t nonempty;                   /* bit v: count[v] > 0 (kept by push/pop/reset; speed only) */
+    uint8_t front_head;                 /* bit v: VC v's front flit is a head (the same; 0 when empty) */
     uint8_t active[VCBUF_MAX_VCS];      /* the front packet holds its output ports */
     int head[VCBUF_MAX_VCS], count[VCBUF_MAX_VCS];
     int rhead[VCBUF_MAX_VCS], rcount[VCBUF_MAX_VCS];
