@@ -284,8 +284,11 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
             int pr, pp;
             if (topo_peer(t, r, port, &pr, &pp) == 0) words += (size_t)n->ring_len[topo_port_class(t, port)];
         }
-    n->ring_pool = calloc(words, sizeof *n->ring_pool);
+    /* cache-line aligned: a 32-byte link word then never straddles two lines */
+    size_t pool_bytes = (words * sizeof *n->ring_pool + 63) / 64 * 64;
+    n->ring_pool = aligned_alloc(64, pool_bytes);
     if (!n->ring_pool) goto oom;
+    memset(n->ring_pool, 0, pool_bytes);
     link_word *next = n->ring_pool;
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
