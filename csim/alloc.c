@@ -7,6 +7,9 @@ static int first_from(uint64_t m, int start) {
     return __builtin_ctzll(hi ? hi : m);
 }
 
+/* x mod n for x >= 0 (round-robin pointers are below n: no division then). */
+static int mod(int x, int n) { return x < n ? x : x % n; }
+
 void alloc_compute(const alloc_view *v, alloc_grants *g) {
     const int k = v->k, vcs = v->vcs;
     int pick[64];   /* defined for the inputs in req_inputs */
@@ -26,7 +29,7 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
         if (i == v->prio_in && ((vm >> v->prio_vc) & 1) && v->req[i * vcs + v->prio_vc].kind == REQ_MCAST)
             pick[i] = v->prio_vc;
         else
-            pick[i] = first_from(vm, v->rr_in[i] % vcs);
+            pick[i] = first_from(vm, mod(v->rr_in[i], vcs));
         int kind = v->req[i * vcs + pick[i]].kind;
         if (kind == REQ_MCAST) mc_in |= (uint64_t)1 << i;
         else if (kind == REQ_HEAD || kind == REQ_ACQ) ho_in |= (uint64_t)1 << i;
@@ -35,7 +38,7 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
     /* Bulletin stage: one multicast takes all its ports at once. */
     uint64_t taken = 0;
     if (v->bulletin && mc_in) {
-        int i = first_from(mc_in, v->rr_mc % k);
+        int i = first_from(mc_in, mod(v->rr_mc, k));
         g->mc_winner = i;
         taken = v->req[i * vcs + pick[i]].ports;
         g->acq_ports[i] = taken;
@@ -56,7 +59,7 @@ void alloc_compute(const alloc_view *v, alloc_grants *g) {
             int i = __builtin_ctzll(c);
             if ((v->req[i * vcs + pick[i]].ports >> o) & 1) cand |= (uint64_t)1 << i;
         }
-        int i = first_from(cand, v->rr_out[o] % k);
+        int i = first_from(cand, mod(v->rr_out[o], k));
         g->acq_ports[i] |= (uint64_t)1 << o;
         g->pick_vc[i] = pick[i];
         g->out_granted |= (uint64_t)1 << o;

@@ -503,10 +503,11 @@ void net_cycle(network *n) {
     }
 
     /* ---- nodes: sinks, credits, sources ---- */
-    for (int node = 0; node < t->n_nodes; node++) {
+    for (int node = 0, port = 0, rk = 0; node < t->n_nodes; node++) {   /* on port `port` of router rk / k */
         net_node *nd = &n->nodes[node];
         link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
-        link_word *o = &n->in_ring[(node / t->p) * k + node % t->p][wr[PORT_TERMINAL]];
+        link_word *o = &n->in_ring[rk + port][wr[PORT_TERMINAL]];
+        if (++port == t->p) { port = 0; rk += k; }
         if (w->cr_valid) {
             nd->cred[w->cr_vc % n->prm.rprm.vcs]++;
             w->cr_valid = 0;

@@ -415,13 +415,13 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             nx->cr_vc[i] = (uint8_t)v;
             nx->cr_ports |= (uint64_t)1 << i;
         }
-        r->rr_in[i] = (v + 1) % vcs;
+        r->rr_in[i] = v + 1 == vcs ? 0 : v + 1;   /* v < vcs */
     }
     for (uint64_t m = g.out_granted; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        r->rr_out[o] = (g.out_winner[o] + 1) % k;
+        r->rr_out[o] = g.out_winner[o] + 1 == k ? 0 : g.out_winner[o] + 1;   /* winner < k */
     }
-    if (g.mc_winner >= 0) r->rr_mc = (g.mc_winner + 1) % k;
+    if (g.mc_winner >= 0) r->rr_mc = g.mc_winner + 1 == k ? 0 : g.mc_winner + 1;
     r->res_valid = n_res_valid;
     r->res_in = n_res_in;
     r->res_vc = n_res_vc;
