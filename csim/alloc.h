@@ -38,13 +38,17 @@ typedef struct {
     int k;              /* router ports */
     int vcs;            /* VCs per input (4 in the hardware; route policies use 2..5) */
     int bulletin;       /* 1: Global Resource Bulletin on */
-    const alloc_req *req;   /* [k * vcs]: input i, VC v at i*vcs+v */
+    const alloc_req *req;   /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
+    const uint8_t *req_vcs; /* [k]: bit v set iff input i, VC v proposes (kind != REQ_NONE) */
+    uint64_t req_inputs;    /* inputs with a proposing VC (req_vcs[i] != 0) */
     const int *rr_in;       /* [k] */
     const int *rr_out;      /* [k] */
     int rr_mc;
     int prio_in, prio_vc;   /* the reserved multicast: its input picks it when it is ready (-1: none) */
 } alloc_view;
 
+/* pick_vc and acq_ports are defined for the inputs in req_inputs, out_winner for the outputs in
+ * out_granted (the other entries are not written: an input outside req_inputs picks nothing). */
 typedef struct {
     int pick_vc[64];        /* per input: the VC that moves or acquires (-1: none) */
     uint64_t acq_ports[64]; /* per input: ports granted this cycle (HEAD, MCAST or ACQ) */

@@ -11,6 +11,8 @@ int cong_init(cong *c, const topo *t, const cong_params *prm) {
     c->dl_valid = calloc((size_t)prm->tps, 1);
     c->dl_bits = calloc((size_t)prm->tps, sizeof *c->dl_bits);
     if (!c->hist || !c->dl_valid || !c->dl_bits) { cong_free(c); return -1; }
+    for (int o = 0; o < t->first_global && o < 64; o++) c->nonglobal |= (uint64_t)1 << o;
+    for (int o = t->first_local; o < t->first_global && o < 64; o++) c->local |= (uint64_t)1 << o;
     return 0;
 }
 
@@ -32,20 +34,27 @@ void cong_reset(cong *c, int bid) {
     c->bcast_cnt = 0;
     memset(c->dl_valid, 0, (size_t)c->prm.tps);
     memset(c->dl_bits, 0, (size_t)c->prm.tps * sizeof *c->dl_bits);
+    c->dl_pos = 0;
 }
 
-void cong_cycle(cong *c, const int *occ, const uint8_t *sb_valid, const uint64_t *sb_bits) {
+/* Bits [j0, j0 + h) of b become bits [0, h) of v (hmask: h ones, h <= 64). */
+static void put_segment(gport_bitmap *b, int j0, uint64_t hmask, uint64_t v) {
+    int w = j0 >> 6, s = j0 & 63;
+    v &= hmask;
+    b->w[w] = (b->w[w] & ~(hmask << s)) | (v << s);
+    if (s && (hmask >> (64 - s)))   /* the segment runs into the next word */
+        b->w[w + 1] = (b->w[w + 1] & ~(hmask >> (64 - s))) | (v >> (64 - s));
+}
+
+void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_bits) {
     const topo *t = &c->t;
     uint64_t hmask = t->h >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->h) - 1);
     /* CongL from the current occupancy and the current CongG. */
     uint64_t n_local = 0;
-    for (int o = 0; o < t->k; o++) {
-        if (topo_port_class(t, o) == PORT_GLOBAL) {
-            if ((c->congg >> (o - t->first_global)) & 1) n_local |= (uint64_t)1 << o;
-        } else if (occ[o] > c->prm.tl) {
-            n_local |= (uint64_t)1 << o;
-        }
-    }
+    for (int i = 0; i < t->h; i++)
+        if ((c->congg >> i) & 1) n_local |= (uint64_t)1 << (t->first_global + i);
+    for (uint64_t m = c->nonglobal; m; m &= m - 1)
+        if (occ[__builtin_ctzll(m)] > c->prm.tl) n_local |= (uint64_t)1 << __builtin_ctzll(m);
     /* CongG with the history window. */
     uint64_t n_congg = c->congg;
     for (int i = 0; i < t->h; i++) {
@@ -58,27 +67,15 @@ void cong_cycle(cong *c, const int *occ, const uint8_t *sb_valid, const uint64_t
         if (n == 0) n_congg &= ~((uint64_t)1 << i);
     }
     /* Group bitmap: own segment from the current CongG, neighbours from their side-bands. */
-    for (int i = 0; i < t->h; i++) {
-        int j = c->bid * t->h + i;
-        if ((c->congg >> i) & 1) c->group.w[j >> 6] |= (uint64_t)1 << (j & 63);
-        else c->group.w[j >> 6] &= ~((uint64_t)1 << (j & 63));
-    }
-    for (int o = t->first_local; o < t->first_global; o++) {
-        if (!sb_valid[o]) continue;
-        int nb = topo_local_peer(t, c->bid, o);
-        for (int i = 0; i < t->h; i++) {
-            int j = nb * t->h + i;
-            if ((sb_bits[o] >> i) & 1) c->group.w[j >> 6] |= (uint64_t)1 << (j & 63);
-            else c->group.w[j >> 6] &= ~((uint64_t)1 << (j & 63));
-        }
+    put_segment(&c->group, c->bid * t->h, hmask, c->congg);
+    for (uint64_t m = sb_ports & c->local; m; m &= m - 1) {   /* intra-group ports, in port order */
+        int o = __builtin_ctzll(m);
+        put_segment(&c->group, topo_local_peer(t, c->bid, o) * t->h, hmask, sb_bits[o]);
     }
     /* Side-band: launch every `interval` cycles, t_ps stages later it is on the links. */
-    for (int s = c->prm.tps - 1; s > 0; s--) {
-        c->dl_valid[s] = c->dl_valid[s - 1];
-        c->dl_bits[s] = c->dl_bits[s - 1];
-    }
-    c->dl_valid[0] = c->bcast_cnt == 0;
-    c->dl_bits[0] = c->bcast_cnt == 0 ? (c->congg & hmask) : 0;
+    c->dl_pos = cong_dl_out(c);   /* the stages shift: the output slot becomes stage 0 */
+    c->dl_valid[c->dl_pos] = c->bcast_cnt == 0;
+    c->dl_bits[c->dl_pos] = c->bcast_cnt == 0 ? (c->congg & hmask) : 0;
     c->bcast_cnt = c->bcast_cnt + 1 == c->prm.interval ? 0 : c->bcast_cnt + 1;
     c->cong_local = n_local;
     c->congg = n_congg;

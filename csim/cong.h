@@ -40,17 +40,22 @@ typedef struct {
     uint64_t cong_local;      /* CongL, bit = router port */
     gport_bitmap group;       /* a*h-bit group bitmap */
     int bcast_cnt;
-    uint8_t *dl_valid;        /* [tps] side-band delay line; [tps-1] is the output */
-    uint64_t *dl_bits;
+    uint8_t *dl_valid;        /* [tps] side-band delay line, a ring: stage 0 at dl_pos, stage s at */
+    uint64_t *dl_bits;        /* (dl_pos - s) mod tps; the output, stage tps-1, at (dl_pos + 1) mod tps */
+    int dl_pos;
+    uint64_t nonglobal;       /* terminal and intra-group ports (CongL from occupancy) */
+    uint64_t local;           /* intra-group ports (side-bands) */
 } cong;
 
 int cong_init(cong *c, const topo *t, const cong_params *prm);
 void cong_free(cong *c);
 void cong_reset(cong *c, int bid);
-/* One cycle. occ[o]: occupancy of output port o; sb_valid/sb_bits[o]: side-band on input port o. */
-void cong_cycle(cong *c, const int *occ, const uint8_t *sb_valid, const uint64_t *sb_bits);
-static inline int cong_sb_valid(const cong *c) { return c->dl_valid[c->prm.tps - 1]; }
-static inline uint64_t cong_sb_bits(const cong *c) { return c->dl_bits[c->prm.tps - 1]; }
+/* One cycle. occ[o]: occupancy of output port o; sb_bits[o]: side-band on input port o, for the
+ * ports in sb_ports (bit o: a side-band arrives on port o; other entries are not read). */
+void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_bits);
+static inline int cong_dl_out(const cong *c) { return c->dl_pos + 1 == c->prm.tps ? 0 : c->dl_pos + 1; }
+static inline int cong_sb_valid(const cong *c) { return c->dl_valid[cong_dl_out(c)]; }
+static inline uint64_t cong_sb_bits(const cong *c) { return c->dl_bits[cong_dl_out(c)]; }
 
 #ifdef __cplusplus
 }

@@ -487,14 +487,18 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
 
     /* the link queues: one ring per wired router input port and per node */
     for (int c = 0; c < 3; c++) n->ring_len[c] = port_of_class_latency(p, (port_class)c) + 1;
+    for (int o = t->first_local; o < t->first_global; o++) n->local_ports |= (uint64_t)1 << o;
     size_t words = (size_t)t->n_nodes * (size_t)n->ring_len[PORT_TERMINAL];
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
             int pr, pp;
             if (topo_peer(t, r, port, &pr, &pp) == 0) words += (size_t)n->ring_len[topo_port_class(t, port)];
         }
-    n->ring_pool = calloc(words, sizeof *n->ring_pool);
+    /* cache-line aligned: a 32-byte link word then never straddles two lines */
+    size_t pool_bytes = (words * sizeof *n->ring_pool + 63) / 64 * 64;
+    n->ring_pool = aligned_alloc(64, pool_bytes);
     if (!n->ring_pool) goto oom;
+    memset(n->ring_pool, 0, pool_bytes);
     link_word *next = n->ring_pool;
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
@@ -748,10 +752,11 @@ void net_cycle(network *n) {
     }
 
     /* ---- nodes: sinks, credits, sources ---- */
-    for (int node = 0; node < t->n_nodes; node++) {
+    for (int node = 0, port = 0, rk = 0; node < t->n_nodes; node++) {   /* on port `port` of router rk / k */
         net_node *nd = &n->nodes[node];
         link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
-        link_word *o = &n->in_ring[(node / t->p) * k + node % t->p][wr[PORT_TERMINAL]];
+        link_word *o = &n->in_ring[rk + port][wr[PORT_TERMINAL]];
+        if (++port == t->p) { port = 0; rk += k; }
         if (w->cr_valid) {
             nd->cred[w->cr_vc % n->prm.rprm.vcs]++;
             w->cr_valid = 0;
@@ -783,7 +788,6 @@ void net_cycle(network *n) {
 
     /* ---- routers ---- */
     router_in *in = &n->rin;
-    router_out *out = &n->rout;
     if (n->group_occ)   /* UGAL_G: every router's view of its group's global ports, start of the cycle */
         for (int r = 0; r < t->n_routers; r++)
             for (int i = 0; i < t->h; i++)
@@ -796,27 +800,36 @@ void net_cycle(network *n) {
         }
         link_word **ir = &n->in_ring[r * k];
         in->group_occ = n->group_occ ? &n->group_occ[topo_gid(t, r) * t->ah] : NULL;
+        /* only the entries of ports with something on them are written (router_in_ports) */
+        router_in_ports pm = {0, 0, 0, 0};
         for (int i = 0; i < k; i++) {
             link_word *w = ir[i];
-            if (!w) {
-                in->in[i].valid = 0;
-                in->cr_valid[i] = 0;
-                in->sb_valid[i] = 0;
-                in->ctl_cr_valid[i] = 0;
-                continue;
-            }
+            if (!w) continue;   /* unwired: idle */
             w += rd[topo_port_class(t, i)];
-            in->in[i] = w->f;
-            in->cr_valid[i] = w->cr_valid;
-            in->cr_vc[i] = w->cr_vc;
-            in->sb_valid[i] = w->sb_valid;
-            in->sb_bits[i] = w->sb_bits;
-            in->ctl_cr_valid[i] = w->ctl_cr_valid;
-            if (w->f.valid && fault_is_ctl(&w->f) && n->routers[r].fu) n->ctl_in_flight--;
-            w->f.valid = 0;
-            w->cr_valid = 0;
-            w->sb_valid = 0;
-            w->ctl_cr_valid = 0;
+            const uint64_t bit = (uint64_t)1 << i;
+            if (w->f.valid) {
+                in->in[i] = w->f;
+                pm.in |= bit;
+                if (fault_is_ctl(&w->f) && n->routers[r].fu) n->ctl_in_flight--;
+                w->f.valid = 0;
+            }
+            if (w->cr_valid) {
+                in->cr_valid[i] = 1;
+                in->cr_vc[i] = w->cr_vc;
+                pm.cr |= bit;
+                w->cr_valid = 0;
+            }
+            if (w->sb_valid) {
+                in->sb_valid[i] = 1;
+                in->sb_bits[i] = w->sb_bits;
+                pm.sb |= bit;
+                w->sb_valid = 0;
+            }
+            if (w->ctl_cr_valid) {
+                in->ctl_cr_valid[i] = 1;
+                pm.ctl_cr |= bit;
+                w->ctl_cr_valid = 0;
+            }
         }
         in->ev_valid = 0;
         if (n->evq_n && n->evq_n[r] && router_event_ready(&n->routers[r])) {
@@ -834,7 +847,7 @@ void net_cycle(network *n) {
             n->ev_up[r] = -1;
             n->events_queued--;
         }
-        router_cycle(&n->routers[r], in, out);
+        const router_out *out = router_cycle_ref(&n->routers[r], in, &pm);
         for (uint64_t m = out->discard; m; m &= m - 1) lose(&n->lost_discard);
         if (out->discard && !faults_on(&n->prm)) {   /* without faults every packet has a route */
             char msg[160];
@@ -843,7 +856,10 @@ void net_cycle(network *n) {
             fail(n, msg);
         }
         link_word **orr = &n->out_ring[r * k];
-        for (int o = 0; o < k; o++) {
+        /* ports with nothing on their outputs write nothing (router_out's masks) */
+        uint64_t sent = out->out_ports | out->cr_ports | out->ctl_cr_ports | (out->sb_valid ? n->local_ports : 0);
+        for (; sent; sent &= sent - 1) {
+            const int o = __builtin_ctzll(sent);
             port_class pc = topo_port_class(t, o);
             link_word *w = orr[o];
             if (!w) {

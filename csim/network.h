@@ -231,7 +231,7 @@ typedef struct {
     net_node *nodes;          /* [n_nodes] */
     int ring_len[3];          /* by port class: latency + 1 */
     router_in rin;            /* scratch */
-    router_out rout;
+    uint64_t local_ports;     /* the intra-group ports of a router (side-band outputs) */
     uint64_t inject_threshold;
     int injecting;
     long cycle;

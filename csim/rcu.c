@@ -11,6 +11,33 @@ const char *rcu_class_name(int cls) {
 
 uint32_t rcu_lfsr_next(uint32_t s) { return (s >> 1) ^ ((s & 1u) ? RCU_LFSR_TAPS : 0u); }
 
+/* The LFSR step is linear over GF(2): a 32x32 bit matrix, as the images of the 32 unit vectors. */
+typedef struct { uint32_t col[32]; } lfsr_mat;
+
+static uint32_t mat_apply(const lfsr_mat *m, uint32_t s) {
+    uint32_t v = 0;
+    for (; s; s &= s - 1) v ^= m->col[__builtin_ctz(s)];
+    return v;
+}
+
+uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n) {
+    if (n <= 256) {   /* short gaps (the usual case): step by step */
+        for (; n; n--) s = rcu_lfsr_next(s);
+        return s;
+    }
+    lfsr_mat p;       /* step^(2^j), squared as j grows */
+    for (int j = 0; j < 32; j++) p.col[j] = rcu_lfsr_next((uint32_t)1 << j);
+    for (; n; n >>= 1) {
+        if (n & 1) s = mat_apply(&p, s);
+        lfsr_mat q;
+        for (int j = 0; j < 32; j++) q.col[j] = mat_apply(&p, p.col[j]);
+        p = q;
+    }
+    return s;
+}
+
+void rcu_idle_cycles(rcu *r, uint64_t n) { r->lfsr = rcu_lfsr_advance(r->lfsr, n); }
+
 int rcu_clog2(int n) {
     int b = 1;
     while ((1 << b) < n) b++;
@@ -58,6 +85,7 @@ int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLE
     r->depth_a = t->p + t->a + t->g;
     r->depth_b = t->a + t->g;
     r->depth_c = t->a;
+    r->nw = gbm_words(t);
     r->a = calloc((size_t)r->depth_a, 8);
     r->b = calloc((size_t)r->depth_b, 8);
     r->c = calloc((size_t)r->depth_c, 8);
@@ -95,28 +123,6 @@ void rcu_load(rcu *r, const port_tables *pt) {
     r->idle = 0;   /* stage 2 reads the new tables */
 }
 
-static int header_is_zero(const rcu_header *h) {
-    return !h->valid && !h->dst_gid && !h->dst_bid && !h->dst_nid && !h->src_gid && !h->vc;
-}
-
-/* ---- stage 1: zone decode ---- */
-static rcu_s1 stage1(const rcu *r, const rcu_header *h) {
-    rcu_s1 s;
-    memset(&s, 0, sizeof s);
-    s.hdr = *h;
-    if (!h->valid) return s;
-    s.bad = h->dst_gid < 0 || h->dst_gid >= r->t.g || h->dst_bid < 0 || h->dst_bid >= r->t.a || h->dst_nid < 0 ||
-            h->dst_nid >= r->t.p;
-    if (s.bad) return s;   /* rows 0: read, never used */
-    int index;
-    table_zone z = tables_zone(r->cfg.gid, r->cfg.bid, h->dst_gid, h->dst_bid, h->dst_nid, &index);
-    s.zone = (int)z;
-    s.rta = r->cfg.pc == PORT_TERMINAL && z == ZONE_G;
-    s.row_a = z == ZONE_N ? index : z == ZONE_B ? r->t.p + index : r->t.p + r->t.a + index;
-    s.row_b = z == ZONE_N ? 0 : z == ZONE_B ? index : r->t.a + index; /* zone N: row 0, unused */
-    return s;
-}
-
 /* Table C row x: the first valid item as (has, self, port). */
 static void c_item(const rcu *r, int x, int *has, int *self, int *port) {
     uint64_t e = r->c[x];
@@ -131,61 +137,82 @@ static void c_item(const rcu *r, int x, int *has, int *self, int *port) {
     }
 }
 
-/* ---- stage 3: A1/A2, C1, N1/N2, B (RTA) or S1/S2/F (RTB) ---- */
-static rcu_s3 stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gport_bitmap *cong_global,
-                     uint64_t opt_invalid) {
+static int header_is_zero(const rcu_header *h) {
+    return !h->valid && !h->dst_gid && !h->dst_bid && !h->dst_nid && !h->src_gid && !h->vc;
+}
+
+/* ---- stage 1: zone decode; writes *s (the register) ---- */
+static void stage1(const rcu *r, const rcu_header *h, rcu_s1 *s) {
+    memset(s, 0, sizeof *s);
+    s->hdr = *h;
+    if (!h->valid) return;
+    s->bad = h->dst_gid < 0 || h->dst_gid >= r->t.g || h->dst_bid < 0 || h->dst_bid >= r->t.a || h->dst_nid < 0 ||
+             h->dst_nid >= r->t.p;
+    if (s->bad) return;   /* rows 0: read, never used */
+    int index;
+    table_zone z = tables_zone(r->cfg.gid, r->cfg.bid, h->dst_gid, h->dst_bid, h->dst_nid, &index);
+    s->zone = (int)z;
+    s->rta = r->cfg.pc == PORT_TERMINAL && z == ZONE_G;
+    s->row_a = z == ZONE_N ? index : z == ZONE_B ? r->t.p + index : r->t.p + r->t.a + index;
+    s->row_b = z == ZONE_N ? 0 : z == ZONE_B ? index : r->t.a + index; /* zone N: row 0, unused */
+}
+
+/* ---- stage 3: A1/A2, C1, N1/N2, B (RTA) or S1/S2/F (RTB); writes *s (the register) ---- */
+static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gport_bitmap *cong_global,
+                   uint64_t opt_invalid, rcu_s3 *s) {
     const topo *t = &r->t;
+    s->hdr = s2->s1.hdr;
+    s->rta = s2->s1.rta;
+    s->bad = s2->s1.bad;
+    if (!s->hdr.valid || s->bad) return;
     uint64_t kmask = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
     uint64_t allowed = ~(opt_invalid & kmask);   /* bits beyond k are never invalid */
-    rcu_s3 s;
-    memset(&s, 0, sizeof s);
-    s.hdr = s2->s1.hdr;
-    s.rta = s2->s1.rta;
-    s.bad = s2->s1.bad;
-    if (!s.hdr.valid || s.bad) return s;
-    for (int x = 0; x < t->a; x++) {
-        int has, self, port;
-        c_item(r, x, &has, &self, &port);
-        s.row_has[x] = (uint8_t)has;
-        s.row_self[x] = (uint8_t)self;
-        s.row_port[x] = (uint8_t)port;
-    }
-    if (s.rta) {
+    const int nw = r->nw;
+    if (s->rta) {
         /* A1/A2/B: the classes (the same definition the static checker follows). */
         rta_classes cl;
-        tables_rta_classes_raw(t, &r->prm, &r->cfg.wired, r->cfg.bid, s2->entry_a, s2->entry_b, s.hdr.dst_bid, &cl);
+        tables_rta_classes_words(t, &r->prm, &r->cfg.wired, r->cfg.bid, s2->entry_a, s2->entry_b, s->hdr.dst_bid,
+                                 &cl);
         /* C1: per global port, does table C map it, and is that local port congested? */
+        /* Global port g = x*h + i maps to local port first_global + i (self) or to the row's port;
+         * a port whose options are invalid is no candidate. Row by row, h bits at a time. */
         gport_bitmap map, cl_cong;
-        gbm_clear(&map);
-        gbm_clear(&cl_cong);
+        for (int w = 0; w < nw; w++) map.w[w] = cl_cong.w[w] = 0;
         for (int x = 0; x < t->a; x++) {
-            if (!s.row_has[x]) continue;
-            for (int i = 0; i < t->h; i++) {
-                int g = x * t->h + i;
-                int lp = s.row_self[x] ? t->first_global + i : s.row_port[x];
-                if (!((allowed >> lp) & 1)) continue;   /* its port is invalid: no candidate */
-                gbm_set(&map, g);
-                if ((cong_local >> lp) & 1) gbm_set(&cl_cong, g);
+            int has, self, port;
+            c_item(r, x, &has, &self, &port);
+            s->row[x] = (uint8_t)(self ? RCU_ROW_SELF : port);
+            if (!has) continue;
+            uint64_t m, c;   /* bit i: global port x*h + i is mapped / its local port is congested */
+            if (self) {
+                m = allowed >> t->first_global;
+                c = m & (cong_local >> t->first_global);
+            } else {
+                m = (allowed >> port) & 1 ? ~(uint64_t)0 : 0;
+                c = (cong_local >> port) & 1 ? m : 0;
             }
+            gbm_or_field(&map, x * t->h, t->h, m);
+            gbm_or_field(&cl_cong, x * t->h, t->h, c);
         }
-        const gport_bitmap *cls[4] = {&cl.ga, &cl.gb, &cl.gc, &cl.gd};
-        for (int w = 0; w < DOAR_GBM_WORDS; w++) {
+        for (int w = 0; w < nw; w++) {
             uint64_t free_w = map.w[w] & ~cl_cong.w[w] & ~cong_global->w[w];
-            for (int c = 0; c < 4; c++) s.ok[c].w[w] = cls[c]->w[w] & free_w;
-            s.any.w[w] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map.w[w];
+            s->cand[w][0] = cl.ga.w[w] & free_w;
+            s->cand[w][1] = cl.gb.w[w] & free_w;
+            s->cand[w][2] = cl.gc.w[w] & free_w;
+            s->cand[w][3] = cl.gd.w[w] & free_w;
+            s->cand[w][4] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map.w[w];
         }
     } else {
         /* S1/S2 and filter F (table B has no zone N). */
         uint64_t le, lf;
         tables_rtb_ports(t, (table_zone)s2->s1.zone, s2->entry_a, s2->s1.zone == ZONE_N ? 0 : s2->entry_b,
-                         s.hdr.src_gid == r->cfg.gid, &le, &lf);
+                         s->hdr.src_gid == r->cfg.gid, &le, &lf);
         le &= kmask & allowed;   /* LP bits beyond k name no port */
         lf &= kmask & allowed;
-        s.s1_ok = le & ~cong_local;
-        s.s2_ok = lf & ~cong_local;
-        s.le_lf = le | lf;
+        s->s1_ok = le & ~cong_local;
+        s->s2_ok = lf & ~cong_local;
+        s->le_lf = le | lf;
     }
-    return s;
 }
 
 static int out_vc(const rcu *r, int in_vc, int port) {
@@ -197,73 +224,88 @@ static int out_vc(const rcu *r, int in_vc, int port) {
     return vc > RCU_NUM_VCS - 1 ? RCU_NUM_VCS - 1 : vc; /* saturates; unreachable on legal paths */
 }
 
-/* ---- stage 4: P1/M/P2 (RTA) or P3 (RTB), LFSR fallback; updates the pointers ---- */
-static rcu_out stage4(rcu *r, const rcu_s3 *s, int *ptr_rta, int *ptr_rtb) {
+/* Set c of s->cand: its first bit at or after start (< width), wrapping; -1 if none. */
+static int scan_cand(const rcu_s3 *s, int c, int lo, int hi) {
+    for (int j = lo; j < hi;) {
+        uint64_t w = s->cand[j >> 6][c] >> (j & 63);
+        if (w) {
+            int k = j + __builtin_ctzll(w);
+            return k < hi ? k : -1;
+        }
+        j = (j | 63) + 1;
+    }
+    return -1;
+}
+
+static int first_from_cand(const rcu_s3 *s, int c, int start, int width) {
+    int k = scan_cand(s, c, start, width);
+    return k >= 0 ? k : scan_cand(s, c, 0, start);
+}
+
+/* ---- stage 4: P1/M/P2 (RTA) or P3 (RTB), LFSR fallback; writes *o and the pointers ---- */
+static void stage4(rcu *r, const rcu_s3 *s, rcu_out *o) {
     const topo *t = &r->t;
-    rcu_out o;
-    memset(&o, 0, sizeof o);
-    if (!s->hdr.valid) return o;
-    o.valid = 1;
-    if (s->bad) return o;  /* RCU_NONE */
+    memset(o, 0, sizeof *o);
+    if (!s->hdr.valid) return;
+    o->valid = 1;
+    if (s->bad) return;  /* RCU_NONE */
     if (s->rta) {
         int g = -1, cls = RCU_NONE;
         for (int c = 0; c < 4 && g < 0; c++) {
-            int cc = c;
-            g = rcu_first_from_gbm(&s->ok[cc], r->ptr_rta, t->ah);
-            if (g >= 0) cls = RCU_GA + cc;
+            g = first_from_cand(s, c, r->ptr_rta, t->ah);
+            if (g >= 0) cls = RCU_GA + c;
         }
         if (g < 0) {
-            g = rcu_first_from_gbm(&s->any, rcu_lfsr_start(r->lfsr, t->ah), t->ah);
+            g = first_from_cand(s, 4, rcu_lfsr_start(r->lfsr, t->ah), t->ah);
             if (g >= 0) cls = RCU_RTA_RAND;
         }
-        if (g < 0) return o; /* RCU_NONE */
+        if (g < 0) return; /* RCU_NONE */
         int x = g / t->h;
-        o.port = s->row_self[x] ? t->first_global + g % t->h : s->row_port[x];
-        o.cls = cls;
-        o.gport_valid = 1;
-        o.gport = g;
-        *ptr_rta = g + 1 == t->ah ? 0 : g + 1;
+        o->port = s->row[x] == RCU_ROW_SELF ? t->first_global + g % t->h : s->row[x];
+        o->cls = cls;
+        o->gport_valid = 1;
+        o->gport = g;
+        r->ptr_rta = g + 1 == t->ah ? 0 : g + 1;
     } else {
         int port = rcu_first_from64(s->s1_ok, r->ptr_rtb, t->k), cls = RCU_S1;
         if (port < 0) { port = rcu_first_from64(s->s2_ok, r->ptr_rtb, t->k); cls = RCU_S2; }
         if (port < 0) { port = rcu_first_from64(s->le_lf, rcu_lfsr_start(r->lfsr, t->k), t->k); cls = RCU_RTB_RAND; }
-        if (port < 0) return o;
-        o.port = port;
-        o.cls = cls;
-        *ptr_rtb = port + 1 == t->k ? 0 : port + 1;
+        if (port < 0) return;
+        o->port = port;
+        o->cls = cls;
+        r->ptr_rtb = port + 1 == t->k ? 0 : port + 1;
     }
-    o.vc = out_vc(r, s->hdr.vc, o.port);
-    return o;
+    o->vc = out_vc(r, s->hdr.vc, o->port);
 }
 
-void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out) {
+void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out) { rcu_cycle_cg(r, in, &in->cong_global, out); }
+
+void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu_out *out) {
     *out = r->out;
     int quiet = header_is_zero(&in->hdr) && !in->tw_valid;
-    if (quiet && r->idle >= RCU_LATENCY) {   /* every register would be written with its own value */
+    if (quiet && r->idle >= RCU_LATENCY) {   /* no stage holds a header: only the LFSR steps */
         r->lfsr = rcu_lfsr_next(r->lfsr);
         return;
     }
     r->idle = quiet ? r->idle + 1 : 0;
-    int ptr_rta = r->ptr_rta, ptr_rtb = r->ptr_rtb;
-    rcu_out n_out = stage4(r, &r->s3, &ptr_rta, &ptr_rtb);
-    rcu_s3 n_s3 = stage3(r, &r->s2, in->cong_local, &in->cong_global, in->opt_invalid);
-    rcu_s2 n_s2;
-    n_s2.s1 = r->s1;
-    n_s2.entry_a = r->a[r->s1.row_a];
-    n_s2.entry_b = r->b[r->s1.row_b];
-    rcu_s1 n_s1 = stage1(r, &in->hdr);
-    /* the clock edge */
+    /* Each stage reads the register before it and writes its own, stage 4 first: every stage
+     * sees the registers of the start of the cycle, as if all were computed before the edge. */
+    stage4(r, &r->s3, &r->out);
+    stage3(r, &r->s2, in->cong_local, cong_global, in->opt_invalid, &r->s3);
+    r->s2.s1 = r->s1;
+    if (r->s1.hdr.valid) {   /* synchronous read: old data on a same-cycle write */
+        r->s2.entry_a = r->a[r->s1.row_a];
+        r->s2.entry_b = r->b[r->s1.row_b];
+    } else {                 /* the read of a bubble: never used (rows 0) */
+        r->s2.entry_a = r->s2.entry_b = 0;
+    }
+    stage1(r, &in->hdr, &r->s1);
+    /* the clock edge: the table write */
     if (in->tw_valid && in->tw_addr >= 0) {
         if (in->tw_table == RCU_TW_A && in->tw_addr < r->depth_a) r->a[in->tw_addr] = in->tw_data;
         else if (in->tw_table == RCU_TW_B && in->tw_addr < r->depth_b) r->b[in->tw_addr] = in->tw_data;
         else if (in->tw_table == RCU_TW_C && in->tw_addr < r->depth_c)
             r->c[in->tw_addr] = r->prm.c_ways >= 8 ? in->tw_data : in->tw_data & ((((uint64_t)1) << (8 * r->prm.c_ways)) - 1);
     }
-    r->out = n_out;
-    r->s3 = n_s3;
-    r->s2 = n_s2;
-    r->s1 = n_s1;
-    r->ptr_rta = ptr_rta;
-    r->ptr_rtb = ptr_rtb;
     r->lfsr = rcu_lfsr_next(r->lfsr);
 }

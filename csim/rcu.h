@@ -102,30 +102,36 @@ typedef struct {
 typedef struct {
     rcu_header hdr;
     int rta, bad;
-    uint8_t row_has[DOAR_MAX_RADIX], row_self[DOAR_MAX_RADIX], row_port[DOAR_MAX_RADIX];
-                           /* table C as C1 saw it: M/P2 map with the same rows */
-    gport_bitmap ok[4];    /* GA, GB, GC, GD candidates that are not congested */
-    gport_bitmap any;      /* GA|GB|GC|GD with a local port: the line-16 fallback set */
-    uint64_t s1_ok, s2_ok, le_lf;
+    /* Fields below are defined only for a valid, good header: RTA ones when rta, else RTB ones
+     * (stage 4 reads nothing else). */
+    uint64_t s1_ok, s2_ok, le_lf;   /* RTB */
+    uint8_t row[DOAR_MAX_RADIX];    /* RTA: table C rows [0, a) as C1 saw them (M/P2 map with the
+                                       same rows): RCU_ROW_SELF, or the port of the first valid item */
+    uint64_t cand[DOAR_GBM_WORDS][5];  /* RTA, word w of a*h-bit sets (words [0, gbm_words()) only):
+                                          [w][0..3] GA, GB, GC, GD candidates that are not congested,
+                                          [w][4] GA|GB|GC|GD with a local port (the line-16 fallback) */
 } rcu_s3;
+#define RCU_ROW_SELF 0x40
 
 typedef struct {
-    topo t;
-    table_params prm;
-    int depth_a, depth_b, depth_c;
-    uint64_t *a, *b, *c;   /* this port's tables */
-    rcu_cfg cfg;
-    /* pipeline registers */
-    rcu_s1 s1;
-    rcu_s2 s2;
-    rcu_s3 s3;
-    rcu_out out;
+    /* pipeline registers and state, hot ones first; the stages update them in place, stage 4 first */
+    int idle;              /* consecutive cycles with an all-zero header and no table write (capped):
+                              after RCU_LATENCY of them no stage holds a header and the output
+                              register is zero; a further such cycle only steps the LFSR
+                              (simulation speed only) */
     uint32_t lfsr;
     int ptr_rta;           /* round-robin start over a*h global ports */
     int ptr_rtb;           /* round-robin start over k router ports */
-    int idle;              /* consecutive cycles with an all-zero header and no table write (capped):
-                              after RCU_LATENCY of them the pipeline registers are a fixed point and
-                              a further such cycle only steps the LFSR (simulation speed only) */
+    rcu_out out;
+    rcu_s1 s1;
+    rcu_s2 s2;
+    topo t;
+    rcu_cfg cfg;
+    table_params prm;
+    int depth_a, depth_b, depth_c;
+    uint64_t *a, *b, *c;   /* this port's tables */
+    int nw;                /* gbm_words(&t) */
+    rcu_s3 s3;
 } rcu;
 
 int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLEN]);
@@ -139,9 +145,17 @@ void rcu_load(rcu *r, const port_tables *pt);
  * decision for the header of cycle-4), then the clock edge updates every register.
  */
 void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out);
+/* The same with CongG by reference (in->cong_global is not read; saves copying it). */
+void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu_out *out);
+/* rcu_cycle() of a cycle with an all-zero header and no table write would only step the LFSR
+ * (and its output would be all zero). */
+static inline int rcu_idle(const rcu *r) { return r->idle >= RCU_LATENCY; }
+/* n such cycles at once: the LFSR steps n times. */
+void rcu_idle_cycles(rcu *r, uint64_t n);
 
 /* Shared helpers (also used by the literal Algorithm 1 and the harness). */
 uint32_t rcu_lfsr_next(uint32_t s);
+uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n);   /* rcu_lfsr_next applied n times */
 int rcu_clog2(int n);                      /* bits to index n items, at least 1 */
 int rcu_lfsr_start(uint32_t lfsr, int width);
 /* First set bit at or after `start`, wrapping; -1 if none. */

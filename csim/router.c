@@ -163,6 +163,15 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     r->res_vc = 0;
     cong_reset(&r->cg, cfg->bid);
     memset(&r->regs, 0, sizeof r->regs);
+    r->cur = 0;
+    r->side_pos = 0;
+    memset(r->occ, 0, sizeof r->occ);
+    r->busy = 0;
+    r->mc_routes = 0;
+    memset(r->side_valid, 0, sizeof r->side_valid);
+    r->ovf_ports = 0;
+    r->parked = 0;
+    r->now = 0;
     if (r->fu) fault_reset(r->fu);
     if (r->pol) policy_reset(r->pol, cfg->gid, cfg->bid, cfg->seed);
     r->link_dn = 0;
@@ -176,14 +185,8 @@ int router_buffered(const router *r) {
     return n;
 }
 
-static int port_occupancy(const router *r, int o) {
-    int cap = r->prm.ds_depth[topo_port_class(&r->t, o)], occ = 0;
-    for (int v = 0; v < r->prm.vcs; v++) occ += cap - r->cred[o][v];
-    return occ;
-}
-
 int router_gport_estimate(const router *r, int o) {
-    int occ = port_occupancy(r, o);
+    int occ = r->occ[o];
     if (!r->pol) return occ;
     int e = occ - r->pol->recent[o];
     return e > 0 ? e : 0;
@@ -200,11 +203,10 @@ static uint64_t reserved_ports(const router *r) {
 static alloc_req propose(const router *r, int i, int v, uint64_t ctl_ports) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
-    const flit *f = vcbuf_front(b, v);
+    if (!b->count[v]) return q;
     const route_entry *e = vcbuf_route(b, v);
-    if (!f) return q;
     if (b->active[v]) { q.kind = REQ_BODY; q.ports = e->ports; return q; }
-    if (!f->head) { q.kind = REQ_DISCARD; return q; }    /* a stray body flit: drained */
+    if (!((b->front_head >> v) & 1)) { q.kind = REQ_DISCARD; return q; }   /* a stray body flit: drained */
     if (!e) return q;                                    /* still being routed */
     if (e->discard) { q.kind = REQ_DISCARD; return q; }
     uint64_t ok = 0;
@@ -229,15 +231,51 @@ static alloc_req propose(const router *r, int i, int v, uint64_t ctl_ports) {
     return q;
 }
 
-void router_cycle(router *r, const router_in *in, router_out *out) {
+/* A credit of output port o, VC v becomes cred (the occupancy follows). */
+static void set_cred(router *r, int o, int v, int cred) {
+    r->occ[o] -= cred - r->cred[o][v];
+    r->cred[o][v] = cred;
+}
+
+/* Clears the register set ro for a new cycle: every entry its masks name, then the masks. */
+static void regs_clear(router_out *ro) {
+    for (uint64_t m = ro->out_ports; m; m &= m - 1) memset(&ro->out[__builtin_ctzll(m)], 0, sizeof ro->out[0]);
+    for (uint64_t m = ro->cr_ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        ro->cr_valid[o] = 0;
+        ro->cr_vc[o] = 0;
+    }
+    for (uint64_t m = ro->ctl_cr_ports; m; m &= m - 1) ro->ctl_cr_valid[__builtin_ctzll(m)] = 0;
+    for (uint64_t m = ro->discard; m; m &= m - 1) ro->discard_vc[__builtin_ctzll(m)] = 0;
+    ro->sb_valid = 0;
+    ro->sb_bits = 0;
+    ro->overflow = 0;
+    ro->discard = 0;
+    ro->out_ports = ro->cr_ports = ro->ctl_cr_ports = 0;
+}
+
+void router_cycle(router *r, const router_in *in, router_out *out) { *out = *router_cycle_ref(r, in, NULL); }
+
+const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports) {
     const topo *t = &r->t;
     const int k = t->k;
-    *out = r->regs;
-    router_out next;
-    memset(&next, 0, sizeof next);
+    router_in_ports pm = {0, 0, 0, 0};   /* from here on, only these input entries are read */
+    if (ports) {
+        pm = *ports;
+    } else {
+        for (int i = 0; i < k; i++) {
+            if (in->in[i].valid) pm.in |= (uint64_t)1 << i;
+            if (in->cr_valid[i]) pm.cr |= (uint64_t)1 << i;
+            if (in->sb_valid[i]) pm.sb |= (uint64_t)1 << i;
+            if (in->ctl_cr_valid[i]) pm.ctl_cr |= (uint64_t)1 << i;
+        }
+    }
+    const router_out *regs = &r->regs[r->cur];   /* the outputs during this cycle */
+    router_out *nx = &r->regs[r->cur ^ 1];       /* the registers after the edge */
+    regs_clear(nx);
 
-    int occ[ROUTER_MAX_PORTS];
-    for (int o = 0; o < k; o++) occ[o] = port_occupancy(r, o);
+    int occ[ROUTER_MAX_PORTS];   /* output port occupancy at the start of the cycle */
+    memcpy(occ, r->occ, (size_t)k * sizeof occ[0]);
 
     /* ---- fault unit, start of the cycle: its outputs and readiness (fault.h calling order) ---- */
     fault_unit *fu = r->fu;
@@ -260,20 +298,34 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
 
     /* ---- switch allocation on the state at the start of the cycle ---- */
     const int vcs = r->prm.vcs;
-    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];
-    for (int i = 0; i < k; i++)
-        for (int v = 0; v < vcs; v++) reqs[i * vcs + v] = propose(r, i, v, ctl_ports);
-    alloc_view view = {k, vcs, r->prm.bulletin, reqs, r->rr_in, r->rr_out, r->rr_mc,
+    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* written where req_vcs says */
+    uint8_t req_vcs[ROUTER_MAX_PORTS];
+    uint64_t req_inputs = 0;
+    for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
+        int i = __builtin_ctzll(m);
+        unsigned vm = 0;
+        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
+            int v = __builtin_ctz(mv);
+            alloc_req q = propose(r, i, v, ctl_ports);
+            if (q.kind == REQ_NONE) continue;
+            reqs[i * vcs + v] = q;
+            vm |= 1u << v;
+        }
+        req_vcs[i] = (uint8_t)vm;
+        if (vm) req_inputs |= (uint64_t)1 << i;
+    }
+    alloc_view view = {k, vcs, r->prm.bulletin, reqs, req_vcs, req_inputs, r->rr_in, r->rr_out, r->rr_mc,
                        r->res_valid ? r->res_in : -1, r->res_vc};
     alloc_grants g;
     alloc_compute(&view, &g);
 
     /* The reservation: a multicast that waits (or lost the bulletin stage) reserves its ports, so
-     * that unicast heads stop starting on them and it gets them once their packets end. */
+     * that unicast heads stop starting on them and it gets them once their packets end. Only a
+     * route entry with mcast set and discard clear can reserve (none: nothing to search). */
     int n_res_valid = r->res_valid, n_res_in = r->res_in, n_res_vc = r->res_vc;
     if (r->prm.bulletin) {
         if (r->res_valid && g.mc_winner == r->res_in && g.pick_vc[r->res_in] == r->res_vc) n_res_valid = 0;
-        if (!r->res_valid) {
+        if (!r->res_valid && r->mc_routes > 0) {
             for (int n = 0; n < k && !n_res_valid; n++) {
                 int i = (r->rr_mc + n) % k;
                 for (int v = 0; v < vcs; v++) {
@@ -292,7 +344,8 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     }
 
     uint8_t taken[ROUTER_MAX_PORTS] = {0};   /* credits each output took (route policies' history) */
-    for (int i = 0; i < k; i++) {
+    for (uint64_t mi = req_inputs; mi; mi &= mi - 1) {   /* only inputs that proposed can pick */
+        int i = __builtin_ctzll(mi);
         int v = g.pick_vc[i];
         if (v < 0) continue;
         vcbuf *b = &r->in[i];
@@ -303,22 +356,25 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
         if (q->kind == REQ_HEAD || q->kind == REQ_MCAST || q->kind == REQ_BODY) {
             if (q->kind != REQ_BODY) {
                 for (uint64_t m = e->ports; m; m &= m - 1) {
-                    r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
-                    taken[__builtin_ctzll(m)] = e->len;
+                    int o = __builtin_ctzll(m);
+                    set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
+                    taken[o] = e->len;
                 }
             }
             for (uint64_t m = e->ports; m; m &= m - 1) {
                 int o = __builtin_ctzll(m);
-                next.out[o] = *f;
-                next.out[o].valid = 1;
-                next.out[o].vc = e->ovc;
-                if (e->rewrite && f->head) next.out[o].data = e->hdr;
+                nx->out[o] = *f;
+                nx->out[o].valid = 1;
+                nx->out[o].vc = e->ovc;
+                if (e->rewrite && f->head) nx->out[o].data = e->hdr;
             }
+            nx->out_ports |= e->ports;
             if (f->tail) {
                 r->locked &= ~e->ports;
                 if (e->mcast) r->grb_free |= e->ports;
                 b->active[v] = 0;
                 b->held[v] = 0;
+                if (e->mcast && !e->discard) r->mc_routes--;
                 vcbuf_pop_route(b, v);
             } else if (q->kind != REQ_BODY) {
                 r->locked |= e->ports;
@@ -329,8 +385,9 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
         } else if (q->kind == REQ_ACQ) {
             uint64_t got = g.acq_ports[i];
             for (uint64_t m = got; m; m &= m - 1) {
-                r->cred[__builtin_ctzll(m)][e->ovc] -= e->len;
-                taken[__builtin_ctzll(m)] = e->len;
+                int o = __builtin_ctzll(m);
+                set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
+                taken[o] = e->len;
             }
             r->locked |= got;
             b->held[v] |= got;
@@ -339,24 +396,32 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             /* A packet without a route is drained: its head here, the rest as bodies with no
              * output port. A stray body flit (no packet in progress) just leaves. */
             if (f->head && e) {
-                if (f->tail) vcbuf_pop_route(b, v);
-                else b->active[v] = 1;
-                next.discard |= (uint64_t)1 << i;
-                next.discard_vc[i] = (uint8_t)v;
+                if (f->tail) {
+                    if (e->mcast && !e->discard) r->mc_routes--;
+                    vcbuf_pop_route(b, v);
+                } else {
+                    b->active[v] = 1;
+                }
+                nx->discard |= (uint64_t)1 << i;
+                nx->discard_vc[i] = (uint8_t)v;
                 r->discarded_heads++;
             }
             moved = 1;
         }
         if (moved) {
             vcbuf_pop(b, v);
-            next.cr_valid[i] = 1;
-            next.cr_vc[i] = (uint8_t)v;
+            if (!b->nonempty) r->busy &= ~((uint64_t)1 << i);
+            nx->cr_valid[i] = 1;
+            nx->cr_vc[i] = (uint8_t)v;
+            nx->cr_ports |= (uint64_t)1 << i;
         }
-        r->rr_in[i] = (v + 1) % vcs;
+        r->rr_in[i] = v + 1 == vcs ? 0 : v + 1;   /* v < vcs */
     }
-    for (int o = 0; o < k; o++)
-        if (g.out_winner[o] >= 0) r->rr_out[o] = (g.out_winner[o] + 1) % k;
-    if (g.mc_winner >= 0) r->rr_mc = (g.mc_winner + 1) % k;
+    for (uint64_t m = g.out_granted; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        r->rr_out[o] = g.out_winner[o] + 1 == k ? 0 : g.out_winner[o] + 1;   /* winner < k */
+    }
+    if (g.mc_winner >= 0) r->rr_mc = g.mc_winner + 1 == k ? 0 : g.mc_winner + 1;
     r->res_valid = n_res_valid;
     r->res_in = n_res_in;
     r->res_vc = n_res_vc;
@@ -366,59 +431,79 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
     /* ---- FD/FR packets leave on the ports they were waiting for ---- */
     for (uint64_t m = ctl_ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        next.out[o].valid = next.out[o].head = next.out[o].tail = 1;
-        next.out[o].vc = 0;
-        next.out[o].data = fault_msg_pack(&ctl_msg[o]);
+        nx->out[o].valid = nx->out[o].head = nx->out[o].tail = 1;
+        nx->out[o].vc = 0;
+        nx->out[o].data = fault_msg_pack(&ctl_msg[o]);
+        nx->out_ports |= (uint64_t)1 << o;
         fault_out_take(fu, o);
         r->ctl_cred[o]--;
     }
 
     /* ---- credits returned by the downstream routers (a credit nobody took saturates) ---- */
-    for (int o = 0; o < k; o++)
-        if (in->cr_valid[o]) {
-            int cv = in->cr_vc[o] & r->vc_mask;
-            if (cv >= vcs) continue;
-            int *c = &r->cred[o][cv];
-            if (++*c > r->prm.ds_depth[topo_port_class(t, o)]) *c = r->prm.ds_depth[topo_port_class(t, o)];
-        }
-    for (int o = 0; o < k; o++) {
-        if (in->ctl_cr_valid[o] && r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
-        if ((port_down >> o) & 1) {   /* a dead link swallows flits: nothing waits for its credits */
-            for (int v = 0; v < vcs; v++) r->cred[o][v] = r->prm.ds_depth[topo_port_class(t, o)];
-            r->ctl_cred[o] = r->prm.ctl_depth;
-        }
+    for (uint64_t m = pm.cr & kmask; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        int cv = in->cr_vc[o] & r->vc_mask;
+        if (cv >= vcs) continue;
+        int cap = r->prm.ds_depth[topo_port_class(t, o)];
+        set_cred(r, o, cv, r->cred[o][cv] + 1 > cap ? cap : r->cred[o][cv] + 1);
+    }
+    for (uint64_t m = pm.ctl_cr & kmask; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        if (r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
+    }
+    for (uint64_t m = port_down & kmask; m; m &= m - 1) {   /* a dead link swallows flits: nothing waits for its credits */
+        int o = __builtin_ctzll(m);
+        for (int v = 0; v < vcs; v++) set_cred(r, o, v, r->prm.ds_depth[topo_port_class(t, o)]);
+        r->ctl_cred[o] = r->prm.ctl_depth;
     }
 
     /* ---- route-compute units; completed routes enter the route FIFOs ---- */
-    for (int i = 0; i < k; i++) {
-        rcu_in ri;
-        memset(&ri, 0, sizeof ri);
-        const flit *f = &in->in[i];
-        flit none = {0, 0, 0, 0, 0};
+    const int done_slot = (r->side_pos + 1) % RCU_LATENCY;   /* stage RCU_LATENCY-1; stage 0 next */
+    const uint64_t tw_bit = in->tw_valid ? (uint64_t)1 << (in->tw_port & 63) : 0;  /* the RTL's port fields are 6 bits */
+    /* Ports with nothing arriving, no route completing, no table write and a parked (or, with a
+     * route policy, unused) RCU have nothing to do: their done slot is all zero and stays so. */
+    const uint64_t work = (pm.in | r->side_valid[done_slot] | tw_bit | (r->pol ? 0 : ~r->parked)) & kmask;
+    const flit none = {0, 0, 0, 0, 0};
+    for (uint64_t mw = work; mw; mw &= mw - 1) {
+        const int i = __builtin_ctzll(mw);
+        const uint64_t bit = (uint64_t)1 << i;
+        const flit *f = pm.in & bit ? &in->in[i] : &none;
         if (fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
-        if (f->valid && f->head && !flit_mcast(f->data)) {
-            ri.hdr.valid = 1;
-            ri.hdr.dst_gid = flit_dst_gid(f->data);
-            ri.hdr.dst_bid = flit_dst_bid(f->data);
-            ri.hdr.dst_nid = flit_dst_nid(f->data);
-            ri.hdr.src_gid = flit_src_gid(f->data);
-            ri.hdr.vc = f->vc & r->vc_mask;
+        side_stage *slot = &r->side[i][done_slot];
+        rcu_out ro = {0, 0, 0, 0, 0, 0};
+        if (!r->pol) {   /* with a route policy the policy decides below; the RCUs idle */
+            rcu *u = &r->rcus[i];
+            if (r->parked & bit) {   /* it runs again: the LFSR steps it missed */
+                rcu_idle_cycles(u, r->now - r->parked_at[i]);
+                r->parked &= ~bit;
+            }
+            rcu_in ri;   /* all but cong_global (passed by reference) */
+            memset(&ri.hdr, 0, sizeof ri.hdr);
+            if (f->valid && f->head && !flit_mcast(f->data)) {
+                ri.hdr.valid = 1;
+                ri.hdr.dst_gid = flit_dst_gid(f->data);
+                ri.hdr.dst_bid = flit_dst_bid(f->data);
+                ri.hdr.dst_nid = flit_dst_nid(f->data);
+                ri.hdr.src_gid = flit_src_gid(f->data);
+                ri.hdr.vc = f->vc & r->vc_mask;
+            }
+            ri.opt_invalid = r->inv_q[i];
+            ri.cong_local = r->cg.cong_local;
+            ri.tw_valid = 0;
+            if (tw_bit & bit) {
+                ri.tw_valid = 1;
+                ri.tw_table = in->tw_table;
+                ri.tw_addr = in->tw_addr;
+                ri.tw_data = in->tw_data;
+            }
+            rcu_cycle_cg(u, &ri, &r->cg.group, &ro);
+            if (rcu_idle(u)) {   /* from the next cycle on it only steps its LFSR: park it */
+                r->parked |= bit;
+                r->parked_at[i] = r->now + 1;
+            }
         }
-        ri.opt_invalid = r->inv_q[i];
-        if (fu) r->inv_q[i] = inv_next[i];
-        ri.cong_local = r->cg.cong_local;
-        ri.cong_global = r->cg.group;
-        if (in->tw_valid && (in->tw_port & 63) == i) {   /* the RTL's port fields are 6 bits */
-            ri.tw_valid = 1;
-            ri.tw_table = in->tw_table;
-            ri.tw_addr = in->tw_addr;
-            ri.tw_data = in->tw_data;
-        }
-        rcu_out ro;
-        if (r->pol) memset(&ro, 0, sizeof ro);   /* the policy decides below; the RCU idles */
-        else rcu_cycle(&r->rcus[i], &ri, &ro);
-        side_stage done = r->side[i][RCU_LATENCY - 1];
-        if (done.valid) {
+        if (slot->valid) {
+            const side_stage done = *slot;
             route_entry e;
             memset(&e, 0, sizeof e);
             e.len = done.len;
@@ -444,9 +529,11 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             /* a length the credits cannot cover is a protocol error: the packet is drained */
             if (done.len == 0 || done.len > r->prm.max_len) e.discard = 1;
             if (e.discard) e.ports = 0;
+            int full = r->in[i].rcount[done.vc] == r->in[i].depth;   /* vcbuf_push_route drops it */
+            if (e.mcast && !e.discard && !full) r->mc_routes++;
             vcbuf_push_route(&r->in[i], done.vc, &e);
         }
-        for (int s = RCU_LATENCY - 1; s > 0; s--) r->side[i][s] = r->side[i][s - 1];
+        /* the side stages shift: the done slot becomes stage 0 */
         side_stage st = {0, 0, 0, 0, 0, 0};
         /* a head dropped on a full VC (an upstream protocol error) gets no route entry */
         int fvc = f->vc & r->vc_mask;
@@ -459,20 +546,29 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             st.len = (uint8_t)flit_len(f->data);
             st.data = f->data;
         }
-        r->side[i][0] = st;
+        *slot = st;
+        if (st.valid) r->side_valid[done_slot] |= bit;
+        else r->side_valid[done_slot] &= ~bit;
         /* ---- arrivals enter the VC buffers at the end of the cycle ---- */
         if (f->valid) {
             flit a = *f;
             a.vc = (uint8_t)fvc;
             vcbuf_push(&r->in[i], &a);
+            if (r->in[i].nonempty) r->busy |= bit;
         }
-        if (r->in[i].overflow) next.overflow |= (uint64_t)1 << i;
+        if (r->in[i].overflow) r->ovf_ports |= bit;   /* sticky, as the flag */
     }
+    r->side_pos = done_slot;
+    nx->overflow |= r->ovf_ports;
+    if (fu) memcpy(r->inv_q, inv_next, (size_t)k * sizeof inv_next[0]);   /* read above: one cycle late */
 
     /* ---- fault unit: the tick, then this cycle's inputs (seen from the next cycle) ---- */
     if (fu) {
         fault_tick(fu);
-        if (fu->in_taken >= 0) next.ctl_cr_valid[fu->in_taken] = 1;
+        if (fu->in_taken >= 0) {
+            nx->ctl_cr_valid[fu->in_taken] = 1;
+            nx->ctl_cr_ports |= (uint64_t)1 << fu->in_taken;
+        }
         if (in->ev_valid) {
             if (ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN && in->ev_kind <= FEV_UP) {
                 fault_event(fu, (fault_event_kind)in->ev_kind, in->ev_port);
@@ -481,26 +577,29 @@ void router_cycle(router *r, const router_in *in, router_out *out) {
             } else
                 r->events_dropped++;
         }
-        for (int i = 0; i < k; i++) {
+        for (uint64_t mi = pm.in & kmask; mi; mi &= mi - 1) {
+            int i = __builtin_ctzll(mi);
             const flit *f = &in->in[i];
-            if (!f->valid || !fault_is_ctl(f)) continue;
+            if (!fault_is_ctl(f)) continue;
             fault_msg m;
             fault_msg_unpack(f->data, &m);
             if (ctl_ready[i] && (m.kind == FMSG_FD || m.kind == FMSG_FR)) {
                 fault_receive(fu, i, &m);
             } else {   /* no control credit was free, or not a message: a protocol error */
                 r->ctl_dropped++;
-                next.overflow |= (uint64_t)1 << i;
+                nx->overflow |= (uint64_t)1 << i;
             }
         }
     }
-    next.overflow |= r->regs.overflow;
+    nx->overflow |= regs->overflow;
 
     /* ---- congestion, side-band, multicast table ---- */
-    cong_cycle(&r->cg, occ, in->sb_valid, in->sb_bits);
-    next.sb_valid = (uint8_t)cong_sb_valid(&r->cg);
-    next.sb_bits = cong_sb_bits(&r->cg);
+    cong_cycle(&r->cg, occ, pm.sb, in->sb_bits);
+    nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
+    nx->sb_bits = cong_sb_bits(&r->cg);
     if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);
 
-    r->regs = next;
+    r->cur ^= 1;   /* the clock edge */
+    r->now++;
+    return regs;
 }

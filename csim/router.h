@@ -73,6 +73,12 @@ typedef struct {
     const int *group_occ;
 } router_in;
 
+/* The ports whose in[o].valid, cr_valid[o], sb_valid[o], ctl_cr_valid[o] are set in a router_in
+ * (router_cycle_ref: the entries of other ports are then not read and may hold anything). */
+typedef struct {
+    uint64_t in, cr, sb, ctl_cr;
+} router_in_ports;
+
 typedef struct {
     flit out[ROUTER_MAX_PORTS];
     uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS];  /* credit for input VC */
@@ -82,6 +88,9 @@ typedef struct {
     uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];  /* an FD/FR packet left the fault unit's input FIFO */
     uint64_t discard;          /* input ports that dropped a packet head this cycle (no route) */
     uint8_t discard_vc[ROUTER_MAX_PORTS];   /* the VC it was in */
+    /* the ports of the array entries above that are not all zero (out[o].valid, cr_valid[o],
+     * ctl_cr_valid[o]): a reader may visit just these */
+    uint64_t out_ports, cr_ports, ctl_cr_ports;
 } router_out;
 
 typedef struct {
@@ -110,7 +119,24 @@ typedef struct {
     uint64_t grb_free;         /* the bulletin: ports with no multicast */
     int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its ports */
     int *rr_in, *rr_out, rr_mc;
-    router_out regs;
+    /* Output registers, two sets: regs[cur] is on the outputs this cycle, the other is built for
+     * the next one (all zero at the start of a cycle but for the ports its masks name, which
+     * router_cycle clears first) */
+    router_out regs[2];
+    int cur;
+    int side_pos;              /* side[i] is a ring: stage s of port i at side[i][(side_pos - s) mod 4] */
+    /* kept with the state they summarise (simulation speed only): */
+    int occ[ROUTER_MAX_PORTS]; /* per output port: sum over its VCs of ds_depth - cred */
+    uint64_t busy;             /* input ports whose VC buffers hold a flit (in[i].nonempty != 0) */
+    int mc_routes;             /* route entries in the route FIFOs with mcast set and discard clear */
+    uint64_t side_valid[RCU_LATENCY];  /* bit i: side[i][s].valid, per ring slot s (a slot not
+                                          valid is all zero) */
+    uint64_t ovf_ports;        /* input ports whose vcbuf overflow flag is set */
+    /* Parked route-compute units: rcu_idle() and not run; the LFSR of unit i is behind by
+     * now - parked_at[i] steps, which it takes (rcu_idle_cycles) before it runs again. */
+    uint64_t parked;
+    uint64_t now;              /* cycles since the reset */
+    uint64_t parked_at[ROUTER_MAX_PORTS];
     /* fault handling (NULL: none): the unit, control credits per output port, and per input
      * port the inverted valid mask read for the RCU one cycle earlier (its opt_invalid) */
     fault_unit *fu;
@@ -131,6 +157,10 @@ void router_free(router *r);
 void router_reset(router *r, const router_cfg_in *cfg);
 /* One clock cycle: *out receives the output registers during this cycle, then the edge. */
 void router_cycle(router *r, const router_in *in, router_out *out);
+/* The same without the copy: returns the output registers during this cycle, valid until the
+ * next router_cycle / router_cycle_ref / router_reset of this router. ports: which input entries
+ * are set (NULL: the router looks at every port's). */
+const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports);
 /*
  * Puts the fault-handling hardware (csim/fault.h) into the router: FD/FR packets arriving on an
  * input go to the unit's input FIFO instead of the VC buffers and are credited on ctl_cr_valid;

@@ -270,8 +270,7 @@ int tables_generate(table_set *ts, const topo *t, const table_params *prm, char 
 
 static void gbm_or_router(gport_bitmap *b, const topo *t, int bid, uint64_t bits) {
     if (bid >= t->a) return; /* an lpc naming no router of the group selects nothing */
-    for (int i = 0; i < t->h; i++)
-        if ((bits >> i) & 1) gbm_set(b, bid * t->h + i);
+    gbm_or_field(b, bid * t->h, t->h, bits);
 }
 
 void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b,
@@ -282,10 +281,16 @@ void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint6
 
 void tables_rta_classes_raw(const topo *t, const table_params *prm, const gport_bitmap *wired, int own,
                             uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out) {
+    gbm_clear(&out->ga); gbm_clear(&out->gb); gbm_clear(&out->gc); gbm_clear(&out->gd);
+    tables_rta_classes_words(t, prm, wired, own, entry_a, entry_b, dest_bid, out);
+}
+
+void tables_rta_classes_words(const topo *t, const table_params *prm, const gport_bitmap *wired, int own,
+                              uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out) {
+    const int nw = gbm_words(t);
     uint64_t router_mask = t->h >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->h) - 1);
     gport_bitmap nm, g2, g3;
-    gbm_clear(&out->ga); gbm_clear(&out->gb); gbm_clear(&out->gc); gbm_clear(&out->gd);
-    gbm_clear(&nm); gbm_clear(&g2); gbm_clear(&g3);
+    for (int w = 0; w < nw; w++) out->ga.w[w] = nm.w[w] = 0;
     /* A1: Sel_min(table A) — lpc0's router, its GP ports. */
     unsigned lpc0 = tables_byte(entry_a, 0);
     if (lpc0 & LPC_VALID)
@@ -298,10 +303,10 @@ void tables_rta_classes_raw(const topo *t, const table_params *prm, const gport_
         if (lpc & LPC_VALID) gbm_or_router(&nm, t, (int)(lpc & LPC_BID_MASK), router_mask);
     }
     gport_bitmap own_ports, dst_ports;
-    gbm_clear(&own_ports); gbm_clear(&dst_ports);
+    for (int w = 0; w < nw; w++) own_ports.w[w] = dst_ports.w[w] = 0;
     gbm_or_router(&own_ports, t, own, router_mask);
     if (dest_bid >= 0 && dest_bid < t->a) gbm_or_router(&dst_ports, t, dest_bid, router_mask);
-    for (int w = 0; w < DOAR_GBM_WORDS; w++) {
+    for (int w = 0; w < nw; w++) {
         nm.w[w] &= wired->w[w] & ~out->ga.w[w];
         g2.w[w] = nm.w[w] & own_ports.w[w];
         g3.w[w] = nm.w[w] & dst_ports.w[w];

@@ -126,6 +126,10 @@ void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint6
 /* The same from the router's parameters alone (used by the route-compute unit). */
 void tables_rta_classes_raw(const topo *t, const table_params *prm, const gport_bitmap *wired, int own_bid,
                             uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out);
+/* The same, defining only the gbm_words(t) words that hold a*h bits (the rest is left as it
+ * was: every class is empty there). Used by the route-compute unit every cycle. */
+void tables_rta_classes_words(const topo *t, const table_params *prm, const gport_bitmap *wired, int own_bid,
+                              uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out);
 /* Lport(table C, g): the router port of the first valid item of row g/h (0: none). */
 uint64_t tables_lport(const table_set *ts, const port_tables *pt, int router, int g);
 /* Every output port RTA may choose (congestion can make any candidate the winner). */

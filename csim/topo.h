@@ -129,6 +129,15 @@ static inline int gbm_empty(const gport_bitmap *b) {
     uint64_t x = 0; for (int i = 0; i < DOAR_GBM_WORDS; i++) x |= b->w[i]; return x == 0;
 }
 int gbm_count(const gport_bitmap *b);
+/* Bits [j0, j0 + n) of b |= bits [0, n) of v (1 <= n <= 64, j0 + n <= DOAR_MAX_GROUP_PORTS). */
+static inline void gbm_or_field(gport_bitmap *b, int j0, int n, uint64_t v) {
+    int w = j0 >> 6, s = j0 & 63;
+    if (n < 64) v &= ((uint64_t)1 << n) - 1;
+    b->w[w] |= v << s;
+    if (s && s + n > 64) b->w[w + 1] |= v >> (64 - s);
+}
+/* Words of a gport_bitmap that hold the a*h group-level global ports (bits beyond are never set). */
+static inline int gbm_words(const topo *t) { return (t->ah + 63) / 64; }
 
 #ifdef __cplusplus
 }

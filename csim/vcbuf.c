@@ -32,27 +32,35 @@ void vcbuf_reset(vcbuf *b) {
         b->held[v] = 0;
     }
     b->overflow = 0;
+    b->nonempty = 0;
+    b->front_head = 0;
 }
 
 void vcbuf_push(vcbuf *b, const flit *f) {
     int v = f->vc;
     if (v >= b->nvcs || b->count[v] == b->depth) { b->overflow = 1; return; }
-    b->fifo[v][(b->head[v] + b->count[v]) % b->depth] = *f;
+    int at = b->head[v] + b->count[v];   /* head < depth, count < depth: one wrap at most */
+    b->fifo[v][at >= b->depth ? at - b->depth : at] = *f;
+    if (!b->count[v]) b->front_head = (uint8_t)((b->front_head & ~(1u << v)) | ((f->head ? 1u : 0u) << v));
     b->count[v]++;
+    b->nonempty |= (uint8_t)(1u << v);
 }
 
 void vcbuf_pop(vcbuf *b, int vc) {
-    b->head[vc] = (b->head[vc] + 1) % b->depth;
-    b->count[vc]--;
+    b->head[vc] = b->head[vc] + 1 == b->depth ? 0 : b->head[vc] + 1;
+    b->front_head &= (uint8_t)~(1u << vc);
+    if (!--b->count[vc]) b->nonempty &= (uint8_t)~(1u << vc);
+    else if (b->fifo[vc][b->head[vc]].head) b->front_head |= (uint8_t)(1u << vc);
 }
 
 void vcbuf_push_route(vcbuf *b, int vc, const route_entry *e) {
     if (b->rcount[vc] == b->depth) { b->overflow = 1; return; }
-    b->route[vc][(b->rhead[vc] + b->rcount[vc]) % b->depth] = *e;
+    int at = b->rhead[vc] + b->rcount[vc];
+    b->route[vc][at >= b->depth ? at - b->depth : at] = *e;
     b->rcount[vc]++;
 }
 
 void vcbuf_pop_route(vcbuf *b, int vc) {
-    b->rhead[vc] = (b->rhead[vc] + 1) % b->depth;
+    b->rhead[vc] = b->rhead[vc] + 1 == b->depth ? 0 : b->rhead[vc] + 1;
     b->rcount[vc]--;
 }

@@ -33,16 +33,18 @@ typedef struct {
     uint64_t hdr;
 } route_entry;
 
-typedef struct {
+typedef struct {   /* (fields in the order the allocator reads them) */
+    uint8_t nonempty;                   /* bit v: count[v] > 0 (kept by push/pop/reset; speed only) */
+    uint8_t front_head;                 /* bit v: VC v's front flit is a head (the same; 0 when empty) */
+    uint8_t active[VCBUF_MAX_VCS];      /* the front packet holds its output ports */
+    int head[VCBUF_MAX_VCS], count[VCBUF_MAX_VCS];
+    int rhead[VCBUF_MAX_VCS], rcount[VCBUF_MAX_VCS];
+    flit *fifo[VCBUF_MAX_VCS];   /* [depth] ring */
+    route_entry *route[VCBUF_MAX_VCS];  /* [depth] ring: at most one packet per flit */
     int depth;                   /* flits per VC */
     int nvcs;                    /* VCs in use, 1..VCBUF_MAX_VCS */
-    flit *fifo[VCBUF_MAX_VCS];   /* [depth] ring */
-    int head[VCBUF_MAX_VCS], count[VCBUF_MAX_VCS];
-    route_entry *route[VCBUF_MAX_VCS];  /* [depth] ring: at most one packet per flit */
-    int rhead[VCBUF_MAX_VCS], rcount[VCBUF_MAX_VCS];
-    uint8_t active[VCBUF_MAX_VCS];      /* the front packet holds its output ports */
-    uint64_t held[VCBUF_MAX_VCS];       /* ports acquired so far (multicast without bulletin) */
     int overflow;
+    uint64_t held[VCBUF_MAX_VCS];       /* ports acquired so far (multicast without bulletin) */
 } vcbuf;
 
 /* A flit on a VC >= nvcs is dropped as an overflow. */

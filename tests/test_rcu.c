@@ -343,8 +343,25 @@ static void test_masks(test_ctx *c, const char *cfgname, int trials) {
     tables_free(&ts);
 }
 
+/* rcu_lfsr_advance (parked units catch up at once) is rcu_lfsr_next n times, short and long. */
+static void test_lfsr_advance(test_ctx *c) {
+    prng pr = {0x5eed1234abcdull};
+    const uint64_t ns[] = {0, 1, 2, 31, 255, 256, 257, 1000, 4097, 65536, 100003};
+    for (int trial = 0; trial < 8; trial++) {
+        uint32_t s0 = (uint32_t)rnd(&pr) | 1u;
+        for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+            uint32_t want = s0;
+            for (uint64_t n = 0; n < ns[j]; n++) want = rcu_lfsr_next(want);
+            uint32_t got = rcu_lfsr_advance(s0, ns[j]);
+            EXPECT(c, got == want, "advance(0x%08x, %llu) = 0x%08x, stepping gives 0x%08x", s0,
+                   (unsigned long long)ns[j], got, want);
+        }
+    }
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_rcu"};
+    test_lfsr_advance(&c);
     test_timing(&c);
     test_masks(&c, "small", 20000);
     test_masks(&c, "mid", 10000);
