@@ -311,7 +311,7 @@ static long heads_held(const router *R, int k) {
                 const flit *f = &b->fifo[v][(b->head[v] + i) % b->depth];
                 if (f->head && !fault_is_ctl(f)) heads++;
             }
-        const flit *o = &R->regs.out[port];
+        const flit *o = &R->regs[R->cur].out[port];
         if (o->valid && o->head && !fault_is_ctl(o)) heads++;
     }
     return heads;
@@ -325,7 +325,7 @@ static void kill_routers(network *n) {
     for (int r = 0; r < t->n_routers; r++) {
         if (!n->router_failed[r]) continue;
         n->lost_router += heads_held(&n->routers[r], k);
-        for (uint64_t m = n->routers[r].regs.discard; m; m &= m - 1) lose(&n->lost_discard);   /* decided before */
+        for (uint64_t m = n->routers[r].regs[n->routers[r].cur].discard; m; m &= m - 1) lose(&n->lost_discard);   /* decided before */
         n->events_queued -= n->evq_n[r];   /* its queued events die with it */
         n->evq_n[r] = 0;
         for (int port = 0; port < k; port++) {
