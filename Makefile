@@ -79,7 +79,8 @@ faults-tests: $(BUILD)/doar
 
 # Longer runs than `make test` allows: the fault campaigns on the paper's network, then seed 001's
 # evaluation (sec. 5) on REPRO_CONFIG (default paper: days on this machine, see docs/RESULTS.md;
-# REPRO_CONFIG=small takes minutes) into docs/reproduce/REPRO_CONFIG.md with its plots.
+# REPRO_CONFIG=small with REPRO_PHASES="--warmup 10000 --sample 5000" about 30 minutes) into
+# docs/reproduce/REPRO_CONFIG.md with its plots.
 REPRO_CONFIG ?= paper
 REPRO_PHASES ?=
 reproduce: deps build
