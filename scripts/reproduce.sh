@@ -280,7 +280,11 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     done
     echo
   done
-  [ $PLOTS = 1 ] && echo "Plots: plots/sweep_{ur,adv_1,rp}.png, plots/hops_{ur,adv_1,rp}.png, plots/fault_series.png"
+  if [ $PLOTS = 1 ]; then
+    echo "Plots:"
+    echo
+    for f in sweep_ur sweep_adv_1 sweep_rp hops_ur hops_adv_1 hops_rp fault_series; do echo "![$f](plots/$f.png)"; done
+  fi
 } > "$S"
 T1=$(date +%s)
 runs=$(( $(wc -l < "$jobs") + $(wc -l < "$jobs2") ))
