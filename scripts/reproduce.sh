@@ -67,16 +67,16 @@ fi
 
 run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finished run; a run whose
   # output already ends with its summary line (an earlier, interrupted reproduction) is kept
-  local file=$1 total todo="$1.todo"
-  : > "$todo"
+  local file=$1 total pending="$1.pending"
+  : > "$pending"
   while IFS= read -r line; do
     local res=${line##*> }; res=${res%% 2>&1}
-    grep -qE '^(sweep|sim): config=.* (saturation|lost)=' "$res" 2>/dev/null || echo "$line" >> "$todo"
+    grep -qE '^(sweep|sim): config=.* (saturation|lost)=' "$res" 2>/dev/null || echo "$line" >> "$pending"
   done < "$file"
-  total=$(wc -l < "$todo")
+  total=$(wc -l < "$pending")
   echo "reproduce: $total to run, $(( $(wc -l < "$file") - total )) kept from an earlier run" >&2
   local n=0
-  cat "$todo" | xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' 2>&1 | \
+  cat "$pending" | xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' 2>&1 | \
     while IFS= read -r l; do
       case $l in rc=*) n=$((n + 1)); echo "reproduce: $n/$total runs done ($l)" >&2 ;; esac
     done
