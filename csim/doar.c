@@ -37,6 +37,7 @@ typedef struct {
     const char *routing, *traffic;
     int have_rate, have_packet_len, have_fault_at;
     double sweep_step, sat_latency;   /* doar sweep */
+    int full_points;                  /* doar sweep --full-points: saturated loads run to the end */
     const char *csv, *series_csv;
     long series_bin;
 } cli;
@@ -137,14 +138,19 @@ static void usage_sweep(FILE *f) {
                "network saturates — mean latency of the sample's packets above --sat-latency (default 500\n"
                "cycles, seed 001 sec. 5), a sample packet not delivered within the drain limit, accepted\n"
                "below 95%% of generated, or traffic stopped — then bisects twice between the highest\n"
-               "unsaturated and the first saturated load.\n"
-               "One line per load (sweep: rate=.. accepted=.. latency=.. hops=.. saturated=0|1), a\n"
-               "progress bar on stderr, and last:\n"
+               "unsaturated and the first saturated load. A load stops as soon as it is saturated for\n"
+               "certain (after the sample window: accepted below 95%% of generated, or the latencies so\n"
+               "far plus the ages of the sample packets still out already average above the limit); its\n"
+               "latency is then that lower bound. Unsaturated loads and the saturation found are the\n"
+               "same as without the early stop.\n"
+               "One line per load (sweep: rate=.. accepted=.. latency=.. hops=.. saturated=0|1\n"
+               "stopped=0|1), a progress bar on stderr, and last:\n"
                "  sweep: config=C routing=R traffic=T saturation=Y   (Y: the highest accepted throughput,\n"
                "  flits/node/cycle, of an unsaturated load; 0 when even the first load saturates)\n\n"
                "  --step X             load step, 0.005..0.5 (default 0.05)\n"
                "  --sat-latency L      saturation latency, cycles (default 500)\n"
-               "  --csv FILE           also write rate,accepted,latency,hops,saturated rows to FILE\n"
+               "  --full-points        no early stop: saturated loads also run their drain to the end\n"
+               "  --csv FILE           also write rate,accepted,latency,hops,saturated,stopped rows to FILE\n"
                "  (and every option of doar sim but --rate and --repair-at: with --link-faults N the\n"
                "  links fail at --fault-at, default cycle 0, and stay failed: seed 001 Fig. 15's DFT_N)\n%s",
             common_help);
@@ -342,7 +348,8 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
                 return bad(c, step ? "--step '%s': expected 0.005..0.5" : "--sat-latency '%s': expected 1..1000000 cycles", v);
             if (step) c->sweep_step = x;
             else c->sat_latency = x;
-        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--series-csv")) {
+        } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--full-points")) c->full_points = 1;
+        else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--series-csv")) {
             NEED_VALUE();
             c->series_csv = v;
         } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--bin")) {
@@ -704,13 +711,17 @@ static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char 
     net_params p = c->nprm;
     p.rate = rate;
     p.progress = NULL;
+    if (!c->full_points) {
+        p.stop_latency = c->sat_latency;
+        p.stop_share = SWEEP_ACCEPT_SHARE;
+    }
     network net;
     if (net_init(&net, &c->t, &p, err)) return -1;
     int rc = net_run(&net, r);
     net_free(&net);
     if (r->errors) { snprintf(err, DOAR_ERRLEN, "rate %.3f: %s", rate, r->report); return -1; }
     int faults = p.fault_links > 0 || p.fault_routers > 0;
-    *saturated = rc != 0 || r->latency > c->sat_latency ||
+    *saturated = rc != 0 || r->stopped || r->latency > c->sat_latency ||
                  (!faults && r->sample_delivered < r->sample_created) || r->accepted < SWEEP_ACCEPT_SHARE * r->generated;
     return 0;
 }
@@ -736,7 +747,7 @@ static int cmd_sweep(cli *c) {
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
     FILE *csv = NULL;
     if (c->csv && !(csv = fopen(c->csv, "w"))) return bad(c, "--csv '%s': cannot write the file", c->csv);
-    if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated\n");
+    if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated,stopped\n");
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
@@ -764,10 +775,10 @@ static int cmd_sweep(cli *c) {
                 return EXIT_FAIL;
             }
             points++;
-            printf("sweep: rate=%.4f accepted=%.4f latency=%.1f hops=%.3f saturated=%d\n", rate, r.accepted, r.latency,
-                   r.hops, sat);
+            printf("sweep: rate=%.4f accepted=%.4f latency=%.1f hops=%.3f saturated=%d stopped=%d\n", rate, r.accepted,
+                   r.latency, r.hops, sat, r.stopped);
             fflush(stdout);
-            if (csv) fprintf(csv, "%.4f,%.4f,%.1f,%.3f,%d\n", rate, r.accepted, r.latency, r.hops, sat);
+            if (csv) fprintf(csv, "%.4f,%.4f,%.1f,%.3f,%d,%d\n", rate, r.accepted, r.latency, r.hops, sat, r.stopped);
             if (!c->quiet) {
                 int filled = (int)(rate * 40 + 0.5);
                 fprintf(stderr, "sweep: [%.*s%*s] rate %.3f accepted %.3f latency %.0f %s (%.0fs)\n", filled,

@@ -118,6 +118,10 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
                  2L * worst + WATCHDOG_MARGIN);
         return -1;
     }
+    if (!(p->stop_latency >= 0.0) || !(p->stop_share >= 0.0 && p->stop_share <= 1.0)) {
+        snprintf(err, DOAR_ERRLEN, "early stop: latency must be >= 0 cycles and share 0..1");
+        return -1;
+    }
     long links = topo_local_links(t) + topo_global_links(t);
     if (p->series_bin < 0 || p->series_bin > MAX_PHASE) {
         snprintf(err, DOAR_ERRLEN, "series bin %ld: must be 1..%ld cycles", p->series_bin, MAX_PHASE);
@@ -640,6 +644,7 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
     }
     if (in_sample(n, n->cycle)) {
         n->sample_created++;
+        n->sample_created_at_sum += (double)n->cycle;
         n->sample_flits_created += n->prm.packet_len;
     }
     return 0;
@@ -723,6 +728,7 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     if (in_sample(n, created)) {
         n->sample_delivered++;
         n->sample_latency_sum += (double)(n->cycle - created);
+        n->sample_delivered_created_sum += (double)created;
         n->sample_hops_sum += nd->sink_hops;
         n->hops_hist[nd->sink_hops < NET_MAX_HOPS_HIST ? nd->sink_hops : NET_MAX_HOPS_HIST]++;
     }
@@ -988,6 +994,23 @@ static void deadlock_report(const network *n, char *buf, size_t len) {
              flit_dst_bid(f->data), flit_dst_nid(f->data));
 }
 
+/* The mean latency the sample packets must at least reach: each one still out is at least as old
+ * as it is now (every sample packet exists from cycle sample_end on). */
+static double sample_latency_bound(const network *n, long c) {
+    if (!n->sample_created) return 0.0;
+    double out = (double)(n->sample_created - n->sample_delivered);
+    double ages = out * (double)c - (n->sample_created_at_sum - n->sample_delivered_created_sum);
+    return (n->sample_latency_sum + ages) / (double)n->sample_created;
+}
+
+/* At cycle c >= sample_end: the run cannot end unsaturated (net_params.stop_latency). */
+static int saturated_for_certain(const network *n, long c) {
+    const net_params *p = &n->prm;
+    if (p->stop_latency <= 0.0) return 0;
+    if ((double)n->sample_flits < p->stop_share * (double)n->sample_flits_created) return 1;
+    return !faults_on(p) && sample_latency_bound(n, c) > p->stop_latency;
+}
+
 int net_run(network *n, net_result *res) {
     const net_params *p = &n->prm;
     const long sample_end = p->warmup + p->sample;
@@ -1002,6 +1025,10 @@ int net_run(network *n, net_result *res) {
             if (!n->injecting && net_outstanding(n) == 0) break;
             /* the final drain has no limit: without injection the network empties unless the
              * watchdog sees traffic stop */
+            if (saturated_for_certain(n, c)) {
+                res->stopped = 1;
+                break;
+            }
         }
         if (net_outstanding(n) > 0 && c - n->last_move > p->watchdog) {
             res->deadlock = 1;
@@ -1033,6 +1060,7 @@ int net_run(network *n, net_result *res) {
     res->generated = (double)n->sample_flits_created / node_cycles;
     res->accepted = (double)n->sample_flits / node_cycles;
     res->latency = n->sample_delivered ? n->sample_latency_sum / (double)n->sample_delivered : 0.0;
+    if (res->stopped && !faults_on(p)) res->latency = sample_latency_bound(n, n->cycle);
     res->hops = n->sample_delivered ? n->sample_hops_sum / (double)n->sample_delivered : 0.0;
     memcpy(res->hops_hist, n->hops_hist, sizeof res->hops_hist);
     res->created = n->created;

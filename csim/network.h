@@ -137,6 +137,12 @@ typedef struct {
                                  the cycles keeps on its link (credit-based occupancy counts flits in
                                  flight: share x round trip, 2 * latency + NET_ROUTER_PIPELINE +
                                  packet length); 0: the paper's figures alone (docs/network.md) */
+    /* Stopping a saturated run early (doar sweep): 0 = run to the end. Once every sample packet
+     * exists (the end of the sample window) the run stops as soon as the mean sample latency
+     * must exceed stop_latency whatever happens next (the latencies so far plus the ages of the
+     * packets still out are a lower bound; left out with faults, where packets may be lost), or
+     * the window accepted less than stop_share of what it generated. */
+    double stop_latency, stop_share;
     router_params rprm;       /* filled by net_default_params(); callers may change it */
     table_params tprm;
     FILE *progress;           /* progress lines (NULL: none) */
@@ -176,6 +182,8 @@ typedef struct {
     long cycles;              /* simulated */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
+    int stopped;              /* ended early, saturated for certain (stop_latency / stop_share):
+                                 latency is then the lower bound it had reached */
     long errors;              /* misdelivered packets, overflows, flits into unwired ports */
     char report[512];         /* deadlock / drain / first error description, "" when none */
 } net_result;
@@ -240,6 +248,7 @@ typedef struct {
     long created, delivered, flits_delivered;
     long sample_created, sample_delivered, sample_flits, sample_flits_created;
     double sample_latency_sum, sample_hops_sum;
+    double sample_created_at_sum, sample_delivered_created_sum;   /* creation cycles (early stop) */
     long hops_hist[NET_MAX_HOPS_HIST + 1];
     long errors;
     int overflow_seen;

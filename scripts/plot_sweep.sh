@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Plots doar sweep CSV files (rate,accepted,latency,hops,saturated): accepted throughput and mean
-# latency against offered load, one curve per file, into one PNG.
+# Plots doar sweep CSV files (rate,accepted,latency,hops,saturated,stopped): accepted throughput
+# and mean latency against offered load, one curve per file, into one PNG (a load stopped early
+# shows the lower bound of its latency).
 # Usage: scripts/plot_sweep.sh OUT.png "TITLE" LABEL=FILE.csv [LABEL=FILE.csv ...]
 set -euo pipefail
 if [ $# -lt 3 ]; then

@@ -82,9 +82,20 @@ expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --csv 
 tail -n 1 "$TMP/out" | grep -qE '^sweep: config=small routing=min traffic=ur saturation=[0-9.]+$' && ok || bad "sweep last line: $(tail -n 1 "$TMP/out")"
 sat_ur=$(sat_of); echo "   min ur: saturation $sat_ur"
 rows=$(($(wc -l < "$TMP/ur.csv") - 1))
-head -n 1 "$TMP/ur.csv" | grep -qx "rate,accepted,latency,hops,saturated" && [ "$rows" -ge 3 ] && ok || bad "csv: $rows rows"
+head -n 1 "$TMP/ur.csv" | grep -qx "rate,accepted,latency,hops,saturated,stopped" && [ "$rows" -ge 3 ] && ok || bad "csv: $rows rows"
 # the highest unsaturated load carries no more than it was offered and a saturated one is reported
-grep -q "saturated=1$" "$TMP/out" && ok || bad "min ur never saturated up to 1.0"
+grep -q "saturated=1 stopped=[01]$" "$TMP/out" && ok || bad "min ur never saturated up to 1.0"
+# the early stop only shortens saturated loads: without it the same loads are run, the unsaturated
+# ones give the same figures and the saturation found is the same; a stopped load is saturated
+cp "$TMP/out" "$TMP/early"
+expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --full-points
+grep -q "stopped=1$" "$TMP/early" && ! grep -q "stopped=1$" "$TMP/out" && ok || bad "no load stopped early (or one did with --full-points)"
+! grep -q "saturated=0 stopped=1$" "$TMP/early" && ok || bad "a load stopped early without being saturated"
+unsat() { grep "saturated=0" "$1" | sed 's/ stopped=[01]$//'; }
+if [ "$(unsat "$TMP/early")" = "$(unsat "$TMP/out")" ] && [ "$(tail -n 1 "$TMP/early")" = "$(tail -n 1 "$TMP/out")" ] &&
+   [ "$(grep -c "^sweep: rate=" "$TMP/early")" = "$(grep -c "^sweep: rate=" "$TMP/out")" ]; then ok
+else bad "early stop changed the sweep: $(diff <(grep "^sweep: rate" "$TMP/early") <(grep "^sweep: rate" "$TMP/out") | head -n 4)"; fi
+cp "$TMP/early" "$TMP/out"
 expect_exit 0 "$DOAR" sweep small --routing min --traffic adv+1 --seed 2 $SW
 sat_adv=$(sat_of); echo "   min adv+1: saturation $sat_adv (bound 1/(a*p) = 0.125)"
 # MIN on ADV+1 has one global link per group pair: it saturates near 1/(a*p), far below UR
