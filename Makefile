@@ -78,11 +78,15 @@ faults-tests: $(BUILD)/doar
 	tests/sim_faults_test.sh $(BUILD)/doar
 
 # Longer runs than `make test` allows: the fault campaigns on the paper's network, then seed 001's
-# evaluation (sec. 5) on REPRO_CONFIG (default paper: days on this machine, see docs/RESULTS.md;
-# REPRO_CONFIG=small with REPRO_PHASES="--warmup 10000 --sample 5000" about 30 minutes) into
-# docs/reproduce/REPRO_CONFIG.md with its plots.
+# evaluation (sec. 5) on REPRO_CONFIG (default paper: about half a day on this machine's two cores,
+# see docs/RESULTS.md; REPRO_CONFIG=small about 30 minutes) into docs/reproduce/REPRO_CONFIG.md
+# with its plots. Phases 10,000 warm-up + 5,000 sample cycles and a 0.1 sweep step by default
+# (REPRO_PHASES="--warmup 30000 --sample 10000" REPRO_STEP=0.05: the paper's, about three times
+# longer); REPRO_JOBS runs at a time (default: the cores). Rerunning resumes an interrupted one.
 REPRO_CONFIG ?= paper
-REPRO_PHASES ?=
+REPRO_PHASES ?= --warmup 10000 --sample 5000
+REPRO_STEP ?= 0.1
+REPRO_JOBS ?= $(shell nproc)
 reproduce: deps build
 	$(BUILD)/doar faults paper --campaigns $(or $(CAMPAIGNS),20) --max-faults 200 --seed $(SEED) | tail -n 4
 	$(BUILD)/doar faults paper --campaigns 5 --faults 50 --router-share 0 --seed $(SEED) | tail -n 4
@@ -90,7 +94,7 @@ reproduce: deps build
 	$(BUILD)/doar faults fig8 --example fig8c
 	$(BUILD)/doar faults fig8 --example fig9
 	@scripts/deps.sh plots
-	SEED=$(SEED) PHASES="$(REPRO_PHASES)" scripts/reproduce.sh $(BUILD)/doar $(REPRO_CONFIG) $(BUILD)/reproduce/$(REPRO_CONFIG) | tail -n 1
+	SEED=$(SEED) PHASES="$(REPRO_PHASES)" STEP=$(REPRO_STEP) JOBS=$(REPRO_JOBS) scripts/reproduce.sh $(BUILD)/doar $(REPRO_CONFIG) $(BUILD)/reproduce/$(REPRO_CONFIG) | tail -n 1
 	@mkdir -p docs/reproduce/$(REPRO_CONFIG)
 	cp $(BUILD)/reproduce/$(REPRO_CONFIG)/plots/*.png docs/reproduce/$(REPRO_CONFIG)/
 	sed 's#plots/#$(REPRO_CONFIG)/#g' $(BUILD)/reproduce/$(REPRO_CONFIG)/summary.md > docs/reproduce/$(REPRO_CONFIG).md
