@@ -100,6 +100,15 @@ n50=$(scale 50 "$LINKS" "$PAPER_LINKS")
 s_ur=$(sat sweep_doar_ur); s_ur=${s_ur:-0.3}
 hi=$(awk -v s="$s_ur" 'BEGIN { printf "%.3f", 0.9 * s }')
 echo "$DOAR sim $CONFIG --routing doar --traffic ur --rate $hi --seed $SEED --quiet --warmup 10000 --sample 30000 --link-faults $n50 --fault-at 15000 --repair-at 25000 --series-csv $OUT/runs/series.csv --bin 500 > $OUT/runs/series.txt 2>&1" >> "$jobs2"
+# shortened phases checked: DOAR near its saturation again with the paper's 30,000 + 10,000 cycles
+PAPER_PHASES="--warmup 30000 --sample 10000"
+if [ -n "$PHASES" ] && [ "$PHASES" != "$PAPER_PHASES" ]; then
+  for tr in ur adv+1 rp; do
+    s=$(sat "sweep_doar_$(safe "$tr")"); s=${s:-0.1}
+    rate=$(awk -v s="$s" 'BEGIN { x = 0.9 * s; if (x < 0.02) x = 0.02; printf "%.3f", x }')
+    echo "$DOAR sim $CONFIG --routing doar --traffic '$tr' --rate $rate --seed $SEED --quiet $PAPER_PHASES > $OUT/runs/phases_doar_$(safe "$tr").txt 2>&1" >> "$jobs2"
+  done
+fi
 echo "reproduce: stage 2: $(wc -l < "$jobs2") runs" >&2
 run_jobs "$jobs2"
 
@@ -280,6 +289,21 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     done
     echo
   done
+  if [ -s "$OUT/runs/phases_doar_ur.txt" ]; then
+    echo "## Shortened phases against the paper's"
+    echo
+    echo "DOAR at 0.9 x its saturation, phases \`$PHASES\` against the paper's \`$PAPER_PHASES\`:"
+    echo
+    echo "| traffic | rate | accepted (short) | accepted (paper's) | latency (short) | latency (paper's) |"
+    echo "|---|---|---|---|---|---|"
+    for tr in ur adv+1 rp; do
+      a=$(grep -E "^sim: config=" "$OUT/runs/hops_doar_$(safe "$tr").txt" | tail -n 1)
+      b=$(grep -E "^sim: config=" "$OUT/runs/phases_doar_$(safe "$tr").txt" | tail -n 1)
+      f() { echo "$1" | sed -nE "s/.* $2=([0-9.]+).*/\1/p"; }
+      echo "| $tr | $(f "$a" offered) | $(f "$a" accepted) | $(f "$b" accepted) | $(f "$a" latency) | $(f "$b" latency) |"
+    done
+    echo
+  fi
   if [ $PLOTS = 1 ]; then
     echo "Plots:"
     echo
@@ -289,6 +313,8 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
 T1=$(date +%s)
 runs=$(( $(wc -l < "$jobs") + $(wc -l < "$jobs2") ))
 failed=$(grep -lE "^sim: FAIL|doar (sim|sweep): " "$OUT"/runs/*.txt 2>/dev/null | wc -l)
+# the runs' own times (an interrupted reproduction resumed later spans several invocations)
+run_s=$(cat "$OUT"/runs/*.txt 2>/dev/null | sed -nE 's/^(sweep: points=.*|sim: cycles=.*) time=([0-9.]+)s.*/\2/p' | awk '{ t += $1 } END { printf "%.0f", t }')
 echo "" >> "$S"
-echo "Wall time: $((T1 - T0)) s on $(nproc) cores ($JOBS runs at a time), $runs runs, $failed with an error." >> "$S"
+echo "Wall time of this invocation: $((T1 - T0)) s on $(nproc) cores ($JOBS runs at a time); the runs' own times add up to $run_s s ($((run_s / JOBS)) s at $JOBS at a time); $runs runs, $failed with an error." >> "$S"
 echo "reproduce: config=$CONFIG runs=$runs failed=$failed wall=$((T1 - T0)) s summary=$S"
