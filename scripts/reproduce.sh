@@ -91,7 +91,7 @@ jobs2="$OUT/jobs2.txt"; : > "$jobs2"
 for tr in ur adv+1 rp; do for r in $ROUTINGS; do
   s=$(sat "sweep_${r}_$(safe "$tr")"); s=${s:-0.1}
   rate=$(awk -v s="$s" 'BEGIN { x = 0.9 * s; if (x < 0.02) x = 0.02; printf "%.3f", x }')
-  echo "$DOAR sim $CONFIG --routing $r --traffic '$tr' --rate $rate --seed $SEED --quiet $PHASES > $OUT/runs/hops_${r}_$(safe "$tr").txt 2>&1" >> "$jobs2"
+  echo "$DOAR sim $CONFIG --routing $r --traffic '$tr' --rate $rate --seed $SEED --quiet $PHASES --channel-csv $OUT/runs/chan_${r}_$(safe "$tr").csv > $OUT/runs/hops_${r}_$(safe "$tr").txt 2>&1" >> "$jobs2"
 done; done
 for a in $APPS; do for r in $COMPARED; do
   echo "$DOAR sim $CONFIG --routing $r --traffic $a --rate $APP_RATE --seed $SEED --quiet $PHASES > $OUT/runs/app_${r}_$a.txt 2>&1" >> "$jobs2"
@@ -139,6 +139,31 @@ set key outside right
 set ylabel 'share of packets'
 set yrange [0:1]
 plot for [i=2:10] '$hf' using i:xtic(1) title columnheader(i)
+GP
+  done
+  # global channel load of group 0 (seed 001 Fig. 12): each channel's flits/cycle over the group's
+  # busiest, one line per routing, channel = bid * h + global port index
+  H=$("$DOAR" topo "$CONFIG" | head -n 1 | sed -nE 's/.*dfly\(([0-9]+),([0-9]+),([0-9]+),([0-9]+)\).*/\3/p')
+  FIRST_GLOBAL=$("$DOAR" topo "$CONFIG" | sed -nE 's/.*global ([0-9]+)\.\.[0-9]+.*/\1/p' | head -n 1)
+  for tr in ur adv+1; do
+    plot_lines=""
+    for r in doar min val; do
+      f="$OUT/runs/chan_${r}_$(safe "$tr").csv"; d="$OUT/plots/chan_${r}_$(safe "$tr").dat"
+      [ -s "$f" ] || continue
+      awk -F, -v h="$H" -v fg="$FIRST_GLOBAL" 'NR > 1 && $2 == 0 { ch[$3 * h + $4 - fg] = $6; if ($6 > m) m = $6 }
+        END { for (c in ch) printf "%d %.4f\n", c, (m > 0 ? ch[c] / m : 0) }' "$f" | sort -n > "$d"
+      plot_lines="$plot_lines${plot_lines:+, }'$d' using 1:2 with linespoints title '$r'"
+    done
+    [ -n "$plot_lines" ] || continue
+    gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
+set terminal png size 1100,450 noenhanced
+set output '$OUT/plots/channels_$(safe "$tr").png'
+set title '$CONFIG, $tr near saturation (0.9 x each routing own): global channels of group 0 (seed 001 Fig. 12)'
+set xlabel 'global channel of group 0 (bid * h + global port)'
+set ylabel 'load / busiest channel of the group'
+set yrange [0:1.05]
+set grid
+plot $plot_lines
 GP
   done
   if [ -s "$OUT/runs/series.csv" ]; then
@@ -289,6 +314,24 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     done
     echo
   done
+  echo "## Global channel load near saturation (seed 001 Fig. 12)"
+  echo
+  echo "Flits per cycle on every wired global channel during the sample of the runs above (each"
+  echo "routing at 0.9 x its own saturation): the busiest channel over the mean (1.0 = perfectly"
+  echo "even), and the least-used one over the mean."
+  echo
+  echo "| routing | UR max/mean | UR min/mean | ADV+1 max/mean | ADV+1 min/mean |"
+  echo "|---|---|---|---|---|"
+  for r in $ROUTINGS; do
+    row="| $r"
+    for tr in ur adv+1; do
+      l=$(grep -E "^sim: global_channels=" "$OUT/runs/hops_${r}_$(safe "$tr").txt" 2>/dev/null | head -n 1)
+      row="$row | $(echo "$l" | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+        if (v["mean"] > 0) printf "%.2f | %.2f", v["max"] / v["mean"], v["min"] / v["mean"]; else printf "- | -" }')"
+    done
+    echo "$row |"
+  done
+  echo
   if [ -s "$OUT/runs/phases_doar_ur.txt" ]; then
     echo "## Shortened phases against the paper's"
     echo
@@ -307,7 +350,9 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   if [ $PLOTS = 1 ]; then
     echo "Plots:"
     echo
-    for f in sweep_ur sweep_adv_1 sweep_rp hops_ur hops_adv_1 hops_rp fault_series; do echo "![$f](plots/$f.png)"; done
+    for f in sweep_ur sweep_adv_1 sweep_rp hops_ur hops_adv_1 hops_rp channels_ur channels_adv_1 fault_series; do
+      [ -s "$OUT/plots/$f.png" ] && echo "![$f](plots/$f.png)"
+    done
   fi
 } > "$S"
 T1=$(date +%s)
