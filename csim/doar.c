@@ -38,6 +38,7 @@ typedef struct {
     int have_rate, have_packet_len, have_fault_at;
     double sweep_step, sat_latency;   /* doar sweep */
     int full_points;                  /* doar sweep --full-points: saturated loads run to the end */
+    const char *resume;               /* doar sweep --resume FILE: an interrupted run's output */
     const char *csv, *series_csv;
     long series_bin;
 } cli;
@@ -150,6 +151,10 @@ static void usage_sweep(FILE *f) {
                "  --step X             load step, 0.005..0.5 (default 0.05)\n"
                "  --sat-latency L      saturation latency, cycles (default 500)\n"
                "  --full-points        no early stop: saturated loads also run their drain to the end\n"
+               "  --resume FILE        FILE: the output of an interrupted run of the same sweep (same\n"
+               "                       header lines); its loads are taken from it instead of run again.\n"
+               "                       A missing FILE or another sweep's output: a note (sweep: resume:)\n"
+               "                       on stderr, and every load runs\n"
                "  --csv FILE           also write rate,accepted,latency,hops,saturated,stopped rows to FILE\n"
                "  (and every option of doar sim but --rate and --repair-at: with --link-faults N the\n"
                "  links fail at --fault-at, default cycle 0, and stay failed: seed 001 Fig. 15's DFT_N)\n%s",
@@ -349,6 +354,10 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (step) c->sweep_step = x;
             else c->sat_latency = x;
         } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--full-points")) c->full_points = 1;
+        else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--resume")) {
+            NEED_VALUE();
+            c->resume = v;
+        }
         else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--series-csv")) {
             NEED_VALUE();
             c->series_csv = v;
@@ -726,6 +735,61 @@ static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char 
     return 0;
 }
 
+/* The loads an interrupted sweep already ran (doar sweep --resume): its "sweep: rate=..." lines,
+ * taken only when the file's header lines are the ones this sweep prints. */
+#define SWEEP_MAX_RESUMED 256
+typedef struct {
+    int n;
+    char rate[SWEEP_MAX_RESUMED][16];
+    net_result r[SWEEP_MAX_RESUMED];
+    int sat[SWEEP_MAX_RESUMED];
+} sweep_resumed;
+
+static void sweep_load_resume(const char *path, const char *header, sweep_resumed *res) {
+    res->n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "sweep: resume: %s: no such output, every load runs\n", path);
+        return;
+    }
+    char line[1024], seen[1024] = "";
+    size_t seen_len = 0;
+    int ok = 1;
+    while (ok && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "sweep: ", 7) || !strncmp(line, "sweep: resume: ", 15)) continue;   /* notes */
+        if (strncmp(line, "sweep: rate=", 12)) {   /* a header line: they come first */
+            size_t len = strlen(line);
+            if (res->n || seen_len + len >= sizeof seen) ok = 0;
+            else {
+                memcpy(seen + seen_len, line, len + 1);
+                seen_len += len;
+            }
+            continue;
+        }
+        double rate, acc, lat, hops;
+        int sat, stopped;
+        if (strcmp(seen, header)) ok = 0;
+        else if (res->n < SWEEP_MAX_RESUMED &&
+                 sscanf(line, "sweep: rate=%lf accepted=%lf latency=%lf hops=%lf saturated=%d stopped=%d", &rate, &acc,
+                        &lat, &hops, &sat, &stopped) == 6) {
+            net_result *r = &res->r[res->n];
+            memset(r, 0, sizeof *r);
+            r->accepted = acc;
+            r->latency = lat;
+            r->hops = hops;
+            r->stopped = stopped;
+            res->sat[res->n] = sat;
+            snprintf(res->rate[res->n], sizeof res->rate[0], "%.4f", rate);
+            res->n++;
+        }
+    }
+    fclose(f);
+    if (!ok || strcmp(seen, header)) {
+        res->n = 0;
+        fprintf(stderr, "sweep: resume: %s: not the output of this sweep, every load runs\n", path);
+    }
+}
+
 static int cmd_sweep(cli *c) {
     char err[DOAR_ERRLEN];
     net_params *p = &c->nprm;
@@ -751,13 +815,25 @@ static int cmd_sweep(cli *c) {
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
+    char header[1024];
+    int hlen = 0;
     if (faulty)
-        printf("sweep: faults links=%d routers=%d from cycle %ld, never repaired\n", p->fault_links, p->fault_routers,
-               p->fault_at);
-    printf("sweep: config=%s dfly(%d,%d,%d,%d) routing=%s traffic=%s step=%g sat_latency=%g warmup=%ld sample=%ld seed=%llu\n",
-           t->name, t->p, t->a, t->h, t->g, net_routing_name(p->routing), tname, c->sweep_step, c->sat_latency,
-           p->warmup, p->sample, (unsigned long long)p->seed);
+        hlen = snprintf(header, sizeof header, "sweep: faults links=%d routers=%d from cycle %ld, never repaired\n",
+                        p->fault_links, p->fault_routers, p->fault_at);
+    snprintf(header + hlen, sizeof header - (size_t)hlen,
+             "sweep: config=%s dfly(%d,%d,%d,%d) routing=%s traffic=%s step=%g sat_latency=%g warmup=%ld sample=%ld "
+             "seed=%llu%s\n",
+             t->name, t->p, t->a, t->h, t->g, net_routing_name(p->routing), tname, c->sweep_step, c->sat_latency,
+             p->warmup, p->sample, (unsigned long long)p->seed, c->full_points ? " full_points" : "");
+    fputs(header, stdout);
     fflush(stdout);
+    sweep_resumed *resumed = calloc(1, sizeof *resumed);
+    if (!resumed) {
+        if (csv) fclose(csv);
+        fprintf(stderr, "doar sweep: out of memory\n");
+        return EXIT_FAIL;
+    }
+    if (c->resume) sweep_load_resume(c->resume, header, resumed);
     double lo = 0.0, hi = -1.0, best = 0.0;
     int steps = (int)(1.0 / c->sweep_step + 1e-9), points = 0;
     double t0 = now_s();
@@ -768,9 +844,17 @@ static int cmd_sweep(cli *c) {
             if (pass > 0 && hi < 0) break;
             if (rate > 1.0) rate = 1.0;
             net_result r;
-            int sat;
-            if (sweep_point(c, rate, &r, &sat, err)) {
+            int sat, reused = -1;
+            char key[16];
+            snprintf(key, sizeof key, "%.4f", rate);
+            for (int j = 0; j < resumed->n && reused < 0; j++)
+                if (!strcmp(resumed->rate[j], key)) reused = j;
+            if (reused >= 0) {
+                r = resumed->r[reused];
+                sat = resumed->sat[reused];
+            } else if (sweep_point(c, rate, &r, &sat, err)) {
                 if (csv) fclose(csv);
+                free(resumed);
                 fprintf(stderr, "doar sweep: %s\n", err);
                 return EXIT_FAIL;
             }
@@ -781,9 +865,9 @@ static int cmd_sweep(cli *c) {
             if (csv) fprintf(csv, "%.4f,%.4f,%.1f,%.3f,%d,%d\n", rate, r.accepted, r.latency, r.hops, sat, r.stopped);
             if (!c->quiet) {
                 int filled = (int)(rate * 40 + 0.5);
-                fprintf(stderr, "sweep: [%.*s%*s] rate %.3f accepted %.3f latency %.0f %s (%.0fs)\n", filled,
+                fprintf(stderr, "sweep: [%.*s%*s] rate %.3f accepted %.3f latency %.0f %s%s (%.0fs)\n", filled,
                         "########################################", 40 - filled, "", rate, r.accepted, r.latency,
-                        sat ? "saturated" : "ok", now_s() - t0);
+                        sat ? "saturated" : "ok", reused >= 0 ? " (resumed)" : "", now_s() - t0);
             }
             if (sat) {
                 if (hi < 0 || rate < hi) hi = rate;
@@ -796,6 +880,7 @@ static int cmd_sweep(cli *c) {
         if (hi < 0) break;   /* never saturated up to 1.0 */
     }
     if (csv) fclose(csv);
+    free(resumed);
     printf("sweep: points=%d highest_unsaturated=%.4f first_saturated=%.4f time=%.1fs\n", points, lo, hi, now_s() - t0);
     printf("sweep: config=%s routing=%s traffic=%s saturation=%.4f\n", t->name, net_routing_name(p->routing), tname,
            best);

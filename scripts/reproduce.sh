@@ -43,9 +43,9 @@ safe() { echo "$1" | tr -c 'a-z0-9_\n' '_'; }
 
 # ---- stage 1: sweeps ----
 jobs="$OUT/jobs1.txt"; : > "$jobs"
-sweep_job() {  # NAME ROUTING TRAFFIC [extra options]
-  local name=$1 r=$2 tr=$3; shift 3
-  echo "$DOAR sweep $CONFIG --routing $r --traffic '$tr' --seed $SEED --step $STEP --quiet $PHASES $* --csv $OUT/runs/$name.csv > $OUT/runs/$name.txt 2>&1" >> "$jobs"
+sweep_job() {  # NAME ROUTING TRAFFIC [extra options]; an interrupted sweep resumes from its output
+  local name=$1 r=$2 tr=$3 o="$OUT/runs/$1"; shift 3
+  echo "[ -s $o.txt ] && mv $o.txt $o.partial; $DOAR sweep $CONFIG --routing $r --traffic '$tr' --seed $SEED --step $STEP --quiet $PHASES $* --resume $o.partial --csv $o.csv > $o.txt 2>&1" >> "$jobs"
 }
 for tr in ur adv+1 rp; do for r in $ROUTINGS; do sweep_job "sweep_${r}_$(safe "$tr")" "$r" "$tr"; done; done
 MAXI=8; [ $((G - 1)) -lt $MAXI ] && MAXI=$((G - 1))

@@ -91,10 +91,19 @@ cp "$TMP/out" "$TMP/early"
 expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --full-points
 grep -q "stopped=1$" "$TMP/early" && ! grep -q "stopped=1$" "$TMP/out" && ok || bad "no load stopped early (or one did with --full-points)"
 ! grep -q "saturated=0 stopped=1$" "$TMP/early" && ok || bad "a load stopped early without being saturated"
-unsat() { grep "saturated=0" "$1" | sed 's/ stopped=[01]$//'; }
+unsat() { grep "^sweep: rate=.* saturated=0 " "$1" | sed 's/ stopped=[01]$//'; }
 if [ "$(unsat "$TMP/early")" = "$(unsat "$TMP/out")" ] && [ "$(tail -n 1 "$TMP/early")" = "$(tail -n 1 "$TMP/out")" ] &&
    [ "$(grep -c "^sweep: rate=" "$TMP/early")" = "$(grep -c "^sweep: rate=" "$TMP/out")" ]; then ok
 else bad "early stop changed the sweep: $(diff <(grep "^sweep: rate" "$TMP/early") <(grep "^sweep: rate" "$TMP/out") | head -n 4)"; fi
+# --resume: an interrupted run's loads are taken from its output, not run again (a planted value
+# shows it), and the sweep ends as the uninterrupted one; another sweep's output is not used
+head -n 4 "$TMP/early" | sed -E '2s/latency=[0-9.]+/latency=4321.0/' > "$TMP/partial"
+expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --resume "$TMP/partial"
+grep -q "^sweep: rate=0.1000 .* latency=4321.0 " "$TMP/out" && ok || bad "--resume ran a load its file holds"
+[ "$(grep "^sweep: rate=" "$TMP/out" | sed 1d)" = "$(grep "^sweep: rate=" "$TMP/early" | sed 1d)" ] &&
+  [ "$(tail -n 1 "$TMP/out")" = "$(tail -n 1 "$TMP/early")" ] && ok || bad "--resume changed the sweep"
+"$DOAR" sweep small --routing min --traffic ur --seed 5 $SW --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
+  ok || bad "--resume took another sweep's output"
 cp "$TMP/early" "$TMP/out"
 expect_exit 0 "$DOAR" sweep small --routing min --traffic adv+1 --seed 2 $SW
 sat_adv=$(sat_of); echo "   min adv+1: saturation $sat_adv (bound 1/(a*p) = 0.125)"
