@@ -312,7 +312,7 @@ static long heads_held(const router *R, int k) {
         const vcbuf *b = &R->in[port];
         for (int v = 0; v < VCBUF_NUM_VCS; v++)
             for (int i = 0; i < b->count[v]; i++) {
-                const flit *f = &b->fifo[v][(b->head[v] + i) % b->depth];
+                const flit *f = &b->fifo[v * b->depth + (b->head[v] + i) % b->depth];
                 if (f->head && !fault_is_ctl(f)) heads++;
             }
         const flit *o = &R->regs[R->cur].out[port];

@@ -35,8 +35,8 @@ void router_default_params(const topo *t, router_params *p) {
 
 int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]) {
     for (int c = 0; c < 3; c++)
-        if (p->depth[c] < 1 || p->depth[c] > 1024 || p->ds_depth[c] < 1 || p->ds_depth[c] > 1024) {
-            snprintf(err, DOAR_ERRLEN, "buffer depths must be 1..1024 flits");
+        if (p->depth[c] < 1 || p->depth[c] > VCBUF_MAX_DEPTH || p->ds_depth[c] < 1 || p->ds_depth[c] > VCBUF_MAX_DEPTH) {
+            snprintf(err, DOAR_ERRLEN, "buffer depths must be 1..%d flits", VCBUF_MAX_DEPTH);
             return -1;
         }
     if (p->max_len < 1 || p->max_len > FLIT_MAX_LEN) {
@@ -77,7 +77,8 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->tprm = *tp;
     int k = t->k;
     r->rcus = calloc((size_t)k, sizeof *r->rcus);
-    r->in = calloc((size_t)k, sizeof *r->in);
+    r->in = aligned_alloc(_Alignof(vcbuf), (size_t)k * sizeof *r->in);   /* sizeof: a multiple of the alignment */
+    if (r->in) memset(r->in, 0, (size_t)k * sizeof *r->in);
     r->side = calloc((size_t)k, sizeof *r->side);
     r->cred = calloc((size_t)k, sizeof *r->cred);
     r->rr_in = calloc((size_t)k, sizeof *r->rr_in);
@@ -502,7 +503,8 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
                 r->parked_at[i] = r->now + 1;
             }
         }
-        if (slot->valid) {
+        const int slot_valid = (r->side_valid[done_slot] & bit) != 0;   /* = slot->valid, without reading it */
+        if (slot_valid) {
             const side_stage done = *slot;
             route_entry e;
             memset(&e, 0, sizeof e);
@@ -546,7 +548,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             st.len = (uint8_t)flit_len(f->data);
             st.data = f->data;
         }
-        *slot = st;
+        if (st.valid || slot_valid) *slot = st;   /* a slot not valid is all zero already */
         if (st.valid) r->side_valid[done_slot] |= bit;
         else r->side_valid[done_slot] &= ~bit;
         /* ---- arrivals enter the VC buffers at the end of the cycle ---- */

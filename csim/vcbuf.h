@@ -22,6 +22,12 @@ extern "C" {
 
 #define VCBUF_NUM_VCS 4      /* the hardware's VCs (rtl/vcbuf.v, seed 001's VC rule) */
 #define VCBUF_MAX_VCS 8      /* the C model's limit: route policies need up to 5 (csim/policy.h) */
+#define VCBUF_MAX_DEPTH 1024 /* flits per VC (router_check_params) */
+#ifdef __cplusplus   /* (the SystemC and Verilator harnesses include this header from C++) */
+#define VCBUF_CACHE_ALIGNED alignas(64)
+#else
+#define VCBUF_CACHE_ALIGNED _Alignas(64)
+#endif
 
 typedef struct {
     uint8_t discard;   /* no route: the packet is drained without output */
@@ -33,14 +39,15 @@ typedef struct {
     uint64_t hdr;
 } route_entry;
 
-typedef struct {   /* (fields in the order the allocator reads them) */
-    uint8_t nonempty;                   /* bit v: count[v] > 0 (kept by push/pop/reset; speed only) */
+typedef struct {   /* fields in the order the allocator reads them: the first two cache lines
+                      hold everything a cycle reads (simulation speed only) */
+    VCBUF_CACHE_ALIGNED uint8_t nonempty;      /* bit v: count[v] > 0 (kept by push/pop/reset) */
     uint8_t front_head;                 /* bit v: VC v's front flit is a head (the same; 0 when empty) */
     uint8_t active[VCBUF_MAX_VCS];      /* the front packet holds its output ports */
-    int head[VCBUF_MAX_VCS], count[VCBUF_MAX_VCS];
-    int rhead[VCBUF_MAX_VCS], rcount[VCBUF_MAX_VCS];
-    flit *fifo[VCBUF_MAX_VCS];   /* [depth] ring */
-    route_entry *route[VCBUF_MAX_VCS];  /* [depth] ring: at most one packet per flit */
+    uint16_t count[VCBUF_MAX_VCS], head[VCBUF_MAX_VCS];    /* flits; depth <= VCBUF_MAX_DEPTH */
+    uint16_t rcount[VCBUF_MAX_VCS], rhead[VCBUF_MAX_VCS];  /* route entries */
+    flit *fifo;                  /* [nvcs * depth]: VC v's ring at fifo + v * depth */
+    route_entry *route;          /* [nvcs * depth]: the same, at most one packet per flit */
     int depth;                   /* flits per VC */
     int nvcs;                    /* VCs in use, 1..VCBUF_MAX_VCS */
     int overflow;
@@ -52,10 +59,10 @@ int vcbuf_init(vcbuf *b, int depth, int nvcs);
 void vcbuf_free(vcbuf *b);
 void vcbuf_reset(vcbuf *b);
 static inline const flit *vcbuf_front(const vcbuf *b, int vc) {
-    return b->count[vc] ? &b->fifo[vc][b->head[vc]] : (const flit *)0;
+    return b->count[vc] ? &b->fifo[vc * b->depth + b->head[vc]] : (const flit *)0;
 }
 static inline const route_entry *vcbuf_route(const vcbuf *b, int vc) {
-    return b->rcount[vc] ? &b->route[vc][b->rhead[vc]] : (const route_entry *)0;
+    return b->rcount[vc] ? &b->route[vc * b->depth + b->rhead[vc]] : (const route_entry *)0;
 }
 void vcbuf_push(vcbuf *b, const flit *f);
 void vcbuf_pop(vcbuf *b, int vc);
