@@ -350,6 +350,14 @@ static void kill_routers(network *n) {
     }
 }
 
+/* Something was written in cycle c on router r's output o, arriving after latency lat. */
+static inline void mark_arrival(network *n, int r, int o, long c, int lat) {
+    int peer = n->out_peer[r * n->t.k + o];
+    if (peer >= 0)
+        n->arrive[(size_t)((c + lat) & n->wheel_mask) * (size_t)n->t.n_routers + (size_t)(peer >> 6)] |=
+            (uint64_t)1 << (peer & 63);
+}
+
 /* A dead router's cycle: whatever arrives is dropped; a data packet head counts lost. A packet it
  * was sending when it died has its head downstream: the far end of the link completes it, one
  * poisoned flit per cycle up to its length (so every router on its way gets its credits back);
@@ -365,6 +373,7 @@ static void drain_dead_router(network *n, int r, const int rd[3], const int wr[3
             o->f.tail = left == 1;
             o->f.vc = (uint8_t)(n->open_vc[r * k + port] - 1);
             o->f.data = NET_POISON;
+            mark_arrival(n, r, port, n->cycle, n->ring_len[topo_port_class(&n->t, port)] - 1);
             n->open_left[r * k + port] = (uint8_t)(left - 1);
             n->last_move = n->cycle;
         }
@@ -515,11 +524,20 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         n->node_ring[node] = next;
         next += n->ring_len[PORT_TERMINAL];
     }
+    int wheel = 1;
+    for (int c = 0; c < 3; c++)
+        while (wheel < n->ring_len[c] + 1) wheel *= 2;
+    n->wheel_mask = wheel - 1;
+    n->arrive = calloc((size_t)wheel * (size_t)t->n_routers, sizeof *n->arrive);
+    n->out_peer = malloc((size_t)t->n_routers * (size_t)k * sizeof *n->out_peer);
+    if (!n->arrive || !n->out_peer) goto oom;
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
             int pr, pp;
+            n->out_peer[r * k + port] = -1;
             if (topo_peer(t, r, port, &pr, &pp)) continue;
             n->out_ring[r * k + port] = pr < 0 ? n->node_ring[pp] : n->in_ring[pr * k + pp];
+            if (pr >= 0) n->out_peer[r * k + port] = pr * 64 + pp;
         }
 
     for (int node = 0; node < t->n_nodes; node++) {
@@ -594,6 +612,8 @@ void net_free(network *n) {
     free(n->routers);
     free(n->in_ring);
     free(n->out_ring);
+    free(n->arrive);
+    free(n->out_peer);
     free(n->node_ring);
     free(n->ring_pool);
     free(n->nodes);
@@ -758,11 +778,15 @@ void net_cycle(network *n) {
     }
 
     /* ---- nodes: sinks, credits, sources ---- */
-    for (int node = 0, port = 0, rk = 0; node < t->n_nodes; node++) {   /* on port `port` of router rk / k */
+    const int lat_node = n->ring_len[PORT_TERMINAL] - 1;
+    uint64_t *const arrive_node = &n->arrive[(size_t)((c + lat_node) & n->wheel_mask) * (size_t)t->n_routers];
+    for (int node = 0, port = 0, rk = 0, rn = 0; node < t->n_nodes; node++) {   /* on port `port` of router rn = rk / k */
         net_node *nd = &n->nodes[node];
         link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
         link_word *o = &n->in_ring[rk + port][wr[PORT_TERMINAL]];
-        if (++port == t->p) { port = 0; rk += k; }
+        const uint64_t node_bit = (uint64_t)1 << port;
+        uint64_t *const arrive_at = &arrive_node[rn];
+        if (++port == t->p) { port = 0; rk += k; rn++; }
         if (w->cr_valid) {
             nd->cred[w->cr_vc % n->prm.rprm.vcs]++;
             w->cr_valid = 0;
@@ -771,6 +795,7 @@ void net_cycle(network *n) {
             sink(n, nd, node, &w->f);
             o->cr_valid = 1;
             o->cr_vc = w->f.vc;
+            *arrive_at |= node_bit;
             w->f.valid = 0;
         }
         const int alive = !net_router_dead(n, node / t->p);   /* a dead router's nodes stop */
@@ -786,6 +811,7 @@ void net_cycle(network *n) {
             o->f.tail = nd->cur_left == 1;
             o->f.vc = (uint8_t)nd->cur_vc;
             o->f.data = seq == 0 ? nd->cur_hdr : nd->cur_body;
+            *arrive_at |= node_bit;
             nd->cred[nd->cur_vc]--;
             nd->cur_left--;
             n->last_move = c;
@@ -800,18 +826,21 @@ void net_cycle(network *n) {
                 n->group_occ[topo_gid(t, r) * t->ah + topo_bid(t, r) * t->h + i] =
                     router_gport_estimate(&n->routers[r], t->first_global + i);
     for (int r = 0; r < t->n_routers; r++) {
+        uint64_t *const arrived_at = &n->arrive[(size_t)(c & n->wheel_mask) * (size_t)t->n_routers + (size_t)r];
+        const uint64_t arrived = *arrived_at;
+        *arrived_at = 0;
         if (net_router_dead(n, r)) {
             drain_dead_router(n, r, rd, wr);
             continue;
         }
         link_word **ir = &n->in_ring[r * k];
         in->group_occ = n->group_occ ? &n->group_occ[topo_gid(t, r) * t->ah] : NULL;
-        /* only the entries of ports with something on them are written (router_in_ports) */
+        /* only the entries of ports with something on them are written (router_in_ports), and
+         * only the rings something was written into are read (arrive) */
         router_in_ports pm = {0, 0, 0, 0};
-        for (int i = 0; i < k; i++) {
-            link_word *w = ir[i];
-            if (!w) continue;   /* unwired: idle */
-            w += rd[topo_port_class(t, i)];
+        for (uint64_t ma = arrived; ma; ma &= ma - 1) {
+            const int i = __builtin_ctzll(ma);
+            link_word *w = ir[i] + rd[topo_port_class(t, i)];
             const uint64_t bit = (uint64_t)1 << i;
             if (w->f.valid) {
                 in->in[i] = w->f;
@@ -877,6 +906,7 @@ void net_cycle(network *n) {
                 continue;
             }
             w += wr[pc];
+            mark_arrival(n, r, o, c, n->ring_len[pc] - 1);
             const int down = n->link_down && n->link_down[r * k + o];
             if (out->out[o].valid) {
                 const flit *f = &out->out[o];

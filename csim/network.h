@@ -236,6 +236,13 @@ typedef struct {
     link_word **out_ring;     /* [n_routers * k]: queue (router, port) writes (the peer's input) */
     link_word **node_ring;    /* [n_nodes]: queue from the node's router into the node */
     link_word *ring_pool;
+    /* Arrivals (simulation speed only): bit o of arrive[(t & wheel_mask) * n_routers + r] is set
+     * when something was written into router r's input ring o that it reads in cycle t, so a
+     * router visits only those ports; out_peer[r * k + o] is the peer's r' * 64 + o' of router r's
+     * output o (-1: a node or unwired). The wheel is a power of two above the longest latency. */
+    uint64_t *arrive;
+    int wheel_mask;
+    int *out_peer;
     net_node *nodes;          /* [n_nodes] */
     int ring_len[3];          /* by port class: latency + 1 */
     router_in rin;            /* scratch */
