@@ -114,6 +114,7 @@ void rcu_reset(rcu *r, const rcu_cfg *cfg) {
     r->ptr_rta = 0;
     r->ptr_rtb = 0;
     r->idle = 0;
+    r->empty = RCU_EMPTY_ALL;
 }
 
 void rcu_load(rcu *r, const port_tables *pt) {
@@ -289,17 +290,33 @@ void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu
     }
     r->idle = quiet ? r->idle + 1 : 0;
     /* Each stage reads the register before it and writes its own, stage 4 first: every stage
-     * sees the registers of the start of the cycle, as if all were computed before the edge. */
-    stage4(r, &r->s3, &r->out);
-    stage3(r, &r->s2, in->cong_local, cong_global, in->opt_invalid, &r->s3);
-    r->s2.s1 = r->s1;
-    if (r->s1.hdr.valid) {   /* synchronous read: old data on a same-cycle write */
-        r->s2.entry_a = r->a[r->s1.row_a];
-        r->s2.entry_b = r->b[r->s1.row_b];
-    } else {                 /* the read of a bubble: never used (rows 0) */
-        r->s2.entry_a = r->s2.entry_b = 0;
+     * sees the registers of the start of the cycle, as if all were computed before the edge.
+     * An empty register fed by an empty one stays as it is: such stages are skipped. */
+    const int e = r->empty;
+    int ne = 0;
+    if ((e & (RCU_EMPTY_S3 | RCU_EMPTY_OUT)) != (RCU_EMPTY_S3 | RCU_EMPTY_OUT)) {
+        stage4(r, &r->s3, &r->out);
+        if (!r->out.valid) ne |= RCU_EMPTY_OUT;   /* stage 4 clears the whole register then */
+    } else {
+        ne |= RCU_EMPTY_OUT;
     }
-    stage1(r, &in->hdr, &r->s1);
+    if ((e & (RCU_EMPTY_S2 | RCU_EMPTY_S3)) != (RCU_EMPTY_S2 | RCU_EMPTY_S3))
+        stage3(r, &r->s2, in->cong_local, cong_global, in->opt_invalid, &r->s3);
+    if (e & RCU_EMPTY_S2) ne |= RCU_EMPTY_S3;   /* stage 3 copied (or kept) an empty header */
+    if ((e & (RCU_EMPTY_S1 | RCU_EMPTY_S2)) != (RCU_EMPTY_S1 | RCU_EMPTY_S2)) {
+        r->s2.s1 = r->s1;
+        if (r->s1.hdr.valid) {   /* synchronous read: old data on a same-cycle write */
+            r->s2.entry_a = r->a[r->s1.row_a];
+            r->s2.entry_b = r->b[r->s1.row_b];
+        } else {                 /* the read of a bubble: never used (rows 0) */
+            r->s2.entry_a = r->s2.entry_b = 0;
+        }
+    }
+    if (e & RCU_EMPTY_S1) ne |= RCU_EMPTY_S2;
+    const int hdr_zero = header_is_zero(&in->hdr);
+    if (!(hdr_zero && (e & RCU_EMPTY_S1))) stage1(r, &in->hdr, &r->s1);
+    if (hdr_zero) ne |= RCU_EMPTY_S1;   /* stage 1 clears the register for a zero header */
+    r->empty = ne;
     /* the clock edge: the table write */
     if (in->tw_valid && in->tw_addr >= 0) {
         if (in->tw_table == RCU_TW_A && in->tw_addr < r->depth_a) r->a[in->tw_addr] = in->tw_data;

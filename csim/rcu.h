@@ -113,6 +113,8 @@ typedef struct {
 } rcu_s3;
 #define RCU_ROW_SELF 0x40
 
+enum { RCU_EMPTY_S1 = 1, RCU_EMPTY_S2 = 2, RCU_EMPTY_S3 = 4, RCU_EMPTY_OUT = 8, RCU_EMPTY_ALL = 15 };
+
 typedef struct {
     /* pipeline registers and state, hot ones first; the stages update them in place, stage 4 first */
     int idle;              /* consecutive cycles with an all-zero header and no table write (capped):
@@ -120,6 +122,10 @@ typedef struct {
                               register is zero; a further such cycle only steps the LFSR
                               (simulation speed only) */
     uint32_t lfsr;
+    int empty;             /* bit RCU_EMPTY_S1 / _S2 / _S3 / _OUT: that register holds no header (the
+                              header all zero, and what a stage reads of the register zero: the state
+                              a reset leaves); a stage whose input and output registers are both
+                              empty leaves them so and is not run (simulation speed only) */
     int ptr_rta;           /* round-robin start over a*h global ports */
     int ptr_rtb;           /* round-robin start over k router ports */
     rcu_out out;
