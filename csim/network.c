@@ -352,10 +352,10 @@ static void kill_routers(network *n) {
 
 /* Something was written in cycle c on router r's output o, arriving after latency lat. */
 static inline void mark_arrival(network *n, int r, int o, long c, int lat) {
+    const size_t slot = (size_t)((c + lat) & n->wheel_mask) * (size_t)n->t.n_routers;
     int peer = n->out_peer[r * n->t.k + o];
-    if (peer >= 0)
-        n->arrive[(size_t)((c + lat) & n->wheel_mask) * (size_t)n->t.n_routers + (size_t)(peer >> 6)] |=
-            (uint64_t)1 << (peer & 63);
+    if (peer >= 0) n->arrive[slot + (size_t)(peer >> 6)] |= (uint64_t)1 << (peer & 63);
+    else if (o < n->t.p) n->arrive_node[slot + (size_t)r] |= (uint64_t)1 << o;   /* into a node */
 }
 
 /* A dead router's cycle: whatever arrives is dropped; a data packet head counts lost. A packet it
@@ -529,8 +529,9 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         while (wheel < n->ring_len[c] + 1) wheel *= 2;
     n->wheel_mask = wheel - 1;
     n->arrive = calloc((size_t)wheel * (size_t)t->n_routers, sizeof *n->arrive);
+    n->arrive_node = calloc((size_t)wheel * (size_t)t->n_routers, sizeof *n->arrive_node);
     n->out_peer = malloc((size_t)t->n_routers * (size_t)k * sizeof *n->out_peer);
-    if (!n->arrive || !n->out_peer) goto oom;
+    if (!n->arrive || !n->arrive_node || !n->out_peer) goto oom;
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
             int pr, pp;
@@ -613,6 +614,7 @@ void net_free(network *n) {
     free(n->in_ring);
     free(n->out_ring);
     free(n->arrive);
+    free(n->arrive_node);
     free(n->out_peer);
     free(n->node_ring);
     free(n->ring_pool);
@@ -779,19 +781,21 @@ void net_cycle(network *n) {
 
     /* ---- nodes: sinks, credits, sources ---- */
     const int lat_node = n->ring_len[PORT_TERMINAL] - 1;
-    uint64_t *const arrive_node = &n->arrive[(size_t)((c + lat_node) & n->wheel_mask) * (size_t)t->n_routers];
+    uint64_t *const arrive_router = &n->arrive[(size_t)((c + lat_node) & n->wheel_mask) * (size_t)t->n_routers];
+    uint64_t *const arrived_node = &n->arrive_node[(size_t)(c & n->wheel_mask) * (size_t)t->n_routers];
     for (int node = 0, port = 0, rk = 0, rn = 0; node < t->n_nodes; node++) {   /* on port `port` of router rn = rk / k */
         net_node *nd = &n->nodes[node];
         link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
         link_word *o = &n->in_ring[rk + port][wr[PORT_TERMINAL]];
         const uint64_t node_bit = (uint64_t)1 << port;
-        uint64_t *const arrive_at = &arrive_node[rn];
-        if (++port == t->p) { port = 0; rk += k; rn++; }
-        if (w->cr_valid) {
+        uint64_t *const arrive_at = &arrive_router[rn];
+        const int got = (arrived_node[rn] & node_bit) != 0;   /* else the ring word is empty: not read */
+        if (++port == t->p) { arrived_node[rn] = 0; port = 0; rk += k; rn++; }
+        if (got && w->cr_valid) {
             nd->cred[w->cr_vc % n->prm.rprm.vcs]++;
             w->cr_valid = 0;
         }
-        if (w->f.valid) {
+        if (got && w->f.valid) {
             sink(n, nd, node, &w->f);
             o->cr_valid = 1;
             o->cr_vc = w->f.vc;

@@ -241,6 +241,7 @@ typedef struct {
      * router visits only those ports; out_peer[r * k + o] is the peer's r' * 64 + o' of router r's
      * output o (-1: a node or unwired). The wheel is a power of two above the longest latency. */
     uint64_t *arrive;
+    uint64_t *arrive_node;    /* the same for the rings into the nodes: bit o = the node on port o */
     int wheel_mask;
     int *out_peer;
     net_node *nodes;          /* [n_nodes] */
