@@ -33,7 +33,9 @@ help:
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
 	@echo "make wave SCENARIO=multicast-contention|nonminimal|fault-diagnosis - FST + .gtkw of a named scenario"
 	@echo "make faults-tests - fault campaigns vs the oracle on tiny/small/fig8/mid, seed 001's Fig. 8/9 examples"
-	@echo "make reproduce [CAMPAIGNS=20] - fault campaigns on paper, the worked examples, sweeps + plots on small, link faults on mid"
+	@echo "make reproduce [REPRO_CONFIG=paper] [REPRO_PHASES=..] [REPRO_STEP=0.1] [REPRO_JOBS=N] [CAMPAIGNS=20]"
+	@echo "               - fault campaigns on paper and the worked examples, then seed 001's evaluation on"
+	@echo "                 REPRO_CONFIG into docs/reproduce/REPRO_CONFIG.md + plots (resumes when rerun)"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
 	@echo "make clean  - remove build/"
 

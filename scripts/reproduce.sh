@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Reruns seed 001's evaluation (sec. 5) on one configuration and writes OUTDIR/summary.md: ours
 # beside the paper's figures (the paper's network is `paper`, dfly(6,12,6,73); on a smaller one
-# only the orderings compare), sweep CSVs, PNG plots, hop distributions and fault runs.
+# only the orderings compare), sweep CSVs, PNG plots, hop distributions, global channel loads
+# (Fig. 12), fault runs, and with shortened phases a check of DOAR against the paper's phases.
 #
 # Usage: scripts/reproduce.sh DOAR CONFIG OUTDIR
 # Environment: SEED (1), JOBS (parallel runs, default: the cores), PHASES (extra doar options,
 #   default none = the paper's 30,000 warm-up + 10,000 sample cycles), APP_RATE (0.3),
 #   STEP (sweep step, 0.05).
-# Results already in OUTDIR (a run that ended) are kept: rerunning resumes an interrupted
-# reproduction (delete OUTDIR/runs for a fresh one).
+# Results already in OUTDIR (a run that ended) are kept, and an interrupted sweep goes on from the
+# loads it had finished (doar sweep --resume): rerunning resumes an interrupted reproduction
+# (delete OUTDIR/runs for a fresh one).
 # Progress: one line per finished run on stderr; last line on stdout:
 #   reproduce: config=C runs=N failed=F wall=S s summary=OUTDIR/summary.md
 set -u
