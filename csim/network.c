@@ -354,7 +354,7 @@ static void kill_routers(network *n) {
 static inline void mark_arrival(network *n, int r, int o, long c, int lat) {
     const size_t slot = (size_t)((c + lat) & n->wheel_mask) * (size_t)n->t.n_routers;
     int peer = n->out_peer[r * n->t.k + o];
-    if (peer >= 0) n->arrive[slot + (size_t)(peer >> 6)] |= (uint64_t)1 << (peer & 63);
+    if (peer >= 0) n->arrive[slot + (size_t)(peer / ROUTER_MAX_PORTS)] |= (uint64_t)1 << (peer % ROUTER_MAX_PORTS);
     else if (o < n->t.p) n->arrive_node[slot + (size_t)r] |= (uint64_t)1 << o;   /* into a node */
 }
 
@@ -538,7 +538,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
             n->out_peer[r * k + port] = -1;
             if (topo_peer(t, r, port, &pr, &pp)) continue;
             n->out_ring[r * k + port] = pr < 0 ? n->node_ring[pp] : n->in_ring[pr * k + pp];
-            if (pr >= 0) n->out_peer[r * k + port] = pr * 64 + pp;
+            if (pr >= 0) n->out_peer[r * k + port] = pr * ROUTER_MAX_PORTS + pp;
         }
 
     for (int node = 0; node < t->n_nodes; node++) {

@@ -238,8 +238,9 @@ typedef struct {
     link_word *ring_pool;
     /* Arrivals (simulation speed only): bit o of arrive[(t & wheel_mask) * n_routers + r] is set
      * when something was written into router r's input ring o that it reads in cycle t, so a
-     * router visits only those ports; out_peer[r * k + o] is the peer's r' * 64 + o' of router r's
-     * output o (-1: a node or unwired). The wheel is a power of two above the longest latency. */
+     * router visits only those ports; out_peer[r * k + o] names the input (r', o') router r's output
+     * o feeds as r' * ROUTER_MAX_PORTS + o' (-1: a node or unwired). The wheel is a power of two
+     * above the longest latency. */
     uint64_t *arrive;
     uint64_t *arrive_node;    /* the same for the rings into the nodes: bit o = the node on port o */
     int wheel_mask;
