@@ -353,12 +353,12 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
                 return bad(c, step ? "--step '%s': expected 0.005..0.5" : "--sat-latency '%s': expected 1..1000000 cycles", v);
             if (step) c->sweep_step = x;
             else c->sat_latency = x;
-        } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--full-points")) c->full_points = 1;
-        else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--resume")) {
+        } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--full-points")) {
+            c->full_points = 1;
+        } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--resume")) {
             NEED_VALUE();
             c->resume = v;
-        }
-        else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--series-csv")) {
+        } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--series-csv")) {
             NEED_VALUE();
             c->series_csv = v;
         } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--bin")) {
@@ -825,6 +825,14 @@ static int cmd_sweep(cli *c) {
              "seed=%llu%s\n",
              t->name, t->p, t->a, t->h, t->g, net_routing_name(p->routing), tname, c->sweep_step, c->sat_latency,
              p->warmup, p->sample, (unsigned long long)p->seed, c->full_points ? " full_points" : "");
+    hlen = (int)strlen(header);
+    /* every other setting a load's result depends on: --resume takes loads only from a run
+     * whose header lines are these */
+    snprintf(header + hlen, sizeof header - (size_t)hlen,
+             "sweep: packet_len=%d latency=%d,%d thresholds=%d,%d threshold_util=%d drain_limit=%ld watchdog=%ld "
+             "nm_slots=%d c_ways=%d\n",
+             p->packet_len, p->lat_local, p->lat_global, p->tl_pkts, p->tg_pkts, p->threshold_util, p->drain_limit,
+             p->watchdog, p->tprm.nm_slots, p->tprm.c_ways);
     fputs(header, stdout);
     fflush(stdout);
     sweep_resumed *resumed = calloc(1, sizeof *resumed);

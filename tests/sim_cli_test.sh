@@ -104,6 +104,8 @@ grep -q "^sweep: rate=0.1000 .* latency=4321.0 " "$TMP/out" && ok || bad "--resu
   [ "$(tail -n 1 "$TMP/out")" = "$(tail -n 1 "$TMP/early")" ] && ok || bad "--resume changed the sweep"
 "$DOAR" sweep small --routing min --traffic ur --seed 5 $SW --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
   ok || bad "--resume took another sweep's output"
+"$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --latency 10,50 --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
+  ok || bad "--resume took the output of a sweep with other link latencies"
 cp "$TMP/early" "$TMP/out"
 expect_exit 0 "$DOAR" sweep small --routing min --traffic adv+1 --seed 2 $SW
 sat_adv=$(sat_of); echo "   min adv+1: saturation $sat_adv (bound 1/(a*p) = 0.125)"
