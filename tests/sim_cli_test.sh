@@ -97,7 +97,7 @@ if [ "$(unsat "$TMP/early")" = "$(unsat "$TMP/out")" ] && [ "$(tail -n 1 "$TMP/e
 else bad "early stop changed the sweep: $(diff <(grep "^sweep: rate" "$TMP/early") <(grep "^sweep: rate" "$TMP/out") | head -n 4)"; fi
 # --resume: an interrupted run's loads are taken from its output, not run again (a planted value
 # shows it), and the sweep ends as the uninterrupted one; another sweep's output is not used
-head -n 4 "$TMP/early" | sed -E '2s/latency=[0-9.]+/latency=4321.0/' > "$TMP/partial"
+head -n 5 "$TMP/early" | sed -E '/^sweep: rate=0.1000 /s/latency=[0-9.]+/latency=4321.0/' > "$TMP/partial"
 expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --resume "$TMP/partial"
 grep -q "^sweep: rate=0.1000 .* latency=4321.0 " "$TMP/out" && ok || bad "--resume ran a load its file holds"
 [ "$(grep "^sweep: rate=" "$TMP/out" | sed 1d)" = "$(grep "^sweep: rate=" "$TMP/early" | sed 1d)" ] &&
