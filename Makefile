@@ -15,7 +15,7 @@ CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
-.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu \
+.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save \
         rtl-tests faults-tests reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
@@ -36,6 +36,8 @@ help:
 	@echo "make reproduce [REPRO_CONFIG=paper] [REPRO_PHASES=..] [REPRO_STEP=0.1] [REPRO_JOBS=N] [CAMPAIGNS=20]"
 	@echo "               - fault campaigns on paper and the worked examples, then seed 001's evaluation on"
 	@echo "                 REPRO_CONFIG into docs/reproduce/REPRO_CONFIG.md + plots (resumes when rerun)"
+	@echo "               [REPRO_RESUME=DIR] - first take the runs saved in DIR (by make reproduce-save)"
+	@echo "make reproduce-save [REPRO_CONFIG=paper] - keep the runs so far in docs/reproduce/REPRO_CONFIG/runs"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
 	@echo "make clean  - remove build/"
 
@@ -84,8 +86,11 @@ faults-tests: $(BUILD)/doar
 # see docs/RESULTS.md; REPRO_CONFIG=small about 10 minutes) into docs/reproduce/REPRO_CONFIG.md
 # with its plots. Phases 10,000 warm-up + 5,000 sample cycles and a 0.1 sweep step by default
 # (REPRO_PHASES="--warmup 30000 --sample 10000" REPRO_STEP=0.05: the paper's, about three times
-# longer); REPRO_JOBS runs at a time (default: the cores). Rerunning resumes an interrupted one.
+# longer); REPRO_JOBS runs at a time (default: the cores). Rerunning resumes an interrupted one;
+# `make reproduce-save` keeps what has run so far in docs/reproduce/REPRO_CONFIG/runs and
+# REPRO_RESUME=docs/reproduce/REPRO_CONFIG/runs goes on from there on another machine.
 REPRO_CONFIG ?= paper
+REPRO_RESUME ?=
 REPRO_PHASES ?= --warmup 10000 --sample 5000
 REPRO_STEP ?= 0.1
 REPRO_JOBS ?= $(shell nproc)
@@ -96,11 +101,14 @@ reproduce: deps build
 	$(BUILD)/doar faults fig8 --example fig8c
 	$(BUILD)/doar faults fig8 --example fig9
 	@scripts/deps.sh plots
-	SEED=$(SEED) PHASES="$(REPRO_PHASES)" STEP=$(REPRO_STEP) JOBS=$(REPRO_JOBS) scripts/reproduce.sh $(BUILD)/doar $(REPRO_CONFIG) $(BUILD)/reproduce/$(REPRO_CONFIG) | tail -n 1
+	SEED=$(SEED) PHASES="$(REPRO_PHASES)" STEP=$(REPRO_STEP) JOBS=$(REPRO_JOBS) RESUME_FROM="$(REPRO_RESUME)" scripts/reproduce.sh $(BUILD)/doar $(REPRO_CONFIG) $(BUILD)/reproduce/$(REPRO_CONFIG) | tail -n 1
 	@mkdir -p docs/reproduce/$(REPRO_CONFIG)
 	cp $(BUILD)/reproduce/$(REPRO_CONFIG)/plots/*.png docs/reproduce/$(REPRO_CONFIG)/
 	sed 's#plots/#$(REPRO_CONFIG)/#g' $(BUILD)/reproduce/$(REPRO_CONFIG)/summary.md > docs/reproduce/$(REPRO_CONFIG).md
 	@echo "reproduce: wrote docs/reproduce/$(REPRO_CONFIG).md"
+
+reproduce-save:
+	scripts/reproduce_save.sh $(BUILD)/reproduce/$(REPRO_CONFIG) docs/reproduce/$(REPRO_CONFIG)/runs
 
 rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh

@@ -145,7 +145,9 @@ static void usage_sweep(FILE *f) {
                "latency is then that lower bound. Unsaturated loads and the saturation found are the\n"
                "same as without the early stop.\n"
                "One line per load (sweep: rate=.. accepted=.. latency=.. hops=.. saturated=0|1\n"
-               "stopped=0|1), a progress bar on stderr, and last:\n"
+               "stopped=0|1 time=..s, the load's own run time, kept through --resume), a progress bar on\n"
+               "stderr, then sweep: points=.. highest_unsaturated=.. first_saturated=.. time=..s (the\n"
+               "loads' times added up) wall=..s (this invocation), and last:\n"
                "  sweep: config=C routing=R traffic=T saturation=Y   (Y: the highest accepted throughput,\n"
                "  flits/node/cycle, of an unsaturated load; 0 when even the first load saturates)\n\n"
                "  --step X             load step, 0.005..0.5 (default 0.05)\n"
@@ -743,6 +745,7 @@ typedef struct {
     char rate[SWEEP_MAX_RESUMED][16];
     net_result r[SWEEP_MAX_RESUMED];
     int sat[SWEEP_MAX_RESUMED];
+    double seconds[SWEEP_MAX_RESUMED];   /* the load's own run time; 0 from an output without it */
 } sweep_resumed;
 
 static void sweep_load_resume(const char *path, const char *header, sweep_resumed *res) {
@@ -768,10 +771,11 @@ static void sweep_load_resume(const char *path, const char *header, sweep_resume
         }
         double rate, acc, lat, hops;
         int sat, stopped;
+        double seconds = 0.0;
         if (strcmp(seen, header)) ok = 0;
         else if (res->n < SWEEP_MAX_RESUMED &&
-                 sscanf(line, "sweep: rate=%lf accepted=%lf latency=%lf hops=%lf saturated=%d stopped=%d", &rate, &acc,
-                        &lat, &hops, &sat, &stopped) == 6) {
+                 sscanf(line, "sweep: rate=%lf accepted=%lf latency=%lf hops=%lf saturated=%d stopped=%d time=%lfs", &rate,
+                        &acc, &lat, &hops, &sat, &stopped, &seconds) >= 6) {
             net_result *r = &res->r[res->n];
             memset(r, 0, sizeof *r);
             r->accepted = acc;
@@ -779,6 +783,7 @@ static void sweep_load_resume(const char *path, const char *header, sweep_resume
             r->hops = hops;
             r->stopped = stopped;
             res->sat[res->n] = sat;
+            res->seconds[res->n] = seconds >= 0.0 ? seconds : 0.0;
             snprintf(res->rate[res->n], sizeof res->rate[0], "%.4f", rate);
             res->n++;
         }
@@ -844,7 +849,7 @@ static int cmd_sweep(cli *c) {
     if (c->resume) sweep_load_resume(c->resume, header, resumed);
     double lo = 0.0, hi = -1.0, best = 0.0;
     int steps = (int)(1.0 / c->sweep_step + 1e-9), points = 0;
-    double t0 = now_s();
+    double t0 = now_s(), seconds_total = 0.0;   /* every load's own time, a resumed one's too */
     for (int pass = 0; pass < 3; pass++) {
         int n = pass == 0 ? steps : 2;
         for (int i = 1; i <= n; i++) {
@@ -853,6 +858,7 @@ static int cmd_sweep(cli *c) {
             if (rate > 1.0) rate = 1.0;
             net_result r;
             int sat, reused = -1;
+            double seconds = 0.0, t_load = now_s();
             char key[16];
             snprintf(key, sizeof key, "%.4f", rate);
             for (int j = 0; j < resumed->n && reused < 0; j++)
@@ -860,15 +866,19 @@ static int cmd_sweep(cli *c) {
             if (reused >= 0) {
                 r = resumed->r[reused];
                 sat = resumed->sat[reused];
+                seconds = resumed->seconds[reused];
             } else if (sweep_point(c, rate, &r, &sat, err)) {
                 if (csv) fclose(csv);
                 free(resumed);
                 fprintf(stderr, "doar sweep: %s\n", err);
                 return EXIT_FAIL;
+            } else {
+                seconds = now_s() - t_load;
             }
             points++;
-            printf("sweep: rate=%.4f accepted=%.4f latency=%.1f hops=%.3f saturated=%d stopped=%d\n", rate, r.accepted,
-                   r.latency, r.hops, sat, r.stopped);
+            seconds_total += seconds;
+            printf("sweep: rate=%.4f accepted=%.4f latency=%.1f hops=%.3f saturated=%d stopped=%d time=%.1fs\n", rate,
+                   r.accepted, r.latency, r.hops, sat, r.stopped, seconds);
             fflush(stdout);
             if (csv) fprintf(csv, "%.4f,%.4f,%.1f,%.3f,%d,%d\n", rate, r.accepted, r.latency, r.hops, sat, r.stopped);
             if (!c->quiet) {
@@ -889,7 +899,8 @@ static int cmd_sweep(cli *c) {
     }
     if (csv) fclose(csv);
     free(resumed);
-    printf("sweep: points=%d highest_unsaturated=%.4f first_saturated=%.4f time=%.1fs\n", points, lo, hi, now_s() - t0);
+    printf("sweep: points=%d highest_unsaturated=%.4f first_saturated=%.4f time=%.1fs wall=%.1fs\n", points, lo, hi,
+           seconds_total, now_s() - t0);
     printf("sweep: config=%s routing=%s traffic=%s saturation=%.4f\n", t->name, net_routing_name(p->routing), tname,
            best);
     return 0;

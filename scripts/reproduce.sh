@@ -10,7 +10,8 @@
 #   STEP (sweep step, 0.05).
 # Results already in OUTDIR (a run that ended) are kept, and an interrupted sweep goes on from the
 # loads it had finished (doar sweep --resume): rerunning resumes an interrupted reproduction
-# (delete OUTDIR/runs for a fresh one).
+# (delete OUTDIR/runs for a fresh one). RESUME_FROM=DIR first takes the run outputs saved in DIR
+# (scripts/reproduce_save.sh, e.g. from another machine) where OUTDIR has none or only a partial one.
 # Progress: one line per finished run on stderr; last line on stdout:
 #   reproduce: config=C runs=N failed=F wall=S s summary=OUTDIR/summary.md
 set -u
@@ -26,6 +27,23 @@ STEP=${STEP:-0.05}
 "$DOAR" topo "$CONFIG" >/dev/null 2>&1 || { echo "reproduce: unknown config '$CONFIG'" >&2; exit 2; }
 mkdir -p "$OUT/runs" "$OUT/plots" || exit 2
 T0=$(date +%s)
+finished() { grep -qE '^(sweep|sim): config=.* (saturation|lost)=' "$1" 2>/dev/null; }
+RESUME_FROM=${RESUME_FROM:-}
+if [ -n "$RESUME_FROM" ]; then
+  [ -d "$RESUME_FROM" ] || { echo "reproduce: RESUME_FROM=$RESUME_FROM is not a directory" >&2; exit 2; }
+  taken=0
+  for f in "$RESUME_FROM"/*.txt; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f" .txt)
+    # a saved output replaces none that has ended; a partial sweep replaces a missing one
+    finished "$OUT/runs/$b.txt" && continue
+    [ -s "$OUT/runs/$b.txt" ] && ! finished "$f" && continue
+    cp "$RESUME_FROM/$b".* "$OUT/runs/" 2>/dev/null
+    [ "$b" = "${b#hops_}" ] || cp "$RESUME_FROM/chan_${b#hops_}".csv "$OUT/runs/" 2>/dev/null
+    taken=$((taken + 1))
+  done
+  echo "reproduce: took $taken run outputs from $RESUME_FROM" >&2
+fi
 ROUTINGS="min val ugal_l ugal_g par par_ph ugal_le tpr doar"
 COMPARED="val par_ph tpr ugal_le doar"         # seed 001 Figs. 13-14 compare these with DOAR
 APPS="lu fft3d halo3d stencil5d dl lulesh"
@@ -73,7 +91,7 @@ run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finishe
   : > "$pending"
   while IFS= read -r line; do
     local res=${line##*> }; res=${res%% 2>&1}
-    grep -qE '^(sweep|sim): config=.* (saturation|lost)=' "$res" 2>/dev/null || echo "$line" >> "$pending"
+    finished "$res" || echo "$line" >> "$pending"
   done < "$file"
   total=$(wc -l < "$pending")
   echo "reproduce: $total to run, $(( $(wc -l < "$file") - total )) kept from an earlier run" >&2

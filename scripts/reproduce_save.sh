@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Saves the run outputs of a reproduction (scripts/reproduce.sh OUTDIR) into DEST, ended runs and
+# the loads an unfinished sweep has done so far, so that it can go on elsewhere or later:
+#   RESUME_FROM=DEST scripts/reproduce.sh ...   (make reproduce REPRO_RESUME=DEST)
+# The evaluation on `paper` takes longer than one session of this machine; docs/reproduce/paper/runs
+# holds what earlier sessions ran. Runs still going are saved as far as they got (a line cut off
+# in the middle is ignored by doar sweep --resume); an unfinished simulation is not saved.
+# Last line: reproduce_save: saved=N ended=E partial=P dest=DEST
+set -u
+OUT=${1:?usage: scripts/reproduce_save.sh OUTDIR DEST}
+DEST=${2:?usage: scripts/reproduce_save.sh OUTDIR DEST}
+[ -d "$OUT/runs" ] || { echo "reproduce_save: $OUT/runs: no such directory" >&2; exit 2; }
+mkdir -p "$DEST" || exit 2
+ended=0; partial=0
+for f in "$OUT"/runs/*.txt; do
+  [ -s "$f" ] || continue
+  b=$(basename "$f" .txt)
+  if grep -qE '^(sweep|sim): config=.* (saturation|lost)=' "$f"; then
+    ended=$((ended + 1))
+  elif [ "$b" != "${b#sweep_}" ] || [ "$b" != "${b#fault_}" ]; then
+    grep -q '^sweep: rate=' "$f" || continue    # nothing done yet
+    partial=$((partial + 1))
+  else
+    continue
+  fi
+  cp "$f" "$DEST/"
+  [ -f "$OUT/runs/$b.csv" ] && cp "$OUT/runs/$b.csv" "$DEST/"
+  [ "$b" = "${b#hops_}" ] || { [ -f "$OUT/runs/chan_${b#hops_}.csv" ] && cp "$OUT/runs/chan_${b#hops_}.csv" "$DEST/"; }
+done
+echo "reproduce_save: saved=$((ended + partial)) ended=$ended partial=$partial dest=$DEST"
