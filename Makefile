@@ -72,6 +72,7 @@ cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 	tests/cli_test.sh $(BUILD)/asan/doar $(BUILD)/doar
 	tests/sim_cli_test.sh $(BUILD)/asan/doar
 	tests/sim_routing_test.sh $(BUILD)/doar
+	tests/reproduce_test.sh $(BUILD)/doar
 
 valgrind-tests: $(BUILD)/doar
 	tests/valgrind_test.sh $(BUILD)/doar

@@ -15,9 +15,8 @@
 # Progress: one line per finished run on stderr; last line on stdout:
 #   reproduce: config=C runs=N failed=F wall=S s summary=OUTDIR/summary.md
 set -u
-DOAR=${1:?usage: scripts/reproduce.sh DOAR CONFIG OUTDIR}
-CONFIG=${2:?config}
-OUT=${3:?outdir}
+[ $# -eq 3 ] || { echo "usage: scripts/reproduce.sh DOAR CONFIG OUTDIR" >&2; exit 2; }
+DOAR=$1 CONFIG=$2 OUT=$3
 SEED=${SEED:-1}
 JOBS=${JOBS:-$(nproc)}
 PHASES=${PHASES:-}

@@ -7,8 +7,8 @@
 # in the middle is ignored by doar sweep --resume); an unfinished simulation is not saved.
 # Last line: reproduce_save: saved=N ended=E partial=P dest=DEST
 set -u
-OUT=${1:?usage: scripts/reproduce_save.sh OUTDIR DEST}
-DEST=${2:?usage: scripts/reproduce_save.sh OUTDIR DEST}
+[ $# -eq 2 ] || { echo "usage: scripts/reproduce_save.sh OUTDIR DEST" >&2; exit 2; }
+OUT=$1 DEST=$2
 [ -d "$OUT/runs" ] || { echo "reproduce_save: $OUT/runs: no such directory" >&2; exit 2; }
 mkdir -p "$DEST" || exit 2
 ended=0; partial=0

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# scripts/reproduce.sh and scripts/reproduce_save.sh on `tiny` with very short phases: the
+# evaluation runs end to end and writes its summary; its runs saved and taken up again on a fresh
+# output directory (RESUME_FROM: how the evaluation on `paper` goes on across machines) are kept,
+# not run again — a planted figure shows it — a run missing from the saved ones is run, and an
+# unfinished sweep goes on from its saved loads; the summary comes out the same; bad input.
+# Usage: tests/reproduce_test.sh DOAR
+set -u
+DOAR=${1:?doar binary}
+HERE=$(cd "$(dirname "$0")" && pwd)
+SCRIPTS="$HERE/../scripts"
+TMP=$(mktemp -d /tmp/doar_repro_XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+. "$HERE/cli_lib.sh"
+export SEED=1 PHASES="--warmup 300 --sample 300" STEP=0.25 JOBS=2
+
+echo "== reproduce: tiny end to end"
+expect_exit 0 "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/a"
+last=$(tail -n 1 "$TMP/out")
+echo "   $last"
+echo "$last" | grep -qE "^reproduce: config=tiny runs=[0-9]+ failed=0 wall=[0-9]+ s summary=$TMP/a/summary.md$" && ok || bad "last line: $last"
+S="$TMP/a/summary.md"
+for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
+  grep -qE "^\| $r \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \|$" "$S" && ok || bad "no saturation row for $r"
+done
+grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary gives no machine time"
+# every load line of a sweep carries its own time and the sweep's time adds them up
+f="$TMP/a/runs/sweep_doar_ur.txt"
+sum=$(sed -nE 's/^sweep: rate=.* time=([0-9.]+)s$/\1/p' "$f" | awk '{ t += $1 } END { printf "%.1f", t }')
+tot=$(sed -nE 's/^sweep: points=.* time=([0-9.]+)s wall=.*/\1/p' "$f")
+awk -v a="$sum" -v b="$tot" 'BEGIN { d = a - b; exit !(d < 0.3 && d > -0.3) }' && ok || bad "sweep time $tot is not its loads' $sum"
+
+echo "== reproduce_save + RESUME_FROM: runs taken, not run again"
+expect_exit 0 "$SCRIPTS/reproduce_save.sh" "$TMP/a" "$TMP/saved"
+saved=$(tail -n 1 "$TMP/out"); echo "   $saved"
+echo "$saved" | grep -qE "^reproduce_save: saved=([0-9]+) ended=\1 partial=0 dest=$TMP/saved$" && ok || bad "save: $saved"
+n_saved=$(ls "$TMP/saved"/*.txt | wc -l)
+# plant a figure in an ended run (kept: it shows), leave one run out (run again), and cut a
+# sweep back to its header and first load with a planted latency (goes on from there)
+sed -i -E 's/^(sim: config=tiny routing=doar traffic=lu .* latency=)[0-9.]+/\19999.9/' "$TMP/saved/app_doar_lu.txt"
+rm "$TMP/saved/app_val_halo3d.txt"
+awk '/^sweep: rate=/ { n++; if (n > 1) exit } { print }' "$TMP/a/runs/sweep_min_ur.txt" |
+  sed -E '/^sweep: rate=/s/latency=[0-9.]+/latency=4321.0/' > "$TMP/saved/sweep_min_ur.txt"
+expect_exit 0 env RESUME_FROM="$TMP/saved" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/b"
+grep -q "^reproduce: took $((n_saved - 1)) run outputs from $TMP/saved$" "$TMP/err" && ok || bad "took: $(grep took "$TMP/err")"
+grep -qE "^reproduce: 1 to run, [0-9]+ kept from an earlier run$" "$TMP/err" && ok || bad "stage 1 ran more than the unfinished sweep: $(grep 'to run' "$TMP/err" | head -n 1)"
+grep -qE "^reproduce: 1 to run, [0-9]+ kept from an earlier run$" <(grep 'to run' "$TMP/err" | sed -n 2p) && ok || bad "stage 2 ran more than the missing run: $(grep 'to run' "$TMP/err" | sed -n 2p)"
+grep -q "latency=9999.9" "$TMP/b/runs/app_doar_lu.txt" && grep -q "| lu | .* 9999.9" "$TMP/b/summary.md" && ok || bad "a saved run was run again"
+grep -q "^sweep: rate=0.2500 .* latency=4321.0 " "$TMP/b/runs/sweep_min_ur.txt" && ok || bad "the unfinished sweep did not go on from its saved load"
+grep -qE "^sweep: config=tiny routing=min traffic=ur saturation=" "$TMP/b/runs/sweep_min_ur.txt" && ok || bad "the unfinished sweep did not end"
+grep -qE "^sim: config=tiny routing=val traffic=halo3d " "$TMP/b/runs/app_val_halo3d.txt" && ok || bad "the missing run was not run"
+# apart from the planted figure, the same evaluation (the simulator is deterministic)
+if diff <(grep -E '^\|' "$TMP/a/summary.md" | grep -v '^| lu |') <(grep -E '^\|' "$TMP/b/summary.md" | grep -v '^| lu |') > "$TMP/diff"; then ok
+else bad "the resumed evaluation differs: $(head -n 4 "$TMP/diff")"; fi
+# a saved run that has ended is not replaced by a partial one, and one not ended is replaced by it
+cp "$TMP/a/runs/sweep_val_ur.txt" "$TMP/keep.txt"
+head -n 3 "$TMP/a/runs/sweep_val_ur.txt" > "$TMP/saved/sweep_val_ur.txt"
+expect_exit 0 env RESUME_FROM="$TMP/saved" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/b"
+cmp -s "$TMP/keep.txt" "$TMP/b/runs/sweep_val_ur.txt" && ok || bad "an ended run was replaced by a saved partial one"
+
+echo "== bad input"
+expect_error "RESUME_FROM=$TMP/none is not a directory" env RESUME_FROM="$TMP/none" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/c"
+expect_error "unknown config 'huge'" "$SCRIPTS/reproduce.sh" "$DOAR" huge "$TMP/c"
+expect_error "usage: scripts/reproduce.sh DOAR CONFIG OUTDIR" "$SCRIPTS/reproduce.sh" "$DOAR" tiny
+expect_error "$TMP/none/runs: no such directory" "$SCRIPTS/reproduce_save.sh" "$TMP/none" "$TMP/d"
+expect_error "usage: scripts/reproduce_save.sh OUTDIR DEST" "$SCRIPTS/reproduce_save.sh"
+
+echo "reproduce_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
