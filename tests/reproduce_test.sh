@@ -33,7 +33,8 @@ awk -v a="$sum" -v b="$tot" 'BEGIN { d = a - b; exit !(d < 0.3 && d > -0.3) }' &
 echo "== reproduce_save + RESUME_FROM: runs taken, not run again"
 expect_exit 0 "$SCRIPTS/reproduce_save.sh" "$TMP/a" "$TMP/saved"
 saved=$(tail -n 1 "$TMP/out"); echo "   $saved"
-echo "$saved" | grep -qE "^reproduce_save: saved=([0-9]+) ended=\1 partial=0 dest=$TMP/saved$" && ok || bad "save: $saved"
+echo "$saved" | grep -qE "^reproduce_save: saved=([0-9]+) ended=\1 partial=0 own_time=[0-9]+s dest=$TMP/saved$" && ok || bad "save: $saved"
+grep -qE "UTC on .*: ended=[0-9]+ partial=0 runs_own_time=[0-9]+s$" "$TMP/saved/SAVES.log" && ok || bad "no SAVES.log line"
 n_saved=$(ls "$TMP/saved"/*.txt | wc -l)
 # plant a figure in an ended run (kept: it shows), leave one run out (run again), and cut a
 # sweep back to its header and first load with a planted latency (goes on from there)
