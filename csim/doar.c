@@ -194,6 +194,9 @@ static void usage_sim(FILE *f) {
                "  --drain-limit N      after the sample, injection goes on until the sample's packets are\n"
                "                       delivered or for N cycles (default 10000); then the network drains\n"
                "  --watchdog N         cycles without any flit moving that count as deadlock (default 10000)\n"
+               "  --block N            speed only, same results: a router runs N cycles before the next\n"
+               "                       router (1: cycle by cycle; default 0: the shortest router link\n"
+               "                       latency, at most 16; one cycle with faults, ugal_g, after the sample)\n"
                "  --link-faults N      N random network links fail (both ways) at --fault-at; every router\n"
                "                       runs its fault units; losses are counted, not errors\n"
                "  --router-faults N    N random routers die at --fault-at (their nodes stop; neighbours\n"
@@ -322,6 +325,11 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             else if (!strcmp(a, "--sample")) c->nprm.sample = n;
             else if (!strcmp(a, "--drain-limit")) c->nprm.drain_limit = n;
             else c->nprm.watchdog = n;
+        } else if (is_net(c) && !strcmp(a, "--block")) {
+            NEED_VALUE();
+            if (parse_int(v, 0, NET_MAX_BLOCK, &n)) return bad(c, "--block '%s': expected 0..16 cycles (0: automatic)", v);
+            _Static_assert(NET_MAX_BLOCK == 16, "the --block message names 16");
+            c->nprm.block = (int)n;
         } else if (is_net(c) && (!strcmp(a, "--link-faults") || !strcmp(a, "--fault-at") ||
                                               !strcmp(a, "--repair-at") || !strcmp(a, "--router-faults"))) {
             NEED_VALUE();

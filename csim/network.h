@@ -104,6 +104,7 @@ extern "C" {
 #define NET_POISON ((uint64_t)1 << 63)
 #define NET_NO_PATH ((uint64_t)1 << 62)
 #define NET_MAX_NODES (1 << 22)
+#define NET_MAX_BLOCK 16                        /* net_run: cycles one router runs ahead at most */
 
 /* Routing: DOAR (the route-compute units) or a route policy of csim/policy.h. */
 typedef route_policy net_routing;
@@ -143,6 +144,11 @@ typedef struct {
      * packets still out are a lower bound; left out with faults, where packets may be lost), or
      * the window accepted less than stop_share of what it generated. */
     double stop_latency, stop_share;
+    /* Simulation speed only, the results are the same: net_run() runs up to `block` cycles of one
+     * router (and its nodes) before the next router, while nothing couples routers within the
+     * block (net_block() in network.c). 0: the shortest router-to-router link latency, at most
+     * NET_MAX_BLOCK; 1: cycle by cycle; else 1..that latency. */
+    int block;
     router_params rprm;       /* filled by net_default_params(); callers may change it */
     table_params tprm;
     FILE *progress;           /* progress lines (NULL: none) */
@@ -188,7 +194,7 @@ typedef struct {
     char report[512];         /* deadlock / drain / first error description, "" when none */
 } net_result;
 
-/* One link direction: a ring of lat+1 words; slot t % (lat+1) is read in cycle t. */
+/* One link direction: a ring of lat+block words; slot t % (lat+block) is read in cycle t. */
 typedef struct {
     flit f;
     uint8_t cr_valid, cr_vc, sb_valid, ctl_cr_valid;
@@ -246,7 +252,9 @@ typedef struct {
     int wheel_mask;
     int *out_peer;
     net_node *nodes;          /* [n_nodes] */
-    int ring_len[3];          /* by port class: latency + 1 */
+    int lat[3];               /* link latency by port class */
+    int block;                /* net_block(): cycles one router may run ahead, <= NET_MAX_BLOCK */
+    int ring_len[3];          /* by port class: lat + block */
     router_in rin;            /* scratch */
     uint64_t local_ports;     /* the intra-group ports of a router (side-band outputs) */
     uint64_t inject_threshold;

@@ -189,6 +189,68 @@ static void test_adversarial(test_ctx *c) {
            rdoar.accepted, rdoar.hops);
 }
 
+/* net_run's blocks (net_params.block: a router runs several cycles before the next) change the
+ * speed only: every figure of a run, the channel loads and the early stop come out the same as
+ * cycle by cycle, for every routing, several patterns and loads up to saturation, and with short
+ * links (block 3) and a chosen block. */
+static int same_result(const net_result *a, const net_result *b) {
+    return a->cycles == b->cycles && a->created == b->created && a->delivered == b->delivered && a->lost == b->lost &&
+           a->accepted == b->accepted && a->generated == b->generated && a->latency == b->latency && a->hops == b->hops &&
+           memcmp(a->hops_hist, b->hops_hist, sizeof a->hops_hist) == 0 && a->sample_created == b->sample_created &&
+           a->sample_delivered == b->sample_delivered && a->channel_min == b->channel_min &&
+           a->channel_max == b->channel_max && a->channel_mean == b->channel_mean && a->stopped == b->stopped &&
+           a->deadlock == b->deadlock && a->errors == b->errors && a->decisions == b->decisions &&
+           a->nonminimal == b->nonminimal;
+}
+
+static void test_block_exact(test_ctx *c) {
+    static const char *const routings[] = {"min", "val", "ugal_l", "ugal_g", "par", "par_ph", "ugal_le", "tpr", "doar"};
+    static const char *const traffics[] = {"ur", "adv+1", "rp", "fft3d"};
+    static const double rates[] = {0.25, 0.6};
+    char err[DOAR_ERRLEN];
+    topo t;
+    net_params p;
+    net_result one, blocked;
+    topo_named(&t, "small", err);
+    int runs = 0, same = 0;
+    for (size_t ri = 0; ri < sizeof routings / sizeof routings[0]; ri++)
+        for (size_t ti = 0; ti < sizeof traffics / sizeof traffics[0]; ti++)
+            for (size_t li = 0; li < sizeof rates / sizeof rates[0]; li++)
+                for (int variant = 0; variant < 2; variant++) {
+                    params(&t, &p, rates[li], 600, 900, 5 + ri);
+                    p.stop_latency = 500.0;   /* a saturated load stops early: at the same cycle */
+                    p.stop_share = 0.95;
+                    if (variant) {   /* short links: blocks of 3, and of 2 when chosen */
+                        p.lat_local = 3;
+                        p.lat_global = 9;
+                    }
+                    EXPECT(c, net_parse_routing(routings[ri], &p.routing, err) == 0, "%s", err);
+                    EXPECT(c, traffic_parse(traffics[ti], &t, &p.traffic, err) == 0, "%s", err);
+                    p.block = 1;
+                    run(c, &t, &p, &one);
+                    p.block = variant && ri % 2 ? 2 : 0;
+                    run(c, &t, &p, &blocked);
+                    runs++;
+                    int ok = same_result(&one, &blocked);
+                    same += ok;
+                    EXPECT(c, ok,
+                           "%s %s %.2f lat %d,%d block %d: cycles %ld/%ld delivered %ld/%ld latency %.3f/%.3f channel max "
+                           "%.4f/%.4f",
+                           routings[ri], traffics[ti], rates[li], p.lat_local, p.lat_global, p.block, one.cycles,
+                           blocked.cycles, one.delivered, blocked.delivered, one.latency, blocked.latency, one.channel_max,
+                           blocked.channel_max);
+                }
+    char msg[DOAR_ERRLEN];
+    params(&t, &p, 0.1, 100, 100, 1);
+    p.block = 11;
+    EXPECT(c, net_check_params(&t, &p, msg) != 0, "block 11 with 10-cycle links accepted");
+    p.block = NET_MAX_BLOCK + 1;
+    p.lat_local = p.lat_global = 100;
+    EXPECT(c, net_check_params(&t, &p, msg) != 0, "block above NET_MAX_BLOCK accepted");
+    printf("  blocks against cycle by cycle: %d of %d runs the same (9 routings, 4 patterns, 2 loads, 2 link sets)\n",
+           same, runs);
+}
+
 /* Packets the network drops must show up as lost, and stopped traffic as a watchdog report. */
 static void test_accounting(test_ctx *c) {
     char err[DOAR_ERRLEN];
@@ -430,6 +492,7 @@ int main(void) {
     test_zero_load_exact(&c, "small", 2, 3, 7);
     test_low_load(&c);
     test_determinism(&c);
+    test_block_exact(&c);
     test_adversarial(&c);
     test_accounting(&c);
     test_router_fault_directed(&c);
