@@ -16,7 +16,7 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save \
-        rtl-tests faults-tests reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
+        rtl-tests faults-tests plant-block reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
 
@@ -69,10 +69,25 @@ unit-tests: $(TESTS)
 	@for t in $(TESTS); do echo "== $$t"; $$t || exit 1; done
 
 cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
+	$(MAKE) --no-print-directory plant-block
 	tests/cli_test.sh $(BUILD)/asan/doar $(BUILD)/doar
 	tests/sim_cli_test.sh $(BUILD)/asan/doar
 	tests/sim_routing_test.sh $(BUILD)/doar
 	tests/reproduce_test.sh $(BUILD)/doar
+
+# The blocks of net_run (a router runs several cycles before the next) are checked against cycle
+# by cycle in tests/test_network.c; this shows that check can fail: with link rings planted one
+# block too short (NET_PLANT_SHORT_RING) the blocked runs must differ.
+$(BUILD)/plant/test_network: tests/test_network.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -O2 -DNET_PLANT_SHORT_RING -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+
+plant-block: $(BUILD)/plant/test_network
+	@out=$$($(BUILD)/plant/test_network block 2>&1); rc=$$?; \
+	 line=$$(echo "$$out" | grep 'blocks against cycle by cycle'); echo "$$line"; \
+	 if [ $$rc -ne 0 ] && [ -n "$$line" ] && echo "$$line" | grep -qvE ': ([0-9]+) of \1 runs'; then \
+	   echo "plant-block: caught (the planted short rings change the blocked runs)"; \
+	 else echo "plant-block: FAIL the planted bug was not caught"; exit 1; fi
 
 valgrind-tests: $(BUILD)/doar
 	tests/valgrind_test.sh $(BUILD)/doar
@@ -336,14 +351,9 @@ icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
 	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
 
 # make bench: speeds, each measured in this run.
-BENCH_SIM := --rate 0.3 --traffic ur --seed 1 --quiet
 bench: build
-	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim); target mid 1.3 M, paper 750 k"
-	@for c in small mid paper; do for r in doar min; do \
-	  case $$c in paper) ph="--warmup 300 --sample 300";; *) ph="--warmup 2000 --sample 2000";; esac; \
-	  $(BUILD)/doar sim $$c --routing $$r $(BENCH_SIM) $$ph | awk -v c=$$c -v r=$$r '/ speed=/ { s = ""; \
-	  for (i = 1; i <= NF; i++) if ($$i ~ /^(speed|time|cycles)=/) s = s " " $$i; print "sim: config=" c " routing=" r " ur 0.3" s " router-cycles/s" }'; \
-	done; done
+	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim), cycle by cycle and in blocks; target mid 1.3 M, paper 750 k"
+	@scripts/bench_sim.sh $(BUILD)/doar
 	@echo "== static checker"
 	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
 	@echo "== router: C model alone, Verilator alone (router-cycles per second, same stimulus)"

@@ -356,12 +356,17 @@ static void kill_routers(network *n) {
     }
 }
 
+/* Router r's word of the arrival wheel for cycle c: a router's slots are contiguous, so a block
+ * (net_block) reads one line of them for its cycles. */
+static inline size_t wheel_at(const network *n, int r, long c) {
+    return ((size_t)r << n->wheel_shift) | (size_t)(c & n->wheel_mask);
+}
+
 /* Something was written in cycle c on router r's output o, arriving after latency lat. */
 static inline void mark_arrival(network *n, int r, int o, long c, int lat) {
-    const size_t slot = (size_t)((c + lat) & n->wheel_mask) * (size_t)n->t.n_routers;
     int peer = n->out_peer[r * n->t.k + o];
-    if (peer >= 0) n->arrive[slot + (size_t)(peer / ROUTER_MAX_PORTS)] |= (uint64_t)1 << (peer % ROUTER_MAX_PORTS);
-    else if (o < n->t.p) n->arrive_node[slot + (size_t)r] |= (uint64_t)1 << o;   /* into a node */
+    if (peer >= 0) n->arrive[wheel_at(n, peer / ROUTER_MAX_PORTS, c + lat)] |= (uint64_t)1 << (peer % ROUTER_MAX_PORTS);
+    else if (o < n->t.p) n->arrive_node[wheel_at(n, r, c + lat)] |= (uint64_t)1 << o;   /* into a node */
 }
 
 /* A dead router's cycle: whatever arrives is dropped; a data packet head counts lost. A packet it
@@ -513,7 +518,11 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
     if (p->block > 0 && p->block < n->block) n->block = p->block;
     for (int c = 0; c < 3; c++) {
         n->lat[c] = port_of_class_latency(p, (port_class)c);
+#ifdef NET_PLANT_SHORT_RING   /* planted bug (make plant-block): rings too short for blocks */
+        n->ring_len[c] = n->lat[c] + 1;
+#else
         n->ring_len[c] = n->lat[c] + n->block;
+#endif
     }
     for (int o = t->first_local; o < t->first_global; o++) n->local_ports |= (uint64_t)1 << o;
     size_t words = (size_t)t->n_nodes * (size_t)n->ring_len[PORT_TERMINAL];
@@ -543,6 +552,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
     for (int c = 0; c < 3; c++)
         while (wheel < n->ring_len[c] + 1) wheel *= 2;
     n->wheel_mask = wheel - 1;
+    n->wheel_shift = __builtin_ctz((unsigned)wheel);
     n->arrive = calloc((size_t)wheel * (size_t)t->n_routers, sizeof *n->arrive);
     n->arrive_node = calloc((size_t)wheel * (size_t)t->n_routers, sizeof *n->arrive_node);
     n->out_peer = malloc((size_t)t->n_routers * (size_t)k * sizeof *n->out_peer);
@@ -803,8 +813,8 @@ static void nodes_step(network *n, int r, long c, const int rd[3], const int wr[
     const topo *t = &n->t;
     const int k = t->k;
     const int lat_node = n->lat[PORT_TERMINAL];
-    uint64_t *const arrive_at = &n->arrive[(size_t)((c + lat_node) & n->wheel_mask) * (size_t)t->n_routers + (size_t)r];
-    uint64_t *const arrived_node = &n->arrive_node[(size_t)(c & n->wheel_mask) * (size_t)t->n_routers + (size_t)r];
+    uint64_t *const arrive_at = &n->arrive[wheel_at(n, r, c + lat_node)];
+    uint64_t *const arrived_node = &n->arrive_node[wheel_at(n, r, c)];
     const uint64_t arrived = *arrived_node;
     *arrived_node = 0;
     const int alive = !net_router_dead(n, r);   /* a dead router's nodes stop */
@@ -862,7 +872,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
     const topo *t = &n->t;
     const int k = t->k;
     router_in *in = &n->rin;
-    uint64_t *const arrived_at = &n->arrive[(size_t)(c & n->wheel_mask) * (size_t)t->n_routers + (size_t)r];
+    uint64_t *const arrived_at = &n->arrive[wheel_at(n, r, c)];
     const uint64_t arrived = *arrived_at;
     *arrived_at = 0;
     if (net_router_dead(n, r)) {
@@ -1120,8 +1130,14 @@ int net_run(network *n, net_result *res) {
     const long sample_end = p->warmup + p->sample;
     double t0 = now_s(), last_print = t0;
     memset(res, 0, sizeof *res);
+    long settled = -1, settled_at = n->cycle;   /* packets delivered or lost, and when that last grew */
     for (;;) {
         const long c = n->cycle;
+        const long now_settled = n->delivered + n->lost_link + n->lost_discard + n->lost_router + n->lost_dead_source;
+        if (now_settled != settled) {
+            settled = now_settled;
+            settled_at = c;
+        }
         if (c >= sample_end) {
             if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
                 n->injecting = 0;
@@ -1137,6 +1153,13 @@ int net_run(network *n, net_result *res) {
         if (net_outstanding(n) > 0 && c - n->last_move > p->watchdog) {
             res->deadlock = 1;
             deadlock_report(n, res->report, sizeof res->report);
+            break;
+        }
+        if (net_outstanding(n) > 0 && c - settled_at > NET_LIVELOCK_WATCHDOGS * p->watchdog) {
+            res->livelock = 1;
+            snprintf(res->report, sizeof res->report,
+                     "livelock: flits move but no packet was delivered or lost for %ld cycles (cycle %ld, %ld packets outstanding)",
+                     c - settled_at, c, net_outstanding(n));
             break;
         }
         /* a block of cycles router by router where nothing above could happen inside it: before
@@ -1218,5 +1241,5 @@ int net_run(network *n, net_result *res) {
     res->sample_delivered = n->sample_delivered;
     res->errors = n->errors;
     if (n->errors && !res->report[0]) snprintf(res->report, sizeof res->report, "%s", n->first_error);
-    return res->deadlock || n->errors ? 1 : 0;
+    return res->deadlock || res->livelock || n->errors ? 1 : 0;
 }

@@ -8,7 +8,7 @@
  *            latencies, phase lengths, run seed).
  *   Outputs: net_result: offered and accepted load (flits/node/cycle), mean packet latency and
  *            hop count of the packets created in the sample window, created / delivered /
- *            lost packet counts, a hop histogram, a deadlock report when traffic stopped.
+ *            lost packet counts, a hop histogram, a deadlock report when traffic stopped (or a livelock report).
  *   Routers: one `router` per dragonfly router, tables from tables_generate() loaded with rcu_load
  *            (the state the table-write port would write), reset with <gid,bid>, the group's wired
  *            global ports and a per-router seed drawn from the run seed. Routing "min" is the same
@@ -105,6 +105,9 @@ extern "C" {
 #define NET_NO_PATH ((uint64_t)1 << 62)
 #define NET_MAX_NODES (1 << 22)
 #define NET_MAX_BLOCK 16                        /* net_run: cycles one router runs ahead at most */
+/* net_run: packets outstanding and none delivered or lost for this many watchdog periods while
+ * flits still move is a livelock (a correct network never gets there: it would be a broken model) */
+#define NET_LIVELOCK_WATCHDOGS 10
 
 /* Routing: DOAR (the route-compute units) or a route policy of csim/policy.h. */
 typedef route_policy net_routing;
@@ -188,6 +191,8 @@ typedef struct {
     long cycles;              /* simulated */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
+    int livelock;             /* flits kept moving, but no packet was delivered or lost for
+                                 NET_LIVELOCK_WATCHDOGS watchdog periods */
     int stopped;              /* ended early, saturated for certain (stop_latency / stop_share):
                                  latency is then the lower bound it had reached */
     long errors;              /* misdelivered packets, overflows, flits into unwired ports */
@@ -242,14 +247,14 @@ typedef struct {
     link_word **out_ring;     /* [n_routers * k]: queue (router, port) writes (the peer's input) */
     link_word **node_ring;    /* [n_nodes]: queue from the node's router into the node */
     link_word *ring_pool;
-    /* Arrivals (simulation speed only): bit o of arrive[(t & wheel_mask) * n_routers + r] is set
+    /* Arrivals (simulation speed only): bit o of arrive[(r << wheel_shift) | (t & wheel_mask)] is set
      * when something was written into router r's input ring o that it reads in cycle t, so a
      * router visits only those ports; out_peer[r * k + o] names the input (r', o') router r's output
      * o feeds as r' * ROUTER_MAX_PORTS + o' (-1: a node or unwired). The wheel is a power of two
-     * above the longest latency. */
+     * above the longest ring (latency + block). */
     uint64_t *arrive;
     uint64_t *arrive_node;    /* the same for the rings into the nodes: bit o = the node on port o */
-    int wheel_mask;
+    int wheel_mask, wheel_shift;   /* arrival wheel: [router][cycle & wheel_mask] */
     int *out_peer;
     net_node *nodes;          /* [n_nodes] */
     int lat[3];               /* link latency by port class */

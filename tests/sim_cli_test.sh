@@ -30,6 +30,9 @@ expect_error "--latency '0,100': links need >= 1 cycle" "$DOAR" sim tiny --rate 
 expect_error "--latency '10': expected L,G" "$DOAR" sim tiny --rate 0.1 --latency 10
 expect_error "--sample: expected a cycle count" "$DOAR" sim tiny --rate 0.1 --sample 0
 expect_error "watchdog 10: must exceed" "$DOAR" sim tiny --rate 0.1 --watchdog 10
+expect_error "--block '17': expected 0..16" "$DOAR" sim tiny --rate 0.1 --block 17
+expect_error "block 11: expected 0 \(automatic\) or 1..16 cycles \(<= the shortest router link latency, 10\)" "$DOAR" sim tiny --rate 0.1 --block 11
+expect_error "block 4: expected" "$DOAR" sim tiny --rate 0.1 --latency 3,9 --block 4
 expect_error "unknown option '--frob'" "$DOAR" sim tiny --rate 0.1 --frob
 expect_error "needs a value" "$DOAR" sim tiny --rate
 expect_exit 0 "$DOAR" sim --help
