@@ -171,6 +171,11 @@ long net_outstanding(const network *n) {
 
 int net_router_dead(const network *n, int r) { return n->routers_dead && n->router_failed[r]; }
 
+/* A flit moved in cycle c (the watchdog's clock; blocks visit cycles out of order, so only rises). */
+static inline void moved(network *n, long c) {
+    if (c > n->last_move) n->last_move = c;
+}
+
 static void lose(long *counter) { (*counter)++; }
 
 /* Per-creation-cycle counters (faults only): room for cycle c. */
@@ -386,7 +391,7 @@ static void drain_dead_router(network *n, int r, const int rd[3], const int wr[3
             o->f.data = NET_POISON;
             mark_arrival(n, r, port, n->cycle, n->lat[topo_port_class(&n->t, port)]);
             n->open_left[r * k + port] = (uint8_t)(left - 1);
-            n->last_move = n->cycle;
+            moved(n, n->cycle);
         }
     }
     for (int port = 0; port < k; port++) {
@@ -789,10 +794,6 @@ static void ring_slots(const network *n, long c, int rd[3], int wr[3]) {
     }
 }
 
-static inline void moved(network *n, long c) {
-    if (c > n->last_move) n->last_move = c;
-}
-
 /* Faults failing and coming back: the start of cycle c (with faults, blocks are one cycle). */
 static void cycle_start(network *n, long c) {
     if (faults_on(&n->prm)) {
@@ -1013,11 +1014,26 @@ static void cycle_end(network *n, long c) {
 }
 
 /*
+ * Faults couple routers within a cycle only while something happens: the failure and repair
+ * cycles (cycle_start), the link-up handshake, and between the failure and the end of diagnosis
+ * or recovery, cycle_end's look at every unit. Outside those spans a router's fault unit is
+ * reached only through its links, as every other state, so [c, c + b) may run in a block.
+ */
+static int faults_quiet(const network *n, long c, int b) {
+    const net_params *p = &n->prm;
+    if (!faults_on(p)) return 1;
+    if (c + b <= p->fault_at) return 1;                      /* before the failure */
+    if (n->events_queued || n->n_ups) return 0;
+    if (n->diag_end >= 0 && (p->repair_at < 0 || c + b <= p->repair_at)) return 1;   /* diagnosed */
+    return n->recov_end >= 0;                                /* recovered */
+}
+
+/*
  * Cycles [n->cycle, n->cycle + b), router by router: router r (and its nodes) runs all b cycles
  * before router r+1 starts. Exact when b <= the shortest router-to-router link latency (nothing
  * one router does in the block reaches another within it; the rings hold lat + n->block words, so
  * what a router writes in the block never overwrites a word its peer has still to read) and no
- * state is shared between routers within a cycle: no faults, no UGAL_G group view (net_run
+ * state is shared between routers within a cycle: no fault activity (faults_quiet), no UGAL_G group view (net_run
  * chooses b). The point is the cache: a router's state stays hot for b cycles instead of being
  * fetched again every cycle (docs/network.md "Speed").
  */
@@ -1164,12 +1180,13 @@ int net_run(network *n, net_result *res) {
         }
         /* a block of cycles router by router where nothing above could happen inside it: before
          * the sample ends (no stop, no drain), the watchdog unable to fire (last_move only rises),
-         * no faults, no UGAL_G group view; else one cycle */
+         * no fault activity (faults_quiet), no UGAL_G group view; else one cycle */
         int b = 1;
-        if (n->block > 1 && c + n->block <= sample_end && !faults_on(p) && !n->group_occ &&
+        if (n->block > 1 && c + n->block <= sample_end && !n->group_occ && faults_quiet(n, c, n->block) &&
             (net_outstanding(n) == 0 || c + n->block - 1 - n->last_move <= p->watchdog))
             b = n->block;
         net_block(n, b);
+        if (b > 1) res->block_cycles += b;
         if (p->progress && ((c + b) & ~(long)PROGRESS_CHECK_MASK) != (c & ~(long)PROGRESS_CHECK_MASK)) {
             double now = now_s();
             if (now - last_print >= PROGRESS_SECONDS) {

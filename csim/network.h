@@ -189,6 +189,7 @@ typedef struct {
     long lost_unreachable;    /* of created_unreachable: lost (one created just before the repair may
                                  still arrive) */
     long cycles;              /* simulated */
+    long block_cycles;        /* of them, run in blocks of several cycles (speed only) */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
     int livelock;             /* flits kept moving, but no packet was delivered or lost for

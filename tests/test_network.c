@@ -231,6 +231,11 @@ static void test_block_exact(test_ctx *c) {
                     p.block = variant && ri % 2 ? 2 : 0;
                     run(c, &t, &p, &blocked);
                     runs++;
+                    /* ugal_g reads its group's estimates of the same cycle: never in blocks */
+                    EXPECT(c, one.block_cycles == 0 && (p.routing == POLICY_UGAL_G ? blocked.block_cycles == 0
+                                                                                         : blocked.block_cycles >= 600 - 10),
+                           "%s: %ld cycles in blocks (cycle by cycle: %ld)", routings[ri], blocked.block_cycles,
+                           one.block_cycles);
                     int ok = same_result(&one, &blocked);
                     same += ok;
                     EXPECT(c, ok,
@@ -240,6 +245,42 @@ static void test_block_exact(test_ctx *c) {
                            blocked.cycles, one.delivered, blocked.delivered, one.latency, blocked.latency, one.channel_max,
                            blocked.channel_max);
                 }
+    /* faults: blocks only where no fault activity couples the routers (network.c faults_quiet);
+     * every field of the result must agree, the loss split and the diagnosis / recovery times too */
+    static const struct { int links, routers; long at, repair; double rate; const char *traffic; } faulty[] = {
+        {4, 0, 0, -1, 0.3, "ur"},         /* a sweep's faults: from cycle 0, never repaired */
+        {0, 1, 0, -1, 0.3, "adv+1"},
+        {3, 1, 700, 1500, 0.35, "ur"},    /* fail, diagnose, repair, recover within the run */
+        {2, 0, 650, -1, 0.5, "rp"},
+    };
+    int fruns = 0, fsame = 0;
+    for (size_t fi = 0; fi < sizeof faulty / sizeof faulty[0]; fi++) {
+        params(&t, &p, faulty[fi].rate, 600, 1800, 21 + fi);
+        p.fault_links = faulty[fi].links;
+        p.fault_routers = faulty[fi].routers;
+        p.fault_at = faulty[fi].at;
+        p.repair_at = faulty[fi].repair;
+        EXPECT(c, traffic_parse(faulty[fi].traffic, &t, &p.traffic, err) == 0, "%s", err);
+        p.block = 1;
+        run(c, &t, &p, &one);
+        p.block = 0;
+        run(c, &t, &p, &blocked);
+        EXPECT(c, one.block_cycles == 0 && blocked.block_cycles > (p.warmup + p.sample) / 2,
+               "faults: %ld of %ld cycles in blocks (want more than half of the %ld up to the sample's end; cycle by cycle: %ld)",
+               blocked.block_cycles, blocked.cycles, p.warmup + p.sample, one.block_cycles);
+        one.seconds = blocked.seconds = 0.0;
+        one.block_cycles = blocked.block_cycles = 0;
+        int ok = memcmp(&one, &blocked, sizeof one) == 0;
+        fruns++;
+        fsame += ok;
+        EXPECT(c, ok, "faults %d links %d routers at %ld repair %ld: delivered %ld/%ld lost %ld/%ld diagnosis %ld/%ld recovery %ld/%ld",
+               p.fault_links, p.fault_routers, p.fault_at, p.repair_at, one.delivered, blocked.delivered, one.lost,
+               blocked.lost, one.diagnosis_cycles, blocked.diagnosis_cycles, one.recovery_cycles, blocked.recovery_cycles);
+        EXPECT(c, one.diagnosis_cycles > 0 && one.lost > 0, "faults: no diagnosis (%ld) or no loss (%ld): not exercised",
+               one.diagnosis_cycles, one.lost);
+    }
+    printf("  blocks with faults against cycle by cycle: %d of %d runs the same (links, routers, repaired or not)\n",
+           fsame, fruns);
     char msg[DOAR_ERRLEN];
     params(&t, &p, 0.1, 100, 100, 1);
     p.block = 11;
