@@ -858,13 +858,14 @@ static void nodes_step(network *n, int r, long c, const int rd[3], const int wr[
     }
 }
 
-/* UGAL_G: every router's view of its group's global ports at the start of the cycle (blocks are
- * then one cycle: this couples the routers of a group within a cycle). */
-static void group_estimates(network *n) {
+/* UGAL_G: the view of group g's routers of their group's global ports at the start of the cycle
+ * (this couples the routers of a group within a cycle: net_block runs such groups in blocks,
+ * never single routers). Routers r = g * a + bid. */
+static void group_estimates(network *n, int g) {
     const topo *t = &n->t;
-    for (int r = 0; r < t->n_routers; r++)
+    for (int r = g * t->a; r < (g + 1) * t->a; r++)
         for (int i = 0; i < t->h; i++)
-            n->group_occ[topo_gid(t, r) * t->ah + topo_bid(t, r) * t->h + i] =
+            n->group_occ[g * t->ah + topo_bid(t, r) * t->h + i] =
                 router_gport_estimate(&n->routers[r], t->first_global + i);
 }
 
@@ -1033,8 +1034,9 @@ static int faults_quiet(const network *n, long c, int b) {
  * before router r+1 starts. Exact when b <= the shortest router-to-router link latency (nothing
  * one router does in the block reaches another within it; the rings hold lat + n->block words, so
  * what a router writes in the block never overwrites a word its peer has still to read) and no
- * state is shared between routers within a cycle: no fault activity (faults_quiet), no UGAL_G group view (net_run
- * chooses b). The point is the cache: a router's state stays hot for b cycles instead of being
+ * state is shared between routers within a cycle: no fault activity (faults_quiet; net_run
+ * chooses b). With UGAL_G's group view, shared by a group's routers, whole groups run in blocks
+ * instead. The point is the cache: a router's state stays hot for b cycles instead of being
  * fetched again every cycle (docs/network.md "Speed").
  */
 static void net_block(network *n, int b) {
@@ -1045,7 +1047,8 @@ static void net_block(network *n, int b) {
         cycle_start(n, c0);
         ring_slots(n, c0, rd, wr);
         for (int r = 0; r < t->n_routers; r++) nodes_step(n, r, c0, rd, wr);
-        if (n->group_occ) group_estimates(n);
+        if (n->group_occ)
+            for (int g = 0; g < t->g; g++) group_estimates(n, g);
         for (int r = 0; r < t->n_routers; r++) router_step(n, r, c0, rd, wr);
         cycle_end(n, c0);
         n->cycle = c0 + 1;
@@ -1053,6 +1056,17 @@ static void net_block(network *n, int b) {
     }
     int rdb[NET_MAX_BLOCK][3], wrb[NET_MAX_BLOCK][3];
     for (int i = 0; i < b; i++) ring_slots(n, c0 + i, rdb[i], wrb[i]);
+    if (n->group_occ) {   /* UGAL_G: a group runs b cycles, its routers cycle by cycle; only global
+                           * links (latency >= b) join groups */
+        for (int g = 0; g < t->g; g++)
+            for (int i = 0; i < b; i++) {
+                for (int r = g * t->a; r < (g + 1) * t->a; r++) nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
+                group_estimates(n, g);
+                for (int r = g * t->a; r < (g + 1) * t->a; r++) router_step(n, r, c0 + i, rdb[i], wrb[i]);
+            }
+        n->cycle = c0 + b;
+        return;
+    }
     for (int r = 0; r < t->n_routers; r++)
         for (int i = 0; i < b; i++) {
             nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
@@ -1180,9 +1194,9 @@ int net_run(network *n, net_result *res) {
         }
         /* a block of cycles router by router where nothing above could happen inside it: before
          * the sample ends (no stop, no drain), the watchdog unable to fire (last_move only rises),
-         * no fault activity (faults_quiet), no UGAL_G group view; else one cycle */
+         * no fault activity (faults_quiet); else one cycle */
         int b = 1;
-        if (n->block > 1 && c + n->block <= sample_end && !n->group_occ && faults_quiet(n, c, n->block) &&
+        if (n->block > 1 && c + n->block <= sample_end && faults_quiet(n, c, n->block) &&
             (net_outstanding(n) == 0 || c + n->block - 1 - n->last_move <= p->watchdog))
             b = n->block;
         net_block(n, b);

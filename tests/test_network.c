@@ -231,9 +231,8 @@ static void test_block_exact(test_ctx *c) {
                     p.block = variant && ri % 2 ? 2 : 0;
                     run(c, &t, &p, &blocked);
                     runs++;
-                    /* ugal_g reads its group's estimates of the same cycle: never in blocks */
-                    EXPECT(c, one.block_cycles == 0 && (p.routing == POLICY_UGAL_G ? blocked.block_cycles == 0
-                                                                                         : blocked.block_cycles >= 600 - 10),
+                    /* (ugal_g reads its group's estimates of the same cycle: groups run in blocks) */
+                    EXPECT(c, one.block_cycles == 0 && blocked.block_cycles >= 600 - 10,
                            "%s: %ld cycles in blocks (cycle by cycle: %ld)", routings[ri], blocked.block_cycles,
                            one.block_cycles);
                     int ok = same_result(&one, &blocked);
