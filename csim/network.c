@@ -161,8 +161,25 @@ static int port_of_class_latency(const net_params *p, port_class c) {
     return c == PORT_TERMINAL ? p->lat_terminal : c == PORT_LOCAL ? p->lat_local : p->lat_global;
 }
 
+/* The report keeps the error that comes first in simulated order — cycle, then the step (cycle
+ * start, nodes, routers, cycle end), then the router — so blocks, which visit cycles router by
+ * router, report the same one as cycle by cycle. */
+static void note_error(network *n, const char *msg) {
+    const long long key = ((long long)n->cycle * 4 + n->step_phase) * (n->t.n_routers + 1) + (n->step_router + 1);
+    if (!n->first_error[0] || key < n->first_error_key) {
+        snprintf(n->first_error, sizeof n->first_error, "%s", msg);
+        n->first_error_key = key;
+    }
+}
+
 static void fail(network *n, const char *msg) {
-    if (n->errors++ == 0) snprintf(n->first_error, sizeof n->first_error, "%s", msg);
+    n->errors++;
+    note_error(n, msg);
+}
+
+/* A packet was created, delivered or lost in cycle c (stamped where it happens, so the same in blocks). */
+static inline void settled(network *n, long c) {
+    if (c > n->last_settle) n->last_settle = c;
 }
 
 long net_outstanding(const network *n) {
@@ -176,7 +193,10 @@ static inline void moved(network *n, long c) {
     if (c > n->last_move) n->last_move = c;
 }
 
-static void lose(long *counter) { (*counter)++; }
+static void lose(network *n, long *counter) {
+    (*counter)++;
+    settled(n, n->cycle);
+}
 
 /* Per-creation-cycle counters (faults only): room for cycle c. */
 static int cycle_slot(network *n, long c) {
@@ -340,7 +360,8 @@ static void kill_routers(network *n) {
     for (int r = 0; r < t->n_routers; r++) {
         if (!n->router_failed[r]) continue;
         n->lost_router += heads_held(&n->routers[r], k);
-        for (uint64_t m = n->routers[r].regs[n->routers[r].cur].discard; m; m &= m - 1) lose(&n->lost_discard);   /* decided before */
+        settled(n, n->cycle);
+        for (uint64_t m = n->routers[r].regs[n->routers[r].cur].discard; m; m &= m - 1) lose(n, &n->lost_discard);   /* decided before */
         n->events_queued -= n->evq_n[r];   /* its queued events die with it */
         n->evq_n[r] = 0;
         for (int port = 0; port < k; port++) {
@@ -354,6 +375,7 @@ static void kill_routers(network *n) {
         for (int nid = 0; nid < t->p; nid++) {   /* its nodes stop: their source queues are lost */
             net_node *nd = &n->nodes[r * t->p + nid];
             n->lost_dead_source += nd->q_count;
+            settled(n, n->cycle);
             nd->q_count = 0;
             nd->q_head = 0;
             nd->cur_left = 0;   /* the head of a packet it was sending is in the router or on the link */
@@ -400,7 +422,7 @@ static void drain_dead_router(network *n, int r, const int rd[3], const int wr[3
         w += rd[topo_port_class(&n->t, port)];
         if (w->f.valid) {
             if (fault_is_ctl(&w->f)) n->ctl_in_flight--;
-            else if (w->f.head) lose(&n->lost_router);
+            else if (w->f.head) lose(n, &n->lost_router);
             w->f.valid = 0;
         }
         w->cr_valid = 0;
@@ -598,7 +620,9 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         n->evq = calloc((size_t)t->n_routers, sizeof *n->evq);
         n->evq_head = calloc((size_t)t->n_routers, sizeof *n->evq_head);
         n->evq_n = calloc((size_t)t->n_routers, sizeof *n->evq_n);
+        n->unwired_ctl_cr = calloc((size_t)t->n_routers, sizeof *n->unwired_ctl_cr);
         if (!n->link_down || !n->dropping || !n->ups || !n->ev_up || !n->evq || !n->evq_head || !n->evq_n ||
+            !n->unwired_ctl_cr ||
             choose_links(n))
             goto oom;
         for (int r = 0; r < t->n_routers; r++) n->ev_up[r] = -1;
@@ -624,6 +648,7 @@ void net_free(network *n) {
     free(n->dropping);
     free(n->ups);
     free(n->ev_up);
+    free(n->unwired_ctl_cr);
     free(n->evq);
     free(n->evq_head);
     free(n->evq_n);
@@ -684,6 +709,7 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
     nd->q_count++;
     if (n->created == n->delivered && n->cycle > n->last_move) n->last_move = n->cycle;   /* the watchdog counts from here */
     n->created++;
+    settled(n, n->cycle);
     if (faults_on(&n->prm) && cycle_slot(n, n->cycle) == 0) {
         n->created_at[n->cycle]++;
         if (n->diag_end >= 0 && (n->prm.repair_at < 0 || n->cycle < n->prm.repair_at)) {
@@ -740,7 +766,7 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     if (!f->head && (f->data & NET_POISON) && nd->sink_busy) {   /* cut off by a dead router */
         if (f->tail) {
             nd->sink_busy = 0;
-            lose(&n->lost_router);
+            lose(n, &n->lost_router);
         }
         return;
     }
@@ -767,6 +793,7 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     if (!f->tail) return;
     nd->sink_busy = 0;
     n->delivered++;
+    settled(n, n->cycle);
     if (bin >= 0 && bin < n->n_bins) {
         n->bin_pkts[bin]++;
         n->bin_latency[bin] += (double)(n->cycle - (long)(f->data & ((1ull << NET_TIME_BITS) - 1)));
@@ -796,6 +823,8 @@ static void ring_slots(const network *n, long c, int rd[3], int wr[3]) {
 
 /* Faults failing and coming back: the start of cycle c (with faults, blocks are one cycle). */
 static void cycle_start(network *n, long c) {
+    n->step_phase = 0;
+    n->step_router = -1;
     if (faults_on(&n->prm)) {
         if (c == n->prm.fault_at) {
             set_links(n, 1);
@@ -820,6 +849,8 @@ static void nodes_step(network *n, int r, long c, const int rd[3], const int wr[
     *arrived_node = 0;
     const int alive = !net_router_dead(n, r);   /* a dead router's nodes stop */
     n->cycle = c;   /* enqueue() and sink() stamp packets with it */
+    n->step_phase = 1;
+    n->step_router = r;
     for (int port = 0; port < t->p; port++) {
         const int node = r * t->p + port;
         net_node *nd = &n->nodes[node];
@@ -877,6 +908,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
     uint64_t *const arrived_at = &n->arrive[wheel_at(n, r, c)];
     const uint64_t arrived = *arrived_at;
     *arrived_at = 0;
+    n->step_phase = 2;
     if (net_router_dead(n, r)) {
         drain_dead_router(n, r, rd, wr);
         return;
@@ -914,6 +946,11 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             w->ctl_cr_valid = 0;
         }
     }
+    if (n->unwired_ctl_cr && n->unwired_ctl_cr[r]) {   /* control credits of unwired ports (below) */
+        for (uint64_t m = n->unwired_ctl_cr[r]; m; m &= m - 1) in->ctl_cr_valid[__builtin_ctzll(m)] = 1;
+        pm.ctl_cr |= n->unwired_ctl_cr[r];
+        n->unwired_ctl_cr[r] = 0;
+    }
     in->ev_valid = 0;
     if (n->evq_n && n->evq_n[r] && router_event_ready(&n->routers[r])) {
         int e = n->evq[r][n->evq_head[r]];
@@ -931,7 +968,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         n->events_queued--;
     }
     const router_out *out = router_cycle_ref(&n->routers[r], in, &pm);
-    for (uint64_t m = out->discard; m; m &= m - 1) lose(&n->lost_discard);
+    for (uint64_t m = out->discard; m; m &= m - 1) lose(n, &n->lost_discard);
     if (out->discard && !faults_on(&n->prm)) {   /* without faults every packet has a route */
         char msg[160];
         snprintf(msg, sizeof msg, "cycle %ld: router %d discarded a packet (input ports 0x%llx): no route", c, r,
@@ -945,8 +982,14 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         const int o = __builtin_ctzll(sent);
         port_class pc = topo_port_class(t, o);
         link_word *w = orr[o];
-        if (!w) {
-            if (out->out[o].valid) {
+        if (!w) {   /* an unwired global port (g < a*h+1) */
+            if (out->out[o].valid && fault_is_ctl(&out->out[o]) && n->unwired_ctl_cr) {
+                /* the fault units address FDs/FRs upstream of every input port, unwired ones too:
+                 * nobody is there, the port takes them as a sink (as in doar faults, where they are
+                 * lost) and returns the control credit the next cycle, so the unit never waits */
+                n->unwired_ctl_cr[r] |= (uint64_t)1 << o;
+                n->ctl_unwired++;
+            } else if (out->out[o].valid) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "cycle %ld: router %d sent a flit into unwired port %d", c, r, o);
                 fail(n, msg);
@@ -962,7 +1005,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             int drop = n->dropping && n->dropping[r * k + o];
             if (f->head && down) {   /* a failed link drops whole packets */
                 drop = 1;
-                if (!ctl) lose(down_link_loss(n, r, o));
+                if (!ctl) lose(n, down_link_loss(n, r, o));
             }
             if (drop) {
                 n->dropping[r * k + o] = !f->tail;
@@ -987,21 +1030,26 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             w->sb_bits = out->sb_bits;
         }
     }
-    if (out->overflow && !n->overflow_seen) {   /* sticky in the router: report the first one */
+    if (out->overflow) {   /* sticky in the router: counted once, the first in simulated order reported */
         char msg[160];
-        n->overflow_seen = 1;
         snprintf(msg, sizeof msg, "cycle %ld: router %d: input buffer overflow on ports 0x%llx", c, r,
                  (unsigned long long)out->overflow);
-        fail(n, msg);
+        if (!n->overflow_seen) fail(n, msg);
+        else note_error(n, msg);
+        n->overflow_seen = 1;
     }
 }
 
 /* The end of cycle c: diagnosis or recovery over (faults only). */
 static void cycle_end(network *n, long c) {
     const topo *t = &n->t;
+    n->step_phase = 3;
+    n->step_router = -1;
     if (faults_on(&n->prm) && c >= n->prm.fault_at) {   /* the end of diagnosis / recovery */
+        /* quiet: no event waiting, no FD/FR on a link, in an output register or in a unit */
         int quiet = n->ctl_in_flight == 0 && n->events_queued == 0;
-        for (int r = 0; r < t->n_routers && quiet; r++) quiet = net_router_dead(n, r) || fault_idle(n->routers[r].fu);
+        for (int r = 0; r < t->n_routers && quiet; r++)
+            quiet = net_router_dead(n, r) || (fault_idle(n->routers[r].fu) && !router_ctl_out_pending(&n->routers[r]));
         if (quiet && n->diag_end < 0 && (n->prm.repair_at < 0 || c < n->prm.repair_at)) {
             n->diag_end = c;
             for (int s = 0; s < t->n_nodes; s++)
@@ -1160,14 +1208,9 @@ int net_run(network *n, net_result *res) {
     const long sample_end = p->warmup + p->sample;
     double t0 = now_s(), last_print = t0;
     memset(res, 0, sizeof *res);
-    long settled = -1, settled_at = n->cycle;   /* packets delivered or lost, and when that last grew */
+    const long livelock_after = NET_LIVELOCK_WATCHDOGS * p->watchdog;
     for (;;) {
         const long c = n->cycle;
-        const long now_settled = n->delivered + n->lost_link + n->lost_discard + n->lost_router + n->lost_dead_source;
-        if (now_settled != settled) {
-            settled = now_settled;
-            settled_at = c;
-        }
         if (c >= sample_end) {
             if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
                 n->injecting = 0;
@@ -1185,19 +1228,21 @@ int net_run(network *n, net_result *res) {
             deadlock_report(n, res->report, sizeof res->report);
             break;
         }
-        if (net_outstanding(n) > 0 && c - settled_at > NET_LIVELOCK_WATCHDOGS * p->watchdog) {
+        if (net_outstanding(n) > 0 && c - n->last_settle > livelock_after) {
             res->livelock = 1;
             snprintf(res->report, sizeof res->report,
-                     "livelock: flits move but no packet was delivered or lost for %ld cycles (cycle %ld, %ld packets outstanding)",
-                     c - settled_at, c, net_outstanding(n));
+                     "livelock: flits move but no packet was created, delivered or lost for %ld cycles (cycle %ld, %ld packets outstanding)",
+                     c - n->last_settle, c, net_outstanding(n));
             break;
         }
         /* a block of cycles router by router where nothing above could happen inside it: before
-         * the sample ends (no stop, no drain), the watchdog unable to fire (last_move only rises),
+         * the sample ends (no stop, no drain), the watchdog and the livelock end unable to fire
+         * (last_move and last_settle only rise),
          * no fault activity (faults_quiet); else one cycle */
         int b = 1;
         if (n->block > 1 && c + n->block <= sample_end && faults_quiet(n, c, n->block) &&
-            (net_outstanding(n) == 0 || c + n->block - 1 - n->last_move <= p->watchdog))
+            (net_outstanding(n) == 0 ||
+             (c + n->block - 1 - n->last_move <= p->watchdog && c + n->block - 1 - n->last_settle <= livelock_after)))
             b = n->block;
         net_block(n, b);
         if (b > 1) res->block_cycles += b;
@@ -1251,6 +1296,7 @@ int net_run(network *n, net_result *res) {
     res->lost_to_dead_after_diagnosis = n->created_to_dead - n->delivered_to_dead;
     res->lost_unreachable = n->created_unreachable - n->delivered_unreachable;
     res->fd_fr_packets = n->fd_fr_packets;
+    res->ctl_unwired = n->ctl_unwired;
     res->unreachable_pairs = n->unreachable_pairs;
     res->created_unreachable = n->created_unreachable;
     res->diagnosis_cycles = n->diag_end >= 0 ? n->diag_end - p->fault_at : -1;

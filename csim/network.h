@@ -105,8 +105,8 @@ extern "C" {
 #define NET_NO_PATH ((uint64_t)1 << 62)
 #define NET_MAX_NODES (1 << 22)
 #define NET_MAX_BLOCK 16                        /* net_run: cycles one router runs ahead at most */
-/* net_run: packets outstanding and none delivered or lost for this many watchdog periods while
- * flits still move is a livelock (a correct network never gets there: it would be a broken model) */
+/* net_run: packets outstanding and none created, delivered or lost for this many watchdog periods
+ * while flits still move is a livelock (a correct network never gets there: a broken model would) */
 #define NET_LIVELOCK_WATCHDOGS 10
 
 /* Routing: DOAR (the route-compute units) or a route policy of csim/policy.h. */
@@ -176,6 +176,7 @@ typedef struct {
     long lost_before_fault, lost_diagnosis, lost_after_diagnosis, lost_recovery, lost_after_recovery;
     long diagnosis_cycles, recovery_cycles;
     long fd_fr_packets;       /* control flits sent on links */
+    long ctl_unwired;         /* control flits sent into unwired global ports (g < a*h+1): dropped */
     long unreachable_pairs;   /* (source, destination) node pairs whose source entry is inaccessible
                                  once diagnosis ended: no allowed path is left */
     long created_unreachable; /* packets created after diagnosis (before the repair) for such pairs:
@@ -192,8 +193,8 @@ typedef struct {
     long block_cycles;        /* of them, run in blocks of several cycles (speed only) */
     double seconds;           /* wall time of the cycles */
     int deadlock;             /* the watchdog fired */
-    int livelock;             /* flits kept moving, but no packet was delivered or lost for
-                                 NET_LIVELOCK_WATCHDOGS watchdog periods */
+    int livelock;             /* packets outstanding, but none created, delivered or lost for
+                                 NET_LIVELOCK_WATCHDOGS watchdog periods (flits kept moving) */
     int stopped;              /* ended early, saturated for certain (stop_latency / stop_share):
                                  latency is then the lower bound it had reached */
     long errors;              /* misdelivered packets, overflows, flits into unwired ports */
@@ -267,6 +268,10 @@ typedef struct {
     int injecting;
     long cycle;
     long last_move;           /* last cycle a flit moved anywhere */
+    long last_settle;         /* last cycle a packet was created, delivered or lost (livelock) */
+    int step_phase, step_router;   /* what runs now (cycle_start 0, nodes 1, router 2, cycle_end 3;
+                                      router -1: none): orders errors as cycle by cycle would */
+    long long first_error_key;
     /* totals */
     long created, delivered, flits_delivered;
     long sample_created, sample_delivered, sample_flits, sample_flits_created;
@@ -287,7 +292,8 @@ typedef struct {
     int *failed;              /* [fault_links * 2]: (router, port) of one end of each failed link */
     int n_failed;
     long ctl_in_flight, events_queued;
-    long lost_link, lost_discard, fd_fr_packets;
+    long lost_link, lost_discard, fd_fr_packets, ctl_unwired;
+    uint64_t *unwired_ctl_cr; /* [n_routers] (faults): control credits an unwired port returns next cycle */
     /* with faults, per creation cycle: packets created / delivered (losses by creation window) */
     int32_t *created_at, *delivered_from;
     long cap_cycles;

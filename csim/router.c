@@ -121,6 +121,13 @@ int router_enable_faults(router *r, const table_set *ts, int router_id, char err
 
 int router_event_ready(const router *r) { return r->fu && fault_event_ready(r->fu); }
 
+int router_ctl_out_pending(const router *r) {
+    const router_out *next = &r->regs[r->cur];   /* after the edge: next cycle's outputs */
+    for (uint64_t m = next->out_ports; m; m &= m - 1)
+        if (fault_is_ctl(&next->out[__builtin_ctzll(m)])) return 1;
+    return 0;
+}
+
 void router_free(router *r) {
     if (r->fu) { fault_free(r->fu); free(r->fu); }
     if (r->pol) { policy_free(r->pol); free(r->pol); }

@@ -175,6 +175,9 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
 int router_enable_faults(router *r, const table_set *ts, int router_id, char err[DOAR_ERRLEN]);
 /* The event input can take an event this cycle. */
 int router_event_ready(const router *r);
+/* After router_cycle: an FD/FR packet the fault unit has handed over is in the output register,
+ * to leave next cycle (the unit is idle, the link does not carry it yet). */
+int router_ctl_out_pending(const router *r);
 /* Output port o's outstanding flits minus those sent within its round trip (route policies with
  * a history window; the plain credit occupancy otherwise). */
 int router_gport_estimate(const router *r, int o);

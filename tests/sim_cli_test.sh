@@ -71,6 +71,13 @@ done
 hops=$(echo "$last" | sed -E 's/.* hops=([0-9.]+).*/\1/')
 awk -v h="$hops" 'BEGIN { exit !(h < 1.0) }' && ok || bad "dl(linear) hops $hops: the pattern did not reach the network"
 
+echo "== sim: a long-idle network is no livelock; blocks end where cycle by cycle does"
+# a packet now and then, none for longer than 10 watchdog periods in between: every run is healthy
+expect_exit 0 "$DOAR" sim tiny --rate 0.0005 --latency 10,10 --watchdog 84 --warmup 20000 --sample 10000 --quiet --block 1
+one=$(grep -v "time=" "$TMP/out")
+echo "$one" | tail -n 1 | grep -q " lost=0$" && ok || bad "idle network: $(tail -n 1 "$TMP/out")"
+expect_exit 0 "$DOAR" sim tiny --rate 0.0005 --latency 10,10 --watchdog 84 --warmup 20000 --sample 10000 --quiet
+[ "$(grep -v "time=" "$TMP/out")" = "$one" ] && ok || bad "idle network: blocks give another result"
 echo "== sim: same seed, same result; progress on stderr without --quiet"
 "$DOAR" sim small --rate 0.3 --seed 9 --warmup 300 --sample 600 >"$TMP/a" 2>"$TMP/progress"
 "$DOAR" sim small --rate 0.3 --seed 9 $SHORT >"$TMP/b"

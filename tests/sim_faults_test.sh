@@ -37,7 +37,7 @@ run mid 40 1 --warmup 1000 --sample 4000 --fault-at 1500 --repair-at 3500
 echo "== router faults: 2 routers die at cycle 3000 (repaired at 7000, or never), with and without link faults"
 run_rf() {   # SEED LINKS EXTRA...
   local seed=$1 links=$2; shift 2
-  out=$("$DOAR" sim small --rate 0.2 --seed "$seed" --warmup 2000 --sample 8000 --drain-limit 2000 --router-faults 2 \
+  out=$("$DOAR" sim "${CFG:-small}" --rate 0.2 --seed "$seed" --warmup 2000 --sample 8000 --drain-limit 2000 --router-faults 2 \
         --link-faults "$links" --fault-at 3000 --quiet "$@"); rc=$?
   f="$(printf '%s\n' "$out" | grep -E '^sim: (router_)?faults ' | tr '\n' ' ')"
   last=$(printf '%s\n' "$out" | tail -n 1)
@@ -46,7 +46,7 @@ run_rf() {   # SEED LINKS EXTRA...
   local in_r=$(val lost_in_routers) src=$(val lost_dead_sources) diag=$(val diagnosis_cycles) rec=$(val recovery_cycles)
   local ad=$(val after_diagnosis) lu=$(val lost_unreachable) ltd=$(val lost_to_dead_after_diagnosis) ar=$(val after_recovery)
   local repair=$(val repair)
-  echo "   links=$links seed=$seed repair=$repair: diagnosis=$diag recovery=$rec lost=$lost (in routers $in_r, dead sources $src, links $on_links, discarded $disc) after_diagnosis=$ad (unreachable $lu, to dead nodes $ltd) after_recovery=$ar"
+  echo "   ${CFG:-small} links=$links seed=$seed repair=$repair: diagnosis=$diag recovery=$rec lost=$lost (in routers $in_r, dead sources $src, links $on_links, discarded $disc) after_diagnosis=$ad (unreachable $lu, to dead nodes $ltd) after_recovery=$ar"
   [ $rc -eq 0 ] || { echo "FAIL: exit $rc: $(printf '%s\n' "$out" | grep FAIL)"; fail=1; }
   [ -n "$in_r" ] && [ -n "$diag" ] || { echo "FAIL: no router-fault or faults line"; fail=1; return; }
   [ "$lost" = $((on_links + disc + in_r + src)) ] || { echo "FAIL: lost=$lost is not the sum of its causes"; fail=1; }
@@ -65,6 +65,10 @@ for s in 1 2; do run_rf $s 0 --repair-at 7000; done
 run_rf 3 4 --repair-at 7000
 run_rf 4 0
 run_rf 5 4
+# fig8 (g < a*h+1): the units also address FDs/FRs to unwired global ports, which take them as
+# sinks; the run must end clean, diagnosis and recovery too
+CFG=fig8 run_rf 5 3 --repair-at 7000
+[ "$(val ctl_unwired)" -gt 0 ] 2>/dev/null && echo "   fig8: $(val ctl_unwired) FD/FR into unwired ports" || { echo "FAIL: fig8: no FD/FR into an unwired port: not exercised"; fail=1; }
 
 echo "== time series (seed 001 Fig. 17): the bins agree with the summary, and the faults show"
 out=$("$DOAR" sim small --rate 0.3 --seed 1 --warmup 3000 --sample 10000 --quiet --link-faults 8 --fault-at 5000 \
