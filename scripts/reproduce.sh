@@ -79,6 +79,9 @@ for n in $FAULTS_L; do
   nl=$(scale "$n" "$LINKS" "$PAPER_LINKS")
   for tr in ur adv+1 rp; do sweep_job "fault_l${n}_$(safe "$tr")" doar "$tr" --link-faults "$nl"; done
 done
+# the threshold decision (docs/network.md "Congestion thresholds") checked: DOAR with the paper's
+# bare TL / TG, not raised to 80 % of a port's round trip
+for tr in ur adv+1 rp; do sweep_job "sweep_doar_bare_$(safe "$tr")" doar "$tr" --threshold-util 0; done
 ROUTER_FAULTS=0
 "$DOAR" sim --help 2>&1 | grep -q -- "--router-faults" && ROUTER_FAULTS=1
 if [ $ROUTER_FAULTS = 1 ]; then
@@ -311,6 +314,16 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   else
     echo "| routers | - | not run: this doar has no --router-faults | | |"
   fi
+  echo
+  echo "## DOAR's congestion thresholds (docs/network.md \"Congestion thresholds\")"
+  echo
+  echo "Saturation with the default thresholds (TL / TG raised to 80 % of a port's round trip"
+  echo "where that is higher) and with the paper's bare TL = 10, TG = 30 packets (\`--threshold-util 0\`):"
+  echo
+  echo "| thresholds | UR | ADV+1 | RP |"
+  echo "|---|---|---|---|"
+  echo "| default (80 %) | $(sat sweep_doar_ur) | $(sat sweep_doar_adv_1) | $(sat sweep_doar_rp) |"
+  echo "| the paper's bare ones | $(sat sweep_doar_bare_ur) | $(sat sweep_doar_bare_adv_1) | $(sat sweep_doar_bare_rp) |"
   echo
   echo "## Diagnosis and recovery under load (seed 001 Fig. 17: 50 links, 5.2 / 10.3 us)"
   echo

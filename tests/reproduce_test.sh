@@ -23,6 +23,8 @@ S="$TMP/a/summary.md"
 for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
   grep -qE "^\| $r \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \|$" "$S" && ok || bad "no saturation row for $r"
 done
+grep -qE "^\| the paper's bare ones \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for the bare thresholds"
+grep -q -- "--threshold-util 0" "$TMP/a/jobs1.txt" && ok || bad "the bare-threshold sweeps do not take --threshold-util 0"
 grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary gives no machine time"
 # every load line of a sweep carries its own time and the sweep's time adds them up
 f="$TMP/a/runs/sweep_doar_ur.txt"
