@@ -37,6 +37,7 @@ help:
 	@echo "               - fault campaigns on paper and the worked examples, then seed 001's evaluation on"
 	@echo "                 REPRO_CONFIG into docs/reproduce/REPRO_CONFIG.md + plots (resumes when rerun)"
 	@echo "               [REPRO_RESUME=DIR] - first take the runs saved in DIR (by make reproduce-save)"
+	@echo "               [REPRO_ONLY=REGEX] - only the runs whose names match (e.g. '_(val|tpr)_')"
 	@echo "make reproduce-save [REPRO_CONFIG=paper] - keep the runs so far in docs/reproduce/REPRO_CONFIG/runs"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
 	@echo "make clean  - remove build/"
@@ -107,6 +108,7 @@ faults-tests: $(BUILD)/doar
 # REPRO_RESUME=docs/reproduce/REPRO_CONFIG/runs goes on from there on another machine.
 REPRO_CONFIG ?= paper
 REPRO_RESUME ?=
+REPRO_ONLY ?=
 REPRO_PHASES ?= --warmup 10000 --sample 5000
 REPRO_STEP ?= 0.1
 REPRO_JOBS ?= $(shell nproc)
@@ -117,7 +119,7 @@ reproduce: deps build
 	$(BUILD)/doar faults fig8 --example fig8c
 	$(BUILD)/doar faults fig8 --example fig9
 	@scripts/deps.sh plots
-	SEED=$(SEED) PHASES="$(REPRO_PHASES)" STEP=$(REPRO_STEP) JOBS=$(REPRO_JOBS) RESUME_FROM="$(REPRO_RESUME)" scripts/reproduce.sh $(BUILD)/doar $(REPRO_CONFIG) $(BUILD)/reproduce/$(REPRO_CONFIG) | tail -n 1
+	SEED=$(SEED) PHASES="$(REPRO_PHASES)" STEP=$(REPRO_STEP) JOBS=$(REPRO_JOBS) RESUME_FROM="$(REPRO_RESUME)" ONLY="$(REPRO_ONLY)" scripts/reproduce.sh $(BUILD)/doar $(REPRO_CONFIG) $(BUILD)/reproduce/$(REPRO_CONFIG) | tail -n 1
 	@mkdir -p docs/reproduce/$(REPRO_CONFIG)
 	cp $(BUILD)/reproduce/$(REPRO_CONFIG)/plots/*.png docs/reproduce/$(REPRO_CONFIG)/
 	sed 's#plots/#$(REPRO_CONFIG)/#g' $(BUILD)/reproduce/$(REPRO_CONFIG)/summary.md > docs/reproduce/$(REPRO_CONFIG).md

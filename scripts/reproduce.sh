@@ -12,6 +12,9 @@
 # loads it had finished (doar sweep --resume): rerunning resumes an interrupted reproduction
 # (delete OUTDIR/runs for a fresh one). RESUME_FROM=DIR first takes the run outputs saved in DIR
 # (scripts/reproduce_save.sh, e.g. from another machine) where OUTDIR has none or only a partial one.
+# ONLY=REGEX runs only the runs whose output name (e.g. sweep_val_ur, hops_min_rp, app_tpr_lu)
+# matches the extended regex; the others are left for a later rerun (the summary marks them
+# pending). Useful to split a reproduction across machines or to keep one routing's runs back.
 # Progress: one line per finished run on stderr; last line on stdout:
 #   reproduce: config=C runs=N failed=F wall=S s summary=OUTDIR/summary.md
 set -u
@@ -31,6 +34,10 @@ export GLIBC_TUNABLES=${GLIBC_TUNABLES:-glibc.malloc.hugetlb=1}
 mkdir -p "$OUT/runs" "$OUT/plots" || exit 2
 T0=$(date +%s)
 finished() { grep -qE '^(sweep|sim): config=.* (saturation|lost)=' "$1" 2>/dev/null; }
+ONLY=${ONLY:-}
+if [ -n "$ONLY" ]; then
+  echo x | grep -qE -- "$ONLY" 2>/dev/null; [ $? -le 1 ] || { echo "reproduce: ONLY='$ONLY' is not an extended regex" >&2; exit 2; }
+fi
 RESUME_FROM=${RESUME_FROM:-}
 if [ -n "$RESUME_FROM" ]; then
   [ -d "$RESUME_FROM" ] || { echo "reproduce: RESUME_FROM=$RESUME_FROM is not a directory" >&2; exit 2; }
@@ -97,10 +104,12 @@ run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finishe
   : > "$pending"
   while IFS= read -r line; do
     local res=${line##*> }; res=${res%% 2>&1}
-    finished "$res" || echo "$line" >> "$pending"
+    finished "$res" && continue
+    [ -z "$ONLY" ] || basename "$res" .txt | grep -qE -- "$ONLY" || continue
+    echo "$line" >> "$pending"
   done < "$file"
   total=$(wc -l < "$pending")
-  echo "reproduce: $total to run, $(( $(wc -l < "$file") - total )) kept from an earlier run" >&2
+  echo "reproduce: $total to run, $(( $(wc -l < "$file") - total )) kept from an earlier run${ONLY:+ or left out by ONLY}" >&2
   local n=0
   cat "$pending" | xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' 2>&1 | \
     while IFS= read -r l; do
