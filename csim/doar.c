@@ -190,6 +190,9 @@ static void usage_sim(FILE *f) {
                "  --threshold-util P   a threshold is at least the flits a port busy P%% of the cycles\n"
                "                       has in flight on its link (occupancy is credit-based; default 80;\n"
                "                       0: the paper's figures alone; docs/network.md)\n"
+               "  --cong-demand 0|1    DOAR: a global port's congestion counts the flits routed to it\n"
+               "                       and waiting in its router besides its credits (1, default: the\n"
+               "                       RTL's); 0: credit occupancy only (docs/network.md)\n"
                "  --latency L,G        intra-group and global link latency, cycles (default 10,100)\n"
                "  --drain-limit N      after the sample, injection goes on until the sample's packets are\n"
                "                       delivered or for N cycles (default 10000); then the network drains\n"
@@ -349,6 +352,10 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             NEED_VALUE();
             if (parse_int(v, 0, 100, &n)) return bad(c, "--threshold-util '%s': expected a percentage 0..100", v);
             c->nprm.threshold_util = (int)n;
+        } else if (is_net(c) && !strcmp(a, "--cong-demand")) {
+            NEED_VALUE();
+            if (parse_int(v, 0, 1, &n)) return bad(c, "--cong-demand '%s': expected 0 or 1", v);
+            c->nprm.cong_demand = (int)n;
         } else if (is_net(c) && !strcmp(a, "--packet-len")) {
             NEED_VALUE();
             if (parse_int(v, NET_MIN_PACKET_LEN, FLIT_MAX_LEN, &n)) return bad(c, "--packet-len '%s': expected 2..15 flits", v);
@@ -844,9 +851,16 @@ static int cmd_sweep(cli *c) {
      * whose header lines are these */
     snprintf(header + hlen, sizeof header - (size_t)hlen,
              "sweep: packet_len=%d latency=%d,%d thresholds=%d,%d threshold_util=%d drain_limit=%ld watchdog=%ld "
-             "nm_slots=%d c_ways=%d\n",
+             "nm_slots=%d c_ways=%d",
              p->packet_len, p->lat_local, p->lat_global, p->tl_pkts, p->tg_pkts, p->threshold_util, p->drain_limit,
              p->watchdog, p->tprm.nm_slots, p->tprm.c_ways);
+    hlen = (int)strlen(header);
+    /* only DOAR reads the congestion unit (route policies keep their headers, and so their
+     * resumable loads, from before the option) */
+    if (p->routing == NET_ROUTING_DOAR)
+        snprintf(header + hlen, sizeof header - (size_t)hlen, " cong_demand=%d", p->cong_demand);
+    hlen = (int)strlen(header);
+    snprintf(header + hlen, sizeof header - (size_t)hlen, "\n");
     fputs(header, stdout);
     fflush(stdout);
     sweep_resumed *resumed = calloc(1, sizeof *resumed);

@@ -57,6 +57,7 @@ void net_size_router(const topo *t, net_params *p) {
     int in_flight_g = (2 * p->lat_global + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
     if (p->rprm.tl < in_flight_l) p->rprm.tl = in_flight_l;
     if (p->rprm.tg < in_flight_g) p->rprm.tg = in_flight_g;
+    p->rprm.cong_demand = p->cong_demand;
 }
 
 void net_default_params(const topo *t, net_params *p) {
@@ -80,6 +81,7 @@ void net_default_params(const topo *t, net_params *p) {
     p->tl_pkts = PAPER_TL_PKTS;
     p->tg_pkts = PAPER_TG_PKTS;
     p->threshold_util = NET_THRESHOLD_UTIL_DEFAULT;
+    p->cong_demand = 1;
     tables_default_params(&p->tprm);
     net_size_router(t, p);
 }

@@ -31,6 +31,7 @@ void router_default_params(const topo *t, router_params *p) {
     p->tps = TPS_REF;
     p->bulletin = 1;
     p->ctl_depth = FAULT_CTL_DEPTH;
+    p->cong_demand = 1;   /* rtl/router.v CONG_DEMAND */
 }
 
 int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]) {
@@ -174,6 +175,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     r->cur = 0;
     r->side_pos = 0;
     memset(r->occ, 0, sizeof r->occ);
+    memset(r->demand, 0, sizeof r->demand);
     r->busy = 0;
     r->mc_routes = 0;
     memset(r->side_valid, 0, sizeof r->side_valid);
@@ -284,6 +286,8 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
 
     int occ[ROUTER_MAX_PORTS];   /* output port occupancy at the start of the cycle */
     memcpy(occ, r->occ, (size_t)k * sizeof occ[0]);
+    int demand_start[ROUTER_MAX_PORTS];
+    if (r->prm.cong_demand) memcpy(demand_start, r->demand, (size_t)k * sizeof demand_start[0]);
 
     /* ---- fault unit, start of the cycle: its outputs and readiness (fault.h calling order) ---- */
     fault_unit *fu = r->fu;
@@ -366,6 +370,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
                 for (uint64_t m = e->ports; m; m &= m - 1) {
                     int o = __builtin_ctzll(m);
                     set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
+                    r->demand[o] -= e->len;
                     taken[o] = e->len;
                 }
             }
@@ -395,6 +400,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             for (uint64_t m = got; m; m &= m - 1) {
                 int o = __builtin_ctzll(m);
                 set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
+                r->demand[o] -= e->len;
                 taken[o] = e->len;
             }
             r->locked |= got;
@@ -540,6 +546,8 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             if (e.discard) e.ports = 0;
             int full = r->in[i].rcount[done.vc] == r->in[i].depth;   /* vcbuf_push_route drops it */
             if (e.mcast && !e.discard && !full) r->mc_routes++;
+            if (!full)
+                for (uint64_t m = e.ports; m; m &= m - 1) r->demand[__builtin_ctzll(m)] += e.len;
             vcbuf_push_route(&r->in[i], done.vc, &e);
         }
         /* the side stages shift: the done slot becomes stage 0 */
@@ -603,6 +611,9 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     nx->overflow |= regs->overflow;
 
     /* ---- congestion, side-band, multicast table ---- */
+    /* global ports: a queue here shows at once, not a link round trip later (architecture.md) */
+    if (r->prm.cong_demand)
+        for (int o = t->first_global; o < k; o++) occ[o] += demand_start[o];
     cong_cycle(&r->cg, occ, pm.sb, in->sb_bits);
     nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
     nx->sb_bits = cong_sb_bits(&r->cg);

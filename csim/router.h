@@ -46,6 +46,9 @@ typedef struct {
     int vcs;            /* VCs per port: 4 (the hardware, DOAR); route policies 2..5 (policy_vcs) */
     policy_params pol;  /* route policy: POLICY_DOAR (the route-compute units) or one of csim/policy.h,
                            which the C model alone has (the RTL refuses nothing: it has no policy) */
+    int cong_demand;    /* CongG of a global port counts, besides its credit occupancy, the flits
+                           routed to it and still waiting here (1, the RTL's CONG_DEMAND default);
+                           0: credit occupancy only */
     int ctl_depth;      /* FD/FR packets the fault unit's input FIFO holds per port: the control
                            credits of every link (the RTL's IN_DEPTH) */
 } router_params;
@@ -127,6 +130,8 @@ typedef struct {
     int side_pos;              /* side[i] is a ring: stage s of port i at side[i][(side_pos - s) mod 4] */
     /* kept with the state they summarise (simulation speed only): */
     int occ[ROUTER_MAX_PORTS]; /* per output port: sum over its VCs of ds_depth - cred */
+    int demand[ROUTER_MAX_PORTS];  /* per output port: flits of the packets routed to it that wait
+                                      here (route entry stored, head not yet granted) */
     uint64_t busy;             /* input ports whose VC buffers hold a flit (in[i].nonempty != 0) */
     int mc_routes;             /* route entries in the route FIFOs with mcast set and discard clear */
     uint64_t side_valid[RCU_LATENCY];  /* bit i: side[i][s].valid, per ring slot s (a slot not

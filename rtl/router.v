@@ -28,6 +28,8 @@ module router #(
     parameter BULLETIN = 1,
     parameter FAULTS = 1,              // the fault-handling units (csim router_enable_faults)
     parameter CTL_DEPTH = 4,           // FD/FR packets per input port: control credits per link
+    parameter CONG_DEMAND = 1,         // CongG counts the flits routed to a global port and waiting
+                                       // here besides its credit occupancy (docs/architecture.md)
     // derived — do not override
     parameter K = P + A - 1 + H,
     parameter AH = A * H,
@@ -97,6 +99,11 @@ module router #(
     localparam RW = K + 8;             // route entry {discard, mcast, ovc[1:0], len[3:0], ports}
     localparam CRW = 11;               // credit counters (<= 1024)
     localparam OW = 13;                // port occupancy (4 VCs)
+    // demand: flits routed to a global port and waiting in this router, at most all its buffers
+    localparam MAX_DEPTH_LG = (DEPTH_G > DEPTH_L) ? DEPTH_G : DEPTH_L;
+    localparam MAX_DEPTH = (MAX_DEPTH_LG > DEPTH_T) ? MAX_DEPTH_LG : DEPTH_T;
+    localparam DMW = $clog2(K * 4 * MAX_DEPTH + 1);   // >= 4: a len fits
+    localparam COW = ((DMW > OW) ? DMW : OW) + 1;   // occupancy as the congestion unit sees it
     // route entry fields
     localparam E_LEN = K, E_OVC = K + 4, E_MCAST = K + 6, E_DISCARD = K + 7;
     localparam [2:0] R_NONE = 3'd0, R_BODY = 3'd1, R_HEAD = 3'd2, R_MCAST = 3'd3, R_ACQ = 3'd4, R_DISCARD = 3'd5;
@@ -139,7 +146,7 @@ module router #(
     wire [K*4-1:0] f_valid, e_valid;
     wire [K*4*66-1:0] f_flit;
     wire [K*4*RW-1:0] e_entry;
-    wire [K-1:0] push_drop, push_ok;
+    wire [K-1:0] push_drop, push_ok, rpush_ok;
     wire [K-1:0] cong_local;
     wire [AH-1:0] cong_group;
     wire [K*K-1:0] mset;
@@ -175,7 +182,7 @@ module router #(
                 .rpop(rpop[gi]), .rpop_vc(rpop_vc[gi*2 +: 2]),
                 .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*66 +: 4*66]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
-                .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .counts(counts));
+                .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
 
             /* verilator lint_off UNUSEDSIGNAL */
             wire [63:0] d = in_data[gi*64 +: 64];    // header fields per csim/flit.h
@@ -251,9 +258,7 @@ module router #(
                 occ[o*OW +: OW] = occ[o*OW +: OW] + {{(OW-CRW){1'b0}}, ds_of(o)} - {{(OW-CRW){1'b0}}, cred[(o*4+v)*CRW +: CRW]};
         end
     end
-    cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(OW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS)) congestion (
-        .clk(clk), .rst(rst), .bid(cfg_bid), .occ(occ), .sb_in_valid(sb_in_valid), .sb_in_bits(sb_in_bits),
-        .cong_local(cong_local), .group(cong_group), .sb_out_valid(sb_out_valid), .sb_out_bits(sb_out_bits));
+    // (the congestion unit itself follows the credits taken by the grants, below)
 
     // ---------------- fault handling (csim router_enable_faults) ----------------
     localparam CCW = 7;                // control credit counters (CTL_DEPTH <= 64)
@@ -567,6 +572,41 @@ module router #(
                 end
             end
     end
+
+    // ---------------- congestion (its inputs: occupancy and demand) ----------------
+    // Demand of global port j: + len of every route entry stored for it (discarded entries have no
+    // ports), - len when a head takes its credits (the same len moves into the occupancy). A queue
+    // in front of a 100-cycle link shows at once, not a round trip later (docs/architecture.md).
+    reg [DMW-1:0] demand [0:H-1];
+    reg [DMW-1:0] demand_next [0:H-1];
+    reg [RW-1:0] dm_entry;
+    integer dj, dv;
+    always @* begin
+        dm_entry = {RW{1'b0}};
+        for (dj = 0; dj < H; dj = dj + 1) begin
+            demand_next[dj] = demand[dj];
+            for (i = 0; i < K; i = i + 1) begin
+                dm_entry = rpush_entry[i*RW +: RW];
+                if (rpush_ok[i] && dm_entry[FIRST_GLOBAL + dj])
+                    demand_next[dj] = demand_next[dj] + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
+            end
+            for (dv = 0; dv < 4; dv = dv + 1)
+                demand_next[dj] = demand_next[dj] - {{(DMW-4){1'b0}}, dec[((FIRST_GLOBAL + dj)*4 + dv)*CRW +: 4]};  // a len
+        end
+    end
+    always @(posedge clk)
+        for (dj = 0; dj < H; dj = dj + 1) demand[dj] <= rst ? {DMW{1'b0}} : demand_next[dj];
+    reg [K*COW-1:0] occ_cong;
+    always @* begin
+        for (o = 0; o < K; o = o + 1) begin
+            occ_cong[o*COW +: COW] = {{(COW-OW){1'b0}}, occ[o*OW +: OW]};
+            if (CONG_DEMAND != 0 && o >= FIRST_GLOBAL)
+                occ_cong[o*COW +: COW] = occ_cong[o*COW +: COW] + {{(COW-DMW){1'b0}}, demand[o - FIRST_GLOBAL]};
+        end
+    end
+    cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(COW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS)) congestion (
+        .clk(clk), .rst(rst), .bid(cfg_bid), .occ(occ_cong), .sb_in_valid(sb_in_valid), .sb_in_bits(sb_in_bits),
+        .cong_local(cong_local), .group(cong_group), .sb_out_valid(sb_out_valid), .sb_out_bits(sb_out_bits));
 
     // next reservation: cleared when the reserved multicast is granted; otherwise the first waiting
     // (not granted) multicast head, inputs in round-robin order from rr_mc, lowest VC first

@@ -25,6 +25,7 @@ module vcbuf #(
     output wire [4*RW-1:0]   rfront,
     output wire              push_drop,
     output wire              push_ok,      // the flit of push was stored
+    output wire              rpush_ok,     // the route entry of rpush was stored
     output wire [4*(DW+1)-1:0] counts
 );
     localparam RW = K + 8;
@@ -40,6 +41,7 @@ module vcbuf #(
     wire rfull_push = rcount[rpush_vc] == DEPTH_W && !(rpop && rpop_vc == rpush_vc);
     assign push_drop = (push && full_push) || (rpush && rfull_push);
     assign push_ok = push && !full_push;
+    assign rpush_ok = rpush && !rfull_push;
 
     // slot (head + count) mod DEPTH, after this cycle's pop of the same VC
     function [DW-1:0] wrap_add;

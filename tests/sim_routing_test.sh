@@ -2,7 +2,8 @@
 # The routing algorithms end to end (issue 6 item 8): every policy delivers every packet on every
 # base pattern; then saturation sweeps on small that fail if routing were broken:
 #   MIN beats VAL on UR (VAL doubles the path), VAL beats MIN on ADV+1 (MIN has one global link
-#   per group pair), DOAR is at least UGAL_L on ADV+1 and MIN-like on UR (>= 85 % of MIN).
+#   per group pair), DOAR is at least UGAL_L on ADV+1 and MIN-like on UR (>= 85 % of MIN); and on
+#   mid ADV+1 DOAR counting the demand of global ports is far below credits alone in latency.
 # Usage: tests/sim_routing_test.sh DOAR
 set -u
 DOAR=${1:?doar binary}
@@ -41,5 +42,17 @@ gt "$s_min_ur" "$s_val_ur" && ok || bad "MIN ($s_min_ur) should beat VAL ($s_val
 gt "$s_val_adv_1" "$s_min_adv_1" && ok || bad "VAL ($s_val_adv_1) should beat MIN ($s_min_adv_1) on ADV+1"
 awk -v d="$s_doar_adv_1" -v u="$s_ugal_l_adv_1" 'BEGIN { exit !(d >= u) }' && ok || bad "DOAR ($s_doar_adv_1) < UGAL_L ($s_ugal_l_adv_1) on ADV+1"
 awk -v d="$s_doar_ur" -v m="$s_min_ur" 'BEGIN { exit !(d >= 0.85 * m) }' && ok || bad "DOAR ($s_doar_ur) below 85% of MIN ($s_min_ur) on UR"
+
+# A global port's congestion counts the flits waiting for it (docs/architecture.md "Congestion"):
+# without that, the queue in front of a 100-cycle link shows only a round trip later and DOAR keeps
+# sending ADV+1 traffic into the one minimal link (mid: one global link per group pair).
+echo "== DOAR on mid, ADV+1 0.3: demand counted against credits alone"
+lat() {
+  "$DOAR" sim mid --traffic adv+1 --rate 0.3 --seed 1 --warmup 3000 --sample 2000 --quiet "$@" >"$TMP/d" 2>&1 || { bad "sim $* exit $?"; echo 0; return; }
+  sed -n 's/^sim: config=mid .* latency=\([0-9.]*\) .*/\1/p' "$TMP/d"
+}
+l_dem=$(lat); l_cr=$(lat --cong-demand 0)
+echo "   latency: demand $l_dem, credits only $l_cr"
+awk -v d="$l_dem" -v c="$l_cr" 'BEGIN { exit !(d > 0 && d < 0.6 * c) }' && ok || bad "demand ($l_dem) not well below credits only ($l_cr)"
 echo "sim_routing_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -37,12 +37,33 @@ static void teardown(bench *b) {
     tables_free(&b->ts);
 }
 
+/* Demand (router.h) recomputed from the route FIFOs: per port, the len of every stored entry that
+ * is not a discard, leaving out the ports the front packet of its VC already holds. */
+static int demand_matches(const router *r, int *port, int *want, int *have) {
+    int d[ROUTER_MAX_PORTS] = {0};
+    for (int i = 0; i < r->t.k; i++) {
+        const vcbuf *b = &r->in[i];
+        for (int v = 0; v < b->nvcs; v++)
+            for (int j = 0; j < b->rcount[v]; j++) {
+                const route_entry *e = &b->route[v * b->depth + (b->rhead[v] + j) % b->depth];
+                if (e->discard) continue;
+                uint64_t ports = e->ports;
+                if (j == 0) ports = b->active[v] ? 0 : ports & ~b->held[v];
+                for (; ports; ports &= ports - 1) d[__builtin_ctzll(ports)] += e->len;
+            }
+    }
+    for (int o = 0; o < r->t.k; o++)
+        if (d[o] != r->demand[o]) { *port = o; *want = d[o]; *have = r->demand[o]; return 0; }
+    return 1;
+}
+
 static void test_random(test_ctx *c, const char *name, int router_id, long cycles, uint64_t seed) {
     bench b;
     setup(c, &b, name, router_id, 1, seed);
     router_in in;
     router_out out;
-    long cycle = 0, max_buffered = 0;
+    long cycle = 0, max_buffered = 0, demand_bad = -1, max_demand = 0;
+    int dport = 0, dwant = 0, dhave = 0;
     for (; cycle < cycles; cycle++) {
         if (cycle % 500 == 0) {   /* phases: idle, light, saturated; back-pressure from none to heavy */
             int m = (int)(env_rand(&b.env) % 6);
@@ -56,6 +77,9 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
         if (cycle % 1000 == 0) env_check_stuck(&b.env, cycle, 20000);
         int buf = router_buffered(&b.r);
         if (buf > max_buffered) max_buffered = buf;
+        if (demand_bad < 0 && !demand_matches(&b.r, &dport, &dwant, &dhave)) demand_bad = cycle;
+        for (int o = b.t.first_global; o < b.t.k; o++)
+            if (b.r.demand[o] > max_demand) max_demand = b.r.demand[o];
     }
     /* Drain: no new packets, sinks always ready. */
     b.env.injecting = 0;
@@ -69,6 +93,11 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     EXPECT(c, b.env.live_pkts == 0 && router_buffered(&b.r) == 0, "%s: %ld packets never left", name, b.env.live_pkts);
     EXPECT(c, b.env.injected_flits > cycles / 10 && b.env.stat_mcast > 100, "%s: too little traffic", name);
     EXPECT(c, max_buffered > b.t.k * 4, "%s: buffers never filled (%ld)", name, max_buffered);
+    EXPECT(c, demand_bad < 0, "%s: cycle %ld: demand of port %d is %d, the route FIFOs say %d", name, demand_bad,
+           dport, dhave, dwant);
+    EXPECT(c, max_demand > b.prm.max_len, "%s: no queue ever formed for a global port (%ld)", name, max_demand);
+    for (int o = 0; o < b.t.k; o++)
+        EXPECT(c, b.r.demand[o] == 0, "%s: port %d: demand %d after the drain", name, o, b.r.demand[o]);
     printf("  %s router %d: %ld cycles, %ld packets (%ld multicast), %ld flits in, %ld flits out\n", name, router_id,
            cycle, b.env.injected_pkts, b.env.stat_mcast, b.env.injected_flits, b.env.delivered_flits);
     teardown(&b);
