@@ -19,6 +19,8 @@ expect_error "--rate '-0.1': expected 0..1" "$DOAR" sim tiny --rate -0.1
 expect_error "--rate 'abc'" "$DOAR" sim tiny --rate abc
 expect_error "routing 'UGAL_L': unknown" "$DOAR" sim tiny --rate 0.1 --routing UGAL_L
 expect_error "--threshold-util '101': expected a percentage" "$DOAR" sim tiny --rate 0.1 --threshold-util 101
+expect_error "--cong-demand '2': expected 0 or 1" "$DOAR" sim tiny --rate 0.1 --cong-demand 2
+expect_error "--cong-demand 'yes': expected 0 or 1" "$DOAR" sweep tiny --cong-demand yes
 expect_error "--thresholds '10': expected TL,TG" "$DOAR" sim tiny --rate 0.1 --thresholds 10
 expect_error "faults need --routing doar" "$DOAR" sim small --rate 0.1 --routing val --link-faults 2
 expect_error "routing 'fast': unknown" "$DOAR" sim tiny --rate 0.1 --routing fast
@@ -120,6 +122,14 @@ rates() { grep "^sweep: rate=" "$1" | sed 1d | sed 's/ time=.*$//'; }
   ok || bad "--resume took another sweep's output"
 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --latency 10,50 --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
   ok || bad "--resume took the output of a sweep with other link latencies"
+# DOAR's sweeps name the congestion measure (a route policy's do not: it does not read it), so a
+# run with the other measure is not resumed from
+! grep -q "cong_demand" "$TMP/early" && ok || bad "a min sweep header names cong_demand"
+"$DOAR" sweep tiny --traffic ur --seed 1 --step 0.5 --warmup 300 --sample 300 --quiet > "$TMP/dsw" 2>&1
+sed -n 2p "$TMP/dsw" | grep -q " cong_demand=1$" && ok || bad "doar sweep header: $(sed -n 2p "$TMP/dsw")"
+head -n 3 "$TMP/dsw" > "$TMP/dpartial"
+"$DOAR" sweep tiny --traffic ur --seed 1 --step 0.5 --warmup 300 --sample 300 --cong-demand 0 --resume "$TMP/dpartial" 2>&1 >/dev/null |
+  grep -q "not the output of this sweep" && ok || bad "--resume took a sweep with the other congestion measure"
 cp "$TMP/early" "$TMP/out"
 expect_exit 0 "$DOAR" sweep small --routing min --traffic adv+1 --seed 2 $SW
 sat_adv=$(sat_of); echo "   min adv+1: saturation $sat_adv (bound 1/(a*p) = 0.125)"
