@@ -36,6 +36,8 @@ using harness::put;
 struct Options : harness::Options {
     std::string scenario = "random";
     bool final_wave = false;  // also keep an FST of the last cycles of a passing run
+    int c_cong_demand = -1;   // >= 0: the C model's router_params.cong_demand (a planted model
+                              // difference when it is not the RTL's CONG_DEMAND)
     Options() { window = 100; }
 };
 
@@ -247,6 +249,7 @@ int Run::start(router_params &prm) {
     table_params tp = ts_.prm;
     router_default_params(&t_, &prm);
     prm.bulletin = DOAR_BULLETIN;
+    if (o_.c_cong_demand >= 0) prm.cong_demand = o_.c_cong_demand;
     ctx_.reset(new VerilatedContext);
     ctx_->traceEverOn(true);
     top_.reset(new Vrouter(ctx_.get(), "router"));
@@ -578,10 +581,12 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
 int usage(FILE *f, int rc) {
     fprintf(f, "usage: router_lockstep --tables DIR [--config NAME] [--seed S] [--cycles N] [--wave-dir DIR]\n"
                "                      [--window W] [--scenario random|mcast-deadlock] [--mode lockstep|c|rtl]\n"
-               "                      [--final-wave] [--quiet]\n"
+               "                      [--final-wave] [--c-cong-demand 0|1] [--quiet]\n"
                "Lock-steps rtl/router.v against csim/router.c under random traffic; exit 0 only with 0 mismatches,\n"
                "conservation holding and full coverage. --final-wave replays the run to keep an FST of its\n"
-               "last --window cycles; --mode c / rtl runs one side alone and prints its speed (make bench).\n");
+               "last --window cycles; --mode c / rtl runs one side alone and prints its speed (make bench).\n"
+               "--c-cong-demand 0 gives the C model credit-only congestion against the RTL's demand counters:\n"
+               "a planted model difference that must mismatch (docs/architecture.md \"Congestion\").\n");
     return rc;
 }
 
@@ -598,6 +603,15 @@ int main(int argc, char **argv) {
         int r = harness::parse_common("router_lockstep", a, v, o, &used);
         if (r < 0) return kExitBadInput;
         if (r > 0) { i += used; continue; }
+        if (a == "--c-cong-demand" && v) {
+            if (strcmp(v, "0") && strcmp(v, "1")) {
+                fprintf(stderr, "router_lockstep: --c-cong-demand '%s': expected 0 or 1\n", v);
+                return kExitBadInput;
+            }
+            o.c_cong_demand = v[0] - '0';
+            i++;
+            continue;
+        }
         if (a == "--scenario" && v) {
             o.scenario = v;
             i++;

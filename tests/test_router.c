@@ -261,6 +261,40 @@ static void test_env_can_fail(test_ctx *c) {
     }
 }
 
+/* Without the bulletin a multicast acquires its ports one by one (REQ_ACQ) and crossed multicasts
+ * may deadlock, so no conservation is asked here: only that demand follows the route FIFOs every
+ * cycle while ports are partly held, including global ones. */
+static void test_demand_no_bulletin(test_ctx *c, const char *name, int router_id, long cycles, uint64_t seed) {
+    bench b;
+    setup(c, &b, name, router_id, 0, seed);
+    router_in in;
+    router_out out;
+    long demand_bad = -1, partly_held = 0, global_demand = 0;
+    int dport = 0, dwant = 0, dhave = 0;
+    for (long cycle = 0; cycle < cycles; cycle++) {
+        if (cycle % 500 == 0) {
+            b.env.load = (env_rand(&b.env) % 3) ? 0.6 : 0.1;
+            b.env.drain_prob = (double)(3 + env_rand(&b.env) % 8) / 10.0;
+            b.env.mcast_frac = (double)(1 + env_rand(&b.env) % 3) / 10.0;
+        }
+        env_drive(&b.env, cycle, &in);
+        router_cycle(&b.r, &in, &out);
+        env_observe(&b.env, cycle, &in, &out);
+        if (demand_bad < 0 && !demand_matches(&b.r, &dport, &dwant, &dhave)) demand_bad = cycle;
+        for (int i = 0; i < b.t.k; i++)
+            for (int v = 0; v < b.r.in[i].nvcs; v++)
+                if (b.r.in[i].held[v] && !b.r.in[i].active[v]) partly_held++;
+        for (int o = b.t.first_global; o < b.t.k; o++) global_demand += b.r.demand[o] > 0;
+    }
+    EXPECT(c, demand_bad < 0, "%s, no bulletin: cycle %ld: demand of port %d is %d, the route FIFOs say %d", name,
+           demand_bad, dport, dhave, dwant);
+    EXPECT(c, partly_held > 100, "%s, no bulletin: multicasts never held part of their ports (%ld)", name, partly_held);
+    EXPECT(c, global_demand > 100, "%s, no bulletin: no demand on global ports (%ld)", name, global_demand);
+    printf("  %s router %d, no bulletin: %ld cycles, demand exact; %ld VC-cycles with ports partly held\n", name,
+           router_id, cycles, partly_held);
+    teardown(&b);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_router"};
     test_latency(&c);
@@ -271,5 +305,7 @@ int main(void) {
     test_random(&c, "small", 0, 200000, 22);
     test_random(&c, "mid", 100, 200000, 23);
     test_random(&c, "paper", 400, 100000, 24);
+    test_demand_no_bulletin(&c, "small", 9, 100000, 25);
+    test_demand_no_bulletin(&c, "mid", 100, 100000, 26);
     return test_finish(&c);
 }
