@@ -89,6 +89,9 @@ done
 # the threshold decision (docs/network.md "Congestion thresholds") checked: DOAR with the paper's
 # bare TL / TG, not raised to 80 % of a port's round trip
 for tr in ur adv+1 rp; do sweep_job "sweep_doar_bare_$(safe "$tr")" doar "$tr" --threshold-util 0; done
+# the congestion measure (docs/architecture.md "Congestion"): DOAR with credit occupancy alone, as
+# before global ports counted the flits waiting for them
+for tr in ur adv+1 rp; do sweep_job "sweep_doar_credit_$(safe "$tr")" doar "$tr" --cong-demand 0; done
 ROUTER_FAULTS=0
 "$DOAR" sim --help 2>&1 | grep -q -- "--router-faults" && ROUTER_FAULTS=1
 if [ $ROUTER_FAULTS = 1 ]; then
@@ -333,6 +336,16 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "|---|---|---|---|"
   echo "| default (80 %) | $(sat sweep_doar_ur) | $(sat sweep_doar_adv_1) | $(sat sweep_doar_rp) |"
   echo "| the paper's bare ones | $(sat sweep_doar_bare_ur) | $(sat sweep_doar_bare_adv_1) | $(sat sweep_doar_bare_rp) |"
+  echo
+  echo "## DOAR's congestion measure (docs/network.md \"Demand on global ports\")"
+  echo
+  echo "Saturation with a global port's congestion counting the flits waiting for it besides its credits"
+  echo "(the default, the RTL's) and with credit occupancy alone (\`--cong-demand 0\`):"
+  echo
+  echo "| congestion of a global port | UR | ADV+1 | RP |"
+  echo "|---|---|---|---|"
+  echo "| credits + demand (default) | $(sat sweep_doar_ur) | $(sat sweep_doar_adv_1) | $(sat sweep_doar_rp) |"
+  echo "| credits only | $(sat sweep_doar_credit_ur) | $(sat sweep_doar_credit_adv_1) | $(sat sweep_doar_credit_rp) |"
   echo
   echo "## Diagnosis and recovery under load (seed 001 Fig. 17: 50 links, 5.2 / 10.3 us)"
   echo

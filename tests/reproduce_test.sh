@@ -25,6 +25,8 @@ for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
 done
 grep -qE "^\| the paper's bare ones \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for the bare thresholds"
 grep -q -- "--threshold-util 0" "$TMP/a/jobs1.txt" && ok || bad "the bare-threshold sweeps do not take --threshold-util 0"
+grep -qE "^\| credits only \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for credit-only congestion"
+grep -q -- "--cong-demand 0 --resume [^ ]*/sweep_doar_credit_adv_1.partial" "$TMP/a/jobs1.txt" && ok || bad "the credit-only sweeps do not take --cong-demand 0"
 grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary gives no machine time"
 # every load line of a sweep carries its own time and the sweep's time adds them up
 f="$TMP/a/runs/sweep_doar_ur.txt"
@@ -61,9 +63,16 @@ head -n 3 "$TMP/a/runs/sweep_val_ur.txt" > "$TMP/saved/sweep_val_ur.txt"
 expect_exit 0 env RESUME_FROM="$TMP/saved" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/b"
 cmp -s "$TMP/keep.txt" "$TMP/b/runs/sweep_val_ur.txt" && ok || bad "an ended run was replaced by a saved partial one"
 
+echo "== ONLY: a subset of the runs"
+expect_exit 0 env ONLY='^sweep_min_' "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/o"
+ran=$(ls "$TMP/o/runs"/*.txt | xargs -n 1 basename | sort | tr '\n' ' ')
+[ "$ran" = "sweep_min_adv_1.txt sweep_min_rp.txt sweep_min_ur.txt " ] && ok || bad "ONLY ran: $ran"
+grep -qE "^reproduce: 3 to run, [0-9]+ kept from an earlier run or left out by ONLY$" "$TMP/err" && ok || bad "ONLY progress: $(grep 'to run' "$TMP/err" | head -n 1)"
+
 echo "== bad input"
 expect_error "RESUME_FROM=$TMP/none is not a directory" env RESUME_FROM="$TMP/none" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/c"
 expect_error "unknown config 'huge'" "$SCRIPTS/reproduce.sh" "$DOAR" huge "$TMP/c"
+expect_error "is not an extended regex" env ONLY='(' "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/c"
 expect_error "usage: scripts/reproduce.sh DOAR CONFIG OUTDIR" "$SCRIPTS/reproduce.sh" "$DOAR" tiny
 expect_error "$TMP/none/runs: no such directory" "$SCRIPTS/reproduce_save.sh" "$TMP/none" "$TMP/d"
 expect_error "usage: scripts/reproduce_save.sh OUTDIR DEST" "$SCRIPTS/reproduce_save.sh"
