@@ -570,6 +570,14 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     w.sig("out_granted", K); w.sig("mc_valid", 1); w.sig("pop", K); w.sig("rpush", K);
     w.end("Allocation");
     w.begin("Congestion");
+    // what the congestion unit compares with TL / TG: per port, occupancy (+ demand on global
+    // ports), COW bits each as rtl/router.v sizes them from the default depths
+    router_params prm;
+    router_default_params(&t, &prm);
+    int max_depth = prm.depth[0], demand_bits = 0, occ_bits = 13;
+    for (int c = 1; c < 3; c++) if (prm.depth[c] > max_depth) max_depth = prm.depth[c];
+    while ((1L << demand_bits) < (long)K * 4 * max_depth + 1) demand_bits++;
+    w.sig("occ_cong", K * ((demand_bits > occ_bits ? demand_bits : occ_bits) + 1));
     w.sig("cong_local", K); w.sig("cong_group", t.ah);
     w.end("Congestion");
     w.begin("Links out");
