@@ -611,9 +611,10 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     nx->overflow |= regs->overflow;
 
     /* ---- congestion, side-band, multicast table ---- */
-    /* global ports: a queue here shows at once, not a link round trip later (architecture.md) */
+    /* intra-group and global ports: a queue here shows at once, not a link round trip later
+     * (architecture.md "Congestion") */
     if (r->prm.cong_demand)
-        for (int o = t->first_global; o < k; o++) occ[o] += demand_start[o];
+        for (int o = t->first_local; o < k; o++) occ[o] += demand_start[o];
     cong_cycle(&r->cg, occ, pm.sb, in->sb_bits);
     nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
     nx->sb_bits = cong_sb_bits(&r->cg);

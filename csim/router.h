@@ -46,9 +46,9 @@ typedef struct {
     int vcs;            /* VCs per port: 4 (the hardware, DOAR); route policies 2..5 (policy_vcs) */
     policy_params pol;  /* route policy: POLICY_DOAR (the route-compute units) or one of csim/policy.h,
                            which the C model alone has (the RTL refuses nothing: it has no policy) */
-    int cong_demand;    /* CongG of a global port counts, besides its credit occupancy, the flits
-                           routed to it and still waiting here (1, the RTL's CONG_DEMAND default);
-                           0: credit occupancy only */
+    int cong_demand;    /* the congestion of an intra-group or global port counts, besides its
+                           credit occupancy, the flits routed to it and still waiting here (1, the
+                           RTL's CONG_DEMAND default); 0: credit occupancy only */
     int ctl_depth;      /* FD/FR packets the fault unit's input FIFO holds per port: the control
                            credits of every link (the RTL's IN_DEPTH) */
 } router_params;

@@ -28,8 +28,9 @@ module router #(
     parameter BULLETIN = 1,
     parameter FAULTS = 1,              // the fault-handling units (csim router_enable_faults)
     parameter CTL_DEPTH = 4,           // FD/FR packets per input port: control credits per link
-    parameter CONG_DEMAND = 1,         // CongG counts the flits routed to a global port and waiting
-                                       // here besides its credit occupancy (docs/architecture.md)
+    parameter CONG_DEMAND = 1,         // congestion of intra-group and global ports counts the flits
+                                       // routed to the port and waiting here besides its credit
+                                       // occupancy (docs/architecture.md "Congestion")
     // derived — do not override
     parameter K = P + A - 1 + H,
     parameter AH = A * H,
@@ -99,7 +100,7 @@ module router #(
     localparam RW = K + 8;             // route entry {discard, mcast, ovc[1:0], len[3:0], ports}
     localparam CRW = 11;               // credit counters (<= 1024)
     localparam OW = 13;                // port occupancy (4 VCs)
-    // demand: flits routed to a global port and waiting in this router, at most all its buffers
+    // demand: flits routed to an intra-group or global port and waiting in this router
     localparam MAX_DEPTH_LG = (DEPTH_G > DEPTH_L) ? DEPTH_G : DEPTH_L;
     localparam MAX_DEPTH = (MAX_DEPTH_LG > DEPTH_T) ? MAX_DEPTH_LG : DEPTH_T;
     localparam DMW = $clog2(K * 4 * MAX_DEPTH + 1);   // >= 4: a len fits
@@ -574,34 +575,35 @@ module router #(
     end
 
     // ---------------- congestion (its inputs: occupancy and demand) ----------------
-    // Demand of global port j: + len of every route entry stored for it (discarded entries have no
-    // ports), - len when a head takes its credits (the same len moves into the occupancy). A queue
-    // in front of a 100-cycle link shows at once, not a round trip later (docs/architecture.md).
-    reg [DMW-1:0] demand [0:H-1];
-    reg [DMW-1:0] demand_next [0:H-1];
+    // Demand of intra-group / global port FIRST_LOCAL + j: + len of every route entry stored for
+    // it (discarded entries have no ports), - len when a head takes its credits (the same len moves
+    // into the occupancy). A queue here shows at once, not a link round trip later.
+    localparam ND = K - FIRST_LOCAL;   // ports with a demand counter
+    reg [DMW-1:0] demand [0:ND-1];
+    reg [DMW-1:0] demand_next [0:ND-1];
     reg [RW-1:0] dm_entry;
     integer dj, dv;
     always @* begin
         dm_entry = {RW{1'b0}};
-        for (dj = 0; dj < H; dj = dj + 1) begin
+        for (dj = 0; dj < ND; dj = dj + 1) begin
             demand_next[dj] = demand[dj];
             for (i = 0; i < K; i = i + 1) begin
                 dm_entry = rpush_entry[i*RW +: RW];
-                if (rpush_ok[i] && dm_entry[FIRST_GLOBAL + dj])
+                if (rpush_ok[i] && dm_entry[FIRST_LOCAL + dj])
                     demand_next[dj] = demand_next[dj] + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
             end
             for (dv = 0; dv < 4; dv = dv + 1)
-                demand_next[dj] = demand_next[dj] - {{(DMW-4){1'b0}}, dec[((FIRST_GLOBAL + dj)*4 + dv)*CRW +: 4]};  // a len
+                demand_next[dj] = demand_next[dj] - {{(DMW-4){1'b0}}, dec[((FIRST_LOCAL + dj)*4 + dv)*CRW +: 4]};  // a len
         end
     end
     always @(posedge clk)
-        for (dj = 0; dj < H; dj = dj + 1) demand[dj] <= rst ? {DMW{1'b0}} : demand_next[dj];
+        for (dj = 0; dj < ND; dj = dj + 1) demand[dj] <= rst ? {DMW{1'b0}} : demand_next[dj];
     reg [K*COW-1:0] occ_cong;
     always @* begin
         for (o = 0; o < K; o = o + 1) begin
             occ_cong[o*COW +: COW] = {{(COW-OW){1'b0}}, occ[o*OW +: OW]};
-            if (CONG_DEMAND != 0 && o >= FIRST_GLOBAL)
-                occ_cong[o*COW +: COW] = occ_cong[o*COW +: COW] + {{(COW-DMW){1'b0}}, demand[o - FIRST_GLOBAL]};
+            if (CONG_DEMAND != 0 && o >= FIRST_LOCAL)
+                occ_cong[o*COW +: COW] = occ_cong[o*COW +: COW] + {{(COW-DMW){1'b0}}, demand[o - FIRST_LOCAL]};
         end
     end
     cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(COW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS)) congestion (

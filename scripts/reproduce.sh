@@ -86,8 +86,8 @@ for n in $FAULTS_L; do
   nl=$(scale "$n" "$LINKS" "$PAPER_LINKS")
   for tr in ur adv+1 rp; do sweep_job "fault_l${n}_$(safe "$tr")" doar "$tr" --link-faults "$nl"; done
 done
-# the threshold decision (docs/network.md "Congestion thresholds") checked: DOAR with the paper's
-# bare TL / TG, not raised to 80 % of a port's round trip
+# the threshold decision (docs/network.md "Congestion thresholds") checked: DOAR with TL / TG as
+# given (20 / 30 packets), not raised to 80 % of a port's round trip
 for tr in ur adv+1 rp; do sweep_job "sweep_doar_bare_$(safe "$tr")" doar "$tr" --threshold-util 0; done
 # the congestion measure (docs/architecture.md "Congestion"): DOAR with credit occupancy alone, as
 # before global ports counted the flits waiting for them
@@ -330,16 +330,16 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "## DOAR's congestion thresholds (docs/network.md \"Congestion thresholds\")"
   echo
   echo "Saturation with the default thresholds (TL / TG raised to 80 % of a port's round trip"
-  echo "where that is higher) and with the paper's bare TL = 10, TG = 30 packets (\`--threshold-util 0\`):"
+  echo "where that is higher) and with TL / TG as given, not raised (\`--threshold-util 0\`):"
   echo
   echo "| thresholds | UR | ADV+1 | RP |"
   echo "|---|---|---|---|"
   echo "| default (80 %) | $(sat sweep_doar_ur) | $(sat sweep_doar_adv_1) | $(sat sweep_doar_rp) |"
-  echo "| the paper's bare ones | $(sat sweep_doar_bare_ur) | $(sat sweep_doar_bare_adv_1) | $(sat sweep_doar_bare_rp) |"
+  echo "| not raised | $(sat sweep_doar_bare_ur) | $(sat sweep_doar_bare_adv_1) | $(sat sweep_doar_bare_rp) |"
   echo
   echo "## DOAR's congestion measure (docs/network.md \"Demand on global ports\")"
   echo
-  echo "Saturation with a global port's congestion counting the flits waiting for it besides its credits"
+  echo "Saturation with a port's congestion counting the flits waiting for it besides its credits"
   echo "(the default, the RTL's) and with credit occupancy alone (\`--cong-demand 0\`):"
   echo
   echo "| congestion of a global port | UR | ADV+1 | RP |"

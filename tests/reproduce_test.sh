@@ -23,7 +23,7 @@ S="$TMP/a/summary.md"
 for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
   grep -qE "^\| $r \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \|$" "$S" && ok || bad "no saturation row for $r"
 done
-grep -qE "^\| the paper's bare ones \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for the bare thresholds"
+grep -qE "^\| not raised \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for the bare thresholds"
 grep -q -- "--threshold-util 0" "$TMP/a/jobs1.txt" && ok || bad "the bare-threshold sweeps do not take --threshold-util 0"
 grep -qE "^\| credits only \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for credit-only congestion"
 grep -q -- "--cong-demand 0 --resume [^ ]*/sweep_doar_credit_adv_1.partial" "$TMP/a/jobs1.txt" && ok || bad "the credit-only sweeps do not take --cong-demand 0"
