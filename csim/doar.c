@@ -852,16 +852,12 @@ static int cmd_sweep(cli *c) {
      * whose header lines are these */
     snprintf(header + hlen, sizeof header - (size_t)hlen,
              "sweep: packet_len=%d latency=%d,%d thresholds=%d,%d threshold_util=%d drain_limit=%ld watchdog=%ld "
-             "nm_slots=%d c_ways=%d",
+             "nm_slots=%d c_ways=%d%s\n",
              p->packet_len, p->lat_local, p->lat_global, p->tl_pkts, p->tg_pkts, p->threshold_util, p->drain_limit,
-             p->watchdog, p->tprm.nm_slots, p->tprm.c_ways);
-    hlen = (int)strlen(header);
-    /* only DOAR reads the congestion unit (route policies keep their headers, and so their
-     * resumable loads, from before the option) */
-    if (p->routing == NET_ROUTING_DOAR)
-        snprintf(header + hlen, sizeof header - (size_t)hlen, " cong_demand=%d", p->cong_demand);
-    hlen = (int)strlen(header);
-    snprintf(header + hlen, sizeof header - (size_t)hlen, "\n");
+             p->watchdog, p->tprm.nm_slots, p->tprm.c_ways,
+             /* only DOAR reads the congestion unit (route policies keep their headers, and so
+              * their resumable loads, from before the option) */
+             p->routing != NET_ROUTING_DOAR ? "" : p->cong_demand ? " cong_demand=1" : " cong_demand=0");
     fputs(header, stdout);
     fflush(stdout);
     sweep_resumed *resumed = calloc(1, sizeof *resumed);

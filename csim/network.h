@@ -141,8 +141,9 @@ typedef struct {
                                  the cycles keeps on its link (credit-based occupancy counts flits in
                                  flight: share x round trip, 2 * latency + NET_ROUTER_PIPELINE +
                                  packet length); 0: the paper's figures alone (docs/network.md) */
-    int cong_demand;          /* 1 (default, the RTL's): a global port's congestion also counts the
-                                 flits routed to it and waiting in its router; 0: credits only */
+    int cong_demand;          /* 1 (default, the RTL's): an intra-group or global port's congestion
+                                 also counts the flits routed to it and waiting in its router;
+                                 0: credits only */
     /* Stopping a saturated run early (doar sweep): 0 = run to the end. Once every sample packet
      * exists (the end of the sample window) the run stops as soon as the mean sample latency
      * must exceed stop_latency whatever happens next (the latencies so far plus the ages of the

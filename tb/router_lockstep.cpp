@@ -570,8 +570,8 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     w.sig("out_granted", K); w.sig("mc_valid", 1); w.sig("pop", K); w.sig("rpush", K);
     w.end("Allocation");
     w.begin("Congestion");
-    // what the congestion unit compares with TL / TG: per port, occupancy (+ demand on global
-    // ports), COW bits each as rtl/router.v sizes them from the default depths
+    // what the congestion unit compares with TL / TG: per port, occupancy (+ demand on intra-group
+    // and global ports), COW bits each as rtl/router.v sizes them from the default depths
     router_params prm;
     router_default_params(&t, &prm);
     int max_depth = prm.depth[0], demand_bits = 0, occ_bits = 13;
