@@ -191,7 +191,8 @@ synth-rcu:
 
 # ---------------- the whole router lock-step ----------------
 BULLETIN ?= 1
-ROUTER_DIR = $(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)
+SPEEDUP ?= 2
+ROUTER_DIR = $(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),)
 SCENARIO ?= random
 
 $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
@@ -203,9 +204,9 @@ $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp tb/harness_comm
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
 	verilator $(VERILATOR_FLAGS) -Irtl rtl/router.v --top-module router \
-	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) \
+	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) \
 	  $(if $(filter 1,$(PLANT)),-DPLANT_BUG,) \
-	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN)" \
+	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
 	  --Mdir $(ROUTER_DIR) -o router_lockstep $(CURDIR)/tb/router_lockstep.cpp > $(ROUTER_DIR)/build.log 2>&1 \
 	  || { tail -30 $(ROUTER_DIR)/build.log; exit 1; }
@@ -277,7 +278,7 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 
 # ---------------- FPGA: ECP5 (ULX3S 85F), the whole router of small ----------------
 FPGA_ECP5 := $(BUILD)/fpga/ecp5
-ECP5_RTL := rtl/router.v rtl/vcbuf.v rtl/alloc.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu% rtl/fault%,$(RTL_SRC))
+ECP5_RTL := rtl/router.v rtl/vcbuf.v rtl/alloc_in.v rtl/alloc_out.v rtl/oq.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu% rtl/fault%,$(RTL_SRC))
 ECP5_SIM_CYCLES ?= 6000
 
 $(FPGA_ECP5)/tables.hex: $(BUILD)/tables/small/manifest.txt scripts/ecp5_tables.py

@@ -1,68 +1,84 @@
 #include "alloc.h"
 
-/* First set bit of m (bits below width) at or after start, wrapping; -1 if none. */
+/* First set bit of m at or after start, wrapping; -1 if none. The one round-robin primitive of
+ * the allocator (rtl/rr_pick.v). */
 static int first_from(uint64_t m, int start) {
     if (!m) return -1;
     uint64_t hi = start >= 64 ? 0 : m & (~(uint64_t)0 << start);
     return __builtin_ctzll(hi ? hi : m);
 }
 
-/* x mod n for x >= 0 (round-robin pointers are below n: no division then). */
-static int mod(int x, int n) { return x < n ? x : x % n; }
-
-void alloc_compute(const alloc_view *v, alloc_grants *g) {
-    const int k = v->k, vcs = v->vcs;
-    int pick[64];   /* defined for the inputs in req_inputs */
-    g->mc_winner = -1;
-    g->out_granted = 0;
+void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
+    const int k = v->k, vcs = v->vcs, np = v->planes;
+    for (int n = 0; n < k * np; n++) pick[n] = -1;
     for (uint64_t m = v->req_inputs; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
-        g->pick_vc[i] = -1;
-        g->acq_ports[i] = 0;
-    }
-    /* Input stage: one proposing VC per input, round robin. Inputs no VC of which proposes
-     * pick nothing and are skipped (the same result, less work). */
-    uint64_t mc_in = 0, ho_in = 0;   /* inputs whose pick is MCAST / HEAD or ACQ */
-    for (uint64_t m = v->req_inputs; m; m &= m - 1) {
-        int i = __builtin_ctzll(m);
-        unsigned vm = v->req_vcs[i];
-        if (i == v->prio_in && ((vm >> v->prio_vc) & 1) && v->req[i * vcs + v->prio_vc].kind == REQ_MCAST)
-            pick[i] = v->prio_vc;
-        else
-            pick[i] = first_from(vm, mod(v->rr_in[i], vcs));
-        int kind = v->req[i * vcs + pick[i]].kind;
-        if (kind == REQ_MCAST) mc_in |= (uint64_t)1 << i;
-        else if (kind == REQ_HEAD || kind == REQ_ACQ) ho_in |= (uint64_t)1 << i;
-        else g->pick_vc[i] = pick[i];   /* bodies and discards always move */
-    }
-    /* Bulletin stage: one multicast takes all its ports at once. */
-    uint64_t taken = 0;
-    if (v->bulletin && mc_in) {
-        int i = first_from(mc_in, mod(v->rr_mc, k));
-        g->mc_winner = i;
-        taken = v->req[i * vcs + pick[i]].ports;
-        g->acq_ports[i] = taken;
-        g->pick_vc[i] = pick[i];
-    }
-    /* Output stage: the remaining outputs each grant one head or acquisition. Outputs no pick
-     * asks for grant nothing and are skipped (the same result, less work). */
-    uint64_t wanted = 0;
-    for (uint64_t m = ho_in; m; m &= m - 1) {
-        int i = __builtin_ctzll(m);
-        wanted |= v->req[i * vcs + pick[i]].ports;
-    }
-    for (uint64_t m = wanted & ~taken; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        if (o >= k) break;
-        uint64_t cand = 0;   /* inputs asking for o */
-        for (uint64_t c = ho_in; c; c &= c - 1) {
-            int i = __builtin_ctzll(c);
-            if ((v->req[i * vcs + pick[i]].ports >> o) & 1) cand |= (uint64_t)1 << i;
+        for (int q = 0; q < np; q++) {
+            unsigned vm = 0;   /* the proposing VCs of plane q */
+            for (unsigned r = v->req_vcs[i]; r; r &= r - 1) {
+                int c = __builtin_ctz(r);
+                if (alloc_plane(i, c, np) == q) vm |= 1u << c;
+            }
+            if (!vm) continue;
+            int p;
+            if (i == v->prio_in && ((vm >> v->prio_vc) & 1) && v->req[i * vcs + v->prio_vc].kind == REQ_MCAST)
+                p = v->prio_vc;
+            else
+                p = first_from(vm, v->rr_in[i * np + q]);
+            pick[i * np + q] = (int8_t)p;
         }
-        int i = first_from(cand, mod(v->rr_out[o], k));
-        g->acq_ports[i] |= (uint64_t)1 << o;
-        g->pick_vc[i] = pick[i];
-        g->out_granted |= (uint64_t)1 << o;
-        g->out_winner[o] = i;
+    }
+}
+
+void alloc_stage2(const alloc_out_view *v, alloc_grants *g) {
+    const int k = v->k, np = v->planes;
+    g->mc_in = g->mc_plane = -1;
+    uint64_t mc_in = 0, mc_block[ALLOC_MAX_PLANES] = {0}, ho[ALLOC_MAX_PLANES] = {0};
+    for (int q = 0; q < np; q++) {
+        g->go[q] = 0;
+        g->out_granted[q] = 0;
+        for (uint64_t m = v->req_mask[q]; m; m &= m - 1) {
+            int i = __builtin_ctzll(m);
+            const alloc_req *r = &v->req[i * np + q];
+            if (r->kind == REQ_DISCARD) {
+                g->go[q] |= (uint64_t)1 << i;
+                g->granted_ports[i * np + q] = 0;
+            } else if (r->kind == REQ_MCAST) {
+                mc_in |= (uint64_t)1 << i;
+                mc_block[q] |= r->ports;
+            } else if (r->kind == REQ_HEAD || r->kind == REQ_ACQ) {
+                ho[q] |= (uint64_t)1 << i;
+                g->granted_ports[i * np + q] = 0;
+            }
+        }
+    }
+    /* the bulletin: one multicast takes every slot of its set at once */
+    if (v->bulletin && mc_in) {
+        int i = first_from(mc_in, v->rr_mc);
+        int q = 0;
+        while (!((v->req_mask[q] >> i) & 1) || v->req[i * np + q].kind != REQ_MCAST) q++;
+        g->mc_in = i;
+        g->mc_plane = q;
+        g->go[q] |= (uint64_t)1 << i;
+        g->granted_ports[i * np + q] = v->req[i * np + q].ports;
+    }
+    /* the output arbiters: slot (o,q) grants one HEAD or ACQ pick of plane q */
+    for (int q = 0; q < np; q++) {
+        uint64_t wanted = 0;
+        for (uint64_t m = ho[q]; m; m &= m - 1) wanted |= v->req[__builtin_ctzll(m) * np + q].ports;
+        for (uint64_t m = wanted & ~mc_block[q]; m; m &= m - 1) {
+            int o = __builtin_ctzll(m);
+            if (o >= k) break;
+            uint64_t cand = 0;
+            for (uint64_t c = ho[q]; c; c &= c - 1) {
+                int i = __builtin_ctzll(c);
+                if ((v->req[i * np + q].ports >> o) & 1) cand |= (uint64_t)1 << i;
+            }
+            int i = first_from(cand, v->rr_out[o * np + q]);
+            g->granted_ports[i * np + q] |= (uint64_t)1 << o;
+            g->go[q] |= (uint64_t)1 << i;
+            g->out_granted[q] |= (uint64_t)1 << o;
+            g->out_winner[o * np + q] = (uint8_t)i;
+        }
     }
 }

@@ -1,22 +1,27 @@
 /*
- * alloc — the switch allocator with the Global Resource Bulletin (seed 003 sec. 5.1).
- * Mirrors rtl/alloc.v. Combinational: from the state at the start of a cycle it decides which
- * flits cross the crossbar in this cycle; router.c applies the grants at the clock edge.
+ * alloc — the switch allocator of router v2: S crossbar planes (seed 003 sec. 4, parallel
+ * switching), each with its own 1:N arbiters, in two pipeline stages, and the Global Resource
+ * Bulletin (seed 003 sec. 5.1). Mirrors rtl/alloc_in.v (stage 1) and rtl/alloc_out.v (stage 2).
+ * Both stages are combinational on the state at the start of a cycle; router.c registers stage
+ * 1's picks and applies stage 2's grants at the clock edge. docs/architecture.md "Router v2".
  *
- * Contract (docs/architecture.md, "Switch allocation")
- *   Output ports are held per packet: a head that is granted locks its output port(s) until its
- *   tail leaves (virtual cut-through: the head also takes `len` credits of the output VC).
- *   1. Each VC of each input proposes its front flit: BODY (its packet holds its ports), HEAD
- *      (unicast: port unlocked and len credits), MCAST (all ports unlocked, free in the bulletin,
- *      len credits each), ACQ (bulletin off: some still-missing ports unlocked with credits),
- *      DISCARD (no route).
- *   2. Input stage: each input picks one proposing VC, round robin from rr_in (the VC of the
- *      reserved multicast first, when it proposes MCAST).
- *   3. Bulletin stage (on): among inputs whose pick is MCAST, one wins all its ports at once,
- *      round robin from rr_mc; the ports leave the bulletin until the tail.
- *   4. Output stage: every other unlocked output grants one HEAD or ACQ pick that wants it,
- *      round robin from rr_out.
- *   BODY and DISCARD picks always proceed (one flit per input per cycle).
+ * Planes. Input VC v of input port i belongs to plane (i + v) mod S: its flits cross on that
+ * plane's crossbar only. Plane q of output o (the "slot" (o,q)) writes output queue (o,q).
+ *
+ * Proposals (router.c propose): per input VC, on the state at the start of the cycle,
+ *   HEAD (unicast: its slot (o,q) free, len credits of the output VC, len flits of room in
+ *   output queue (o,q), in the bulletin), MCAST (bulletin on: every slot of its set so), ACQ
+ *   (bulletin off: some still-missing slots so), DISCARD (no route, a bad length, or a stray body
+ *   flit).
+ * Stage 1 (cycle c): per input and plane, one proposing VC of the plane, round robin from
+ *   rr_in (the VC of the reserved multicast first when it proposes MCAST). The pick is a register.
+ * Stage 2 (cycle c+1): the picked VC proposes again on the state of c+1 (it may have changed: the
+ *   pick is speculative). A pick whose input-plane is busy streaming, or that proposes nothing
+ *   now, is void. DISCARD picks go. Bulletin: among the MCAST picks, one wins all its slots, inputs
+ *   in round robin from rr_mc, the lowest plane first. Every other output slot (o,q) grants one
+ *   HEAD or ACQ pick of plane q that wants o, round robin from rr_out, unless an MCAST pick of
+ *   plane q wants o (the bulletin's slots are kept out of the output stage from the registered
+ *   picks, not from the bulletin's result: one arbitration level per stage).
  */
 #ifndef DOAR_ALLOC_H
 #define DOAR_ALLOC_H
@@ -27,37 +32,51 @@
 extern "C" {
 #endif
 
+#define ALLOC_MAX_PLANES 4   /* speed-up S: 1, 2 or 4 */
+
 typedef enum { REQ_NONE = 0, REQ_BODY, REQ_HEAD, REQ_MCAST, REQ_ACQ, REQ_DISCARD } alloc_req_kind;
 
 typedef struct {
-    uint8_t kind;       /* alloc_req_kind */
+    uint8_t kind;       /* alloc_req_kind (REQ_BODY is not proposed in v2: streams need no grant) */
     uint64_t ports;     /* HEAD: the port; MCAST: the set; ACQ: ports it can take now */
 } alloc_req;
 
+/* Stage 1: the input arbiters of every plane. */
 typedef struct {
-    int k;              /* router ports */
-    int vcs;            /* VCs per input (4 in the hardware; route policies use 2..5) */
-    int bulletin;       /* 1: Global Resource Bulletin on */
-    const alloc_req *req;   /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
-    const uint8_t *req_vcs; /* [k]: bit v set iff input i, VC v proposes (kind != REQ_NONE) */
-    uint64_t req_inputs;    /* inputs with a proposing VC (req_vcs[i] != 0) */
-    const int *rr_in;       /* [k] */
-    const int *rr_out;      /* [k] */
-    int rr_mc;
-    int prio_in, prio_vc;   /* the reserved multicast: its input picks it when it is ready (-1: none) */
-} alloc_view;
+    int k, vcs, planes;
+    const alloc_req *req;     /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
+    const uint8_t *req_vcs;   /* [k]: bit v set iff input i, VC v proposes */
+    uint64_t req_inputs;      /* inputs with a proposing VC */
+    const uint8_t *rr_in;     /* [k * planes]: input i, plane q at i*planes+q: a VC index */
+    int prio_in, prio_vc;     /* the reserved multicast (-1: none) */
+} alloc_in_view;
 
-/* pick_vc and acq_ports are defined for the inputs in req_inputs, out_winner for the outputs in
- * out_granted (the other entries are not written: an input outside req_inputs picks nothing). */
+/* pick[i*planes+q]: the VC input i offers on plane q, -1 none (every entry is written). */
+void alloc_stage1(const alloc_in_view *v, int8_t *pick);
+
+/* Stage 2: the bulletin and the output arbiters of every plane. */
 typedef struct {
-    int pick_vc[64];        /* per input: the VC that moves or acquires (-1: none) */
-    uint64_t acq_ports[64]; /* per input: ports granted this cycle (HEAD, MCAST or ACQ) */
-    int mc_winner;          /* input that won the bulletin (-1: none) */
-    uint64_t out_granted;   /* outputs granted to a head or an acquisition this cycle */
-    int out_winner[64];     /* per output: the input it granted (-1: none) */
+    int k, planes, bulletin;
+    const alloc_req *req;     /* [k * planes]: the proposal now of the VC picked at (i,q); kind
+                                 REQ_NONE where there is no pick or it is void */
+    uint64_t req_mask[ALLOC_MAX_PLANES];   /* per plane: inputs whose entry is not REQ_NONE */
+    const uint8_t *rr_out;    /* [k * planes]: output o, plane q at o*planes+q: an input index */
+    int rr_mc;
+} alloc_out_view;
+
+typedef struct {
+    uint64_t go[ALLOC_MAX_PLANES];          /* per plane: inputs whose pick moves (DISCARD, or
+                                               granted HEAD / MCAST / ACQ ports) */
+    uint64_t granted_ports[64 * ALLOC_MAX_PLANES];  /* (i,q): ports granted; defined where go says */
+    int mc_in, mc_plane;                    /* the bulletin's winner (-1: none) */
+    uint64_t out_granted[ALLOC_MAX_PLANES]; /* per plane: output slots granted to a HEAD / ACQ */
+    uint8_t out_winner[64 * ALLOC_MAX_PLANES];  /* (o,q): the input; defined where out_granted says */
 } alloc_grants;
 
-void alloc_compute(const alloc_view *v, alloc_grants *g);
+void alloc_stage2(const alloc_out_view *v, alloc_grants *g);
+
+/* The plane of input i's VC v with S planes. */
+static inline int alloc_plane(int i, int v, int planes) { return (i + v) % planes; }
 
 #ifdef __cplusplus
 }

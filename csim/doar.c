@@ -194,6 +194,8 @@ static void usage_sim(FILE *f) {
                "  --cong-demand 0|1    DOAR: an intra-group or global port's congestion counts the flits\n"
                "                       routed to it and waiting in its router besides its credits (1,\n"
                "                       default: the RTL's); 0: credit occupancy only (docs/network.md)\n"
+               "  --speedup S          the routers' internal speed-up: crossbar planes, 1, 2 or 4 (default 2,\n"
+               "                       seed 001 Table 1; docs/architecture.md \"Router v2\")\n"
                "  --latency L,G        intra-group and global link latency, cycles (default 10,100)\n"
                "  --drain-limit N      after the sample, injection goes on until the sample's packets are\n"
                "                       delivered or for N cycles (default 10000); then the network drains\n"
@@ -353,6 +355,10 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             NEED_VALUE();
             if (parse_int(v, 0, 100, &n)) return bad(c, "--threshold-util '%s': expected a percentage 0..100", v);
             c->nprm.threshold_util = (int)n;
+        } else if (is_net(c) && !strcmp(a, "--speedup")) {
+            NEED_VALUE();
+            if (parse_int(v, 1, 4, &n) || n == 3) return bad(c, "--speedup '%s': expected 1, 2 or 4", v);
+            c->nprm.speedup = (int)n;
         } else if (is_net(c) && !strcmp(a, "--cong-demand")) {
             NEED_VALUE();
             if (parse_int(v, 0, 1, &n)) return bad(c, "--cong-demand '%s': expected 0 or 1", v);
@@ -665,9 +671,9 @@ static int cmd_sim(cli *c) {
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
     printf("sim: config=%s dfly(%d,%d,%d,%d) routers=%d nodes=%d routing=%s traffic=%s rate=%g packet_len=%d "
-           "latency=%d,%d warmup=%ld sample=%ld seed=%llu\n",
+           "latency=%d,%d speedup=%d warmup=%ld sample=%ld seed=%llu\n",
            t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
-           p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed);
+           p->packet_len, p->lat_local, p->lat_global, p->speedup, p->warmup, p->sample, (unsigned long long)p->seed);
     fflush(stdout);
     FILE *chan = NULL, *series = NULL;
     if (c->series_csv) p->series_bin = c->series_bin > 0 ? c->series_bin : SERIES_BIN_DEFAULT;
@@ -851,9 +857,9 @@ static int cmd_sweep(cli *c) {
     /* every other setting a load's result depends on: --resume takes loads only from a run
      * whose header lines are these */
     snprintf(header + hlen, sizeof header - (size_t)hlen,
-             "sweep: packet_len=%d latency=%d,%d thresholds=%d,%d threshold_util=%d drain_limit=%ld watchdog=%ld "
-             "nm_slots=%d c_ways=%d%s\n",
-             p->packet_len, p->lat_local, p->lat_global, p->tl_pkts, p->tg_pkts, p->threshold_util, p->drain_limit,
+             "sweep: packet_len=%d latency=%d,%d speedup=%d thresholds=%d,%d threshold_util=%d drain_limit=%ld "
+             "watchdog=%ld nm_slots=%d c_ways=%d%s\n",
+             p->packet_len, p->lat_local, p->lat_global, p->speedup, p->tl_pkts, p->tg_pkts, p->threshold_util, p->drain_limit,
              p->watchdog, p->tprm.nm_slots, p->tprm.c_ways,
              /* only DOAR reads the congestion unit (route policies keep their headers, and so
               * their resumable loads, from before the option) */

@@ -61,6 +61,7 @@ void net_size_router(const topo *t, net_params *p) {
     if (p->rprm.tl < in_flight_l) p->rprm.tl = in_flight_l;
     if (p->rprm.tg < in_flight_g) p->rprm.tg = in_flight_g;
     p->rprm.cong_demand = p->cong_demand;
+    p->rprm.speedup = p->speedup;
 }
 
 void net_default_params(const topo *t, net_params *p) {
@@ -85,6 +86,7 @@ void net_default_params(const topo *t, net_params *p) {
     p->tg_pkts = PAPER_TG_PKTS;
     p->threshold_util = NET_THRESHOLD_UTIL_DEFAULT;
     p->cong_demand = 1;
+    p->speedup = 2;
     tables_default_params(&p->tprm);
     net_size_router(t, p);
 }

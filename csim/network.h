@@ -144,6 +144,8 @@ typedef struct {
     int cong_demand;          /* 1 (default, the RTL's): an intra-group or global port's congestion
                                  also counts the flits routed to it and waiting in its router;
                                  0: credits only */
+    int speedup;              /* the routers' internal speed-up S (crossbar planes): 1, 2 (default,
+                                 seed 001 Table 1) or 4 */
     /* Stopping a saturated run early (doar sweep): 0 = run to the end. Once every sample packet
      * exists (the end of the sample window) the run stops as soon as the mean sample latency
      * must exceed stop_latency whatever happens next (the latencies so far plus the ages of the

@@ -32,6 +32,8 @@ void router_default_params(const topo *t, router_params *p) {
     p->bulletin = 1;
     p->ctl_depth = FAULT_CTL_DEPTH;
     p->cong_demand = 1;   /* rtl/router.v CONG_DEMAND */
+    p->speedup = 2;       /* seed 001 Table 1: 2.0 internal speed-up */
+    p->oq_depth = 2 * p->max_len;   /* a packet waiting for the link while the next one arrives */
 }
 
 int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]) {
@@ -63,6 +65,15 @@ int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERR
                  policy_name(p->pol.kind), policy_vcs(p->pol.kind), p->vcs);
         return -1;
     }
+    if (p->speedup != 1 && p->speedup != 2 && p->speedup != 4) {
+        snprintf(err, DOAR_ERRLEN, "speedup=%d: must be 1, 2 or 4 (crossbar planes)", p->speedup);
+        return -1;
+    }
+    if (p->oq_depth < p->max_len || p->oq_depth > VCBUF_MAX_DEPTH) {
+        snprintf(err, DOAR_ERRLEN, "oq_depth=%d: an output queue must hold a whole packet (max_len=%d..%d flits)",
+                 p->oq_depth, p->max_len, VCBUF_MAX_DEPTH);
+        return -1;
+    }
     if (p->ctl_depth < 1 || p->ctl_depth > 64) { snprintf(err, DOAR_ERRLEN, "ctl_depth must be 1..64"); return -1; }
     if (p->mgroups < 1 || p->mgroups > 256) { snprintf(err, DOAR_ERRLEN, "mgroups must be 1..256"); return -1; }
     if (p->hw < 1 || p->tps < 1 || p->tl < 0 || p->tg < 0) { snprintf(err, DOAR_ERRLEN, "hw, tps >= 1; tl, tg >= 0"); return -1; }
@@ -82,9 +93,25 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     if (r->in) memset(r->in, 0, (size_t)k * sizeof *r->in);
     r->side = calloc((size_t)k, sizeof *r->side);
     r->cred = calloc((size_t)k, sizeof *r->cred);
-    r->rr_in = calloc((size_t)k, sizeof *r->rr_in);
-    r->rr_out = calloc((size_t)k, sizeof *r->rr_out);
-    if (!r->rcus || !r->in || !r->side || !r->cred || !r->rr_in || !r->rr_out) goto oom;
+    const int np = p->speedup;
+    r->np = np;
+    r->strm = calloc((size_t)(k * np), sizeof *r->strm);
+    r->pick = calloc((size_t)(k * np), sizeof *r->pick);
+    r->rr_in = calloc((size_t)(k * np), sizeof *r->rr_in);
+    r->rr_out = calloc((size_t)(k * np), sizeof *r->rr_out);
+    r->oqs = calloc((size_t)(k * np), sizeof *r->oqs);
+    r->oq_store = calloc((size_t)(k * np * p->oq_depth), sizeof *r->oq_store);
+    r->lk_q = calloc((size_t)k, 1);
+    r->rr_link = calloc((size_t)k, 1);
+    r->crp = calloc((size_t)k, sizeof *r->crp);
+    r->rr_cr = calloc((size_t)k, 1);
+    if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->rr_in || !r->rr_out || !r->oqs ||
+        !r->oq_store || !r->lk_q || !r->rr_link || !r->crp || !r->rr_cr)
+        goto oom;
+    for (int n = 0; n < k * np; n++) {
+        r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
+        r->oqs[n].depth = (uint16_t)p->oq_depth;
+    }
     for (int i = 0; i < k; i++) {
         if (rcu_init(&r->rcus[i], t, tp, err)) goto fail;
         if (vcbuf_init(&r->in[i], p->depth[topo_port_class(t, i)], p->vcs)) goto oom;
@@ -138,8 +165,16 @@ void router_free(router *r) {
     free(r->in);
     free(r->side);
     free(r->cred);
+    free(r->strm);
+    free(r->pick);
     free(r->rr_in);
     free(r->rr_out);
+    free(r->oqs);
+    free(r->oq_store);
+    free(r->lk_q);
+    free(r->rr_link);
+    free(r->crp);
+    free(r->rr_cr);
     mcast_free(&r->mc);
     cong_free(&r->cg);
     memset(r, 0, sizeof *r);
@@ -161,12 +196,22 @@ void router_reset(router *r, const router_cfg_in *cfg) {
         vcbuf_reset(&r->in[i]);
         memset(r->side[i], 0, sizeof r->side[i]);
         for (int v = 0; v < r->prm.vcs; v++) r->cred[i][v] = r->prm.ds_depth[topo_port_class(t, i)];
-        r->rr_in[i] = 0;
-        r->rr_out[i] = 0;
+        for (int q = 0; q < r->np; q++) {
+            r->pick[i * r->np + q] = -1;
+            r->rr_in[i * r->np + q] = 0;
+            r->rr_out[i * r->np + q] = 0;
+            oq_reset(&r->oqs[i * r->np + q]);
+        }
+        r->lk_q[i] = r->rr_link[i] = r->rr_cr[i] = 0;
+        memset(r->crp[i], 0, sizeof r->crp[i]);
     }
     r->rr_mc = 0;
-    r->locked = 0;
-    r->grb_free = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
+    for (int q = 0; q < ROUTER_MAX_PLANES; q++) {
+        r->locked[q] = 0;
+        r->in_busy[q] = 0;
+        r->grb_free[q] = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
+    }
+    r->oq_busy = r->lk_lock = r->crp_ports = 0;
     r->res_valid = 0;
     r->res_in = 0;
     r->res_vc = 0;
@@ -190,8 +235,10 @@ void router_reset(router *r, const router_cfg_in *cfg) {
 
 int router_buffered(const router *r) {
     int n = 0;
-    for (int i = 0; i < r->t.k; i++)
+    for (int i = 0; i < r->t.k; i++) {
         for (int v = 0; v < r->prm.vcs; v++) n += r->in[i].count[v];
+        for (int q = 0; q < r->np; q++) n += r->oqs[i * r->np + q].count;
+    }
     return n;
 }
 
@@ -202,35 +249,43 @@ int router_gport_estimate(const router *r, int o) {
     return e > 0 ? e : 0;
 }
 
-/* Ports reserved by the waiting multicast (they leave the bulletin until it is done). */
-static uint64_t reserved_ports(const router *r) {
-    if (!r->res_valid) return 0;
+/* Slots (o, plane) the waiting multicast has reserved (they leave the bulletin until it is done). */
+static uint64_t reserved_ports(const router *r, int plane) {
+    if (!r->res_valid || alloc_plane(r->res_in, r->res_vc, r->np) != plane) return 0;
     const route_entry *e = vcbuf_route(&r->in[r->res_in], r->res_vc);
     return e ? e->ports : 0;
 }
 
-/* The proposal of input i, VC v (alloc.h, step 1). */
-static alloc_req propose(const router *r, int i, int v, uint64_t ctl_ports) {
+/* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). look: stage 1,
+ * which may look past the packet the VC streams now to the next one (its route entry is the
+ * front of the route FIFO: an entry leaves the FIFO when its head is granted). */
+static alloc_req propose(const router *r, int i, int v, int look) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
+    if (b->active[v]) {
+        if (!look) return q;
+    } else if (!((b->front_head >> v) & 1)) {
+        q.kind = REQ_DISCARD;   /* a stray body flit: drained */
+        return q;
+    }
     const route_entry *e = vcbuf_route(b, v);
-    if (b->active[v]) { q.kind = REQ_BODY; q.ports = e->ports; return q; }
-    if (!((b->front_head >> v) & 1)) { q.kind = REQ_DISCARD; return q; }   /* a stray body flit: drained */
-    if (!e) return q;                                    /* still being routed */
+    if (!e) return q;           /* still being routed */
     if (e->discard) { q.kind = REQ_DISCARD; return q; }
+    const int pl = alloc_plane(i, v, r->np);
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        if (!(((r->locked | ctl_ports) >> o) & 1) && r->cred[o][e->ovc] >= e->len) ok |= (uint64_t)1 << o;
+        if (!((r->locked[pl] >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
+            ok |= (uint64_t)1 << o;
     }
     if (!e->mcast) {
-        /* with the bulletin a unicast head may not start on a port a multicast holds or has reserved */
-        uint64_t bulletin = r->prm.bulletin ? r->grb_free & ~reserved_ports(r) : ~(uint64_t)0;
+        /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
+        uint64_t bulletin = r->prm.bulletin ? r->grb_free[pl] & ~reserved_ports(r, pl) : ~(uint64_t)0;
         if (ok == e->ports && (e->ports & ~bulletin) == 0) { q.kind = REQ_HEAD; q.ports = ok; }
     } else if (r->prm.bulletin) {
         int mine = r->res_valid && r->res_in == i && r->res_vc == v;
-        if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free) == 0)) {
+        if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free[pl]) == 0)) {
             q.kind = REQ_MCAST;
             q.ports = ok;
         }
@@ -256,7 +311,7 @@ static void regs_clear(router_out *ro) {
         ro->cr_vc[o] = 0;
     }
     for (uint64_t m = ro->ctl_cr_ports; m; m &= m - 1) ro->ctl_cr_valid[__builtin_ctzll(m)] = 0;
-    for (uint64_t m = ro->discard; m; m &= m - 1) ro->discard_vc[__builtin_ctzll(m)] = 0;
+    for (uint64_t m = ro->discard; m; m &= m - 1) ro->discard_vcs[__builtin_ctzll(m)] = 0;
     ro->sb_valid = 0;
     ro->sb_bits = 0;
     ro->overflow = 0;
@@ -266,9 +321,34 @@ static void regs_clear(router_out *ro) {
 
 void router_cycle(router *r, const router_in *in, router_out *out) { *out = *router_cycle_ref(r, in, NULL); }
 
+/* The crossbar: flit f of a packet that holds `ports` through plane pl is written into their output
+ * queues (VC and, for a head a route policy rewrote, header applied). */
+static void cross(router *r, int pl, uint64_t ports, int ovc, const flit *f, const route_entry *rw) {
+    flit w = *f;
+    w.valid = 1;
+    w.vc = (uint8_t)ovc;
+    if (rw && rw->rewrite && f->head) w.data = rw->hdr;
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        oq_push(&r->oqs[o * r->np + pl], &w);
+    }
+    r->oq_busy |= ports;
+}
+
+/* Takes the credits and output-queue room of a packet for `ports` on plane pl. */
+static void take_ports(router *r, int pl, uint64_t ports, const route_entry *e, uint8_t *taken) {
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
+        r->oqs[o * r->np + pl].room = (int16_t)(r->oqs[o * r->np + pl].room - e->len);
+        r->demand[o] -= e->len;
+        taken[o] = (uint8_t)(taken[o] + e->len);
+    }
+}
+
 const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports) {
     const topo *t = &r->t;
-    const int k = t->k;
+    const int k = t->k, np = r->np;
     router_in_ports pm = {0, 0, 0, 0};   /* from here on, only these input entries are read */
     if (ports) {
         pm = *ports;
@@ -294,22 +374,120 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     uint64_t ctl_ports = 0, port_down = 0, kmask = k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1);
     fault_msg ctl_msg[ROUTER_MAX_PORTS];
     uint64_t inv_next[ROUTER_MAX_PORTS];
+    uint64_t ctl_wait = 0;   /* outputs whose unit has a message and a control credit */
     int ev_ready = 0, ctl_ready[ROUTER_MAX_PORTS];
     if (fu) {
         port_down = r->link_dn;
         ev_ready = fault_event_ready(fu);
         for (int o = 0; o < k; o++) {
             ctl_ready[o] = fault_receive_ready(fu, o);
-            if (!((r->locked >> o) & 1) && r->ctl_cred[o] > 0 && fault_out_head(fu, o, &ctl_msg[o]))
-                ctl_ports |= (uint64_t)1 << o;
+            if (r->ctl_cred[o] > 0 && fault_out_head(fu, o, &ctl_msg[o])) ctl_wait |= (uint64_t)1 << o;
             /* the synchronous mask read for the RCU (read before this cycle's writes) */
             int row = rcu_mask_row(&r->rcus[o]);
             inv_next[o] = (row >= 0 && row < fu->et_num) ? ~fault_mask(fu, o, row) & kmask : 0;
         }
     }
 
-    /* ---- switch allocation on the state at the start of the cycle ---- */
+    /* ---- router_output, link stage: each output sends one flit of its queues (start of cycle):
+     * the packet it is sending, else a waiting FD/FR packet, else a head of a queue in round robin
+     * over the planes. The room a flit frees counts from the next cycle. ---- */
+    int room_back[ROUTER_MAX_PORTS];   /* per output: the plane whose queue gave a flit, -1 none */
+    uint64_t room_ports = 0;
+    for (uint64_t m = (r->oq_busy | ctl_wait) & kmask; m; m &= m - 1) {
+        const int o = __builtin_ctzll(m);
+        const uint64_t bit = (uint64_t)1 << o;
+        int q = -1;
+        if (r->lk_lock & bit) {
+            q = r->lk_q[o];
+            if (!r->oqs[o * np + q].count) q = -1;   /* the packet's next flit has not arrived */
+        } else if (ctl_wait & bit) {
+            ctl_ports |= bit;
+        } else {
+            for (int n = 0; n < np && q < 0; n++) {
+                int c = r->rr_link[o] + n;
+                if (c >= np) c -= np;
+                if (r->oqs[o * np + c].count) q = c;
+            }
+            if (q >= 0) r->rr_link[o] = (uint8_t)(q + 1 == np ? 0 : q + 1);
+        }
+        if (q < 0) continue;
+        oq *b = &r->oqs[o * np + q];
+        const flit *f = oq_front(b);
+        nx->out[o] = *f;
+        nx->out_ports |= bit;
+        if (f->tail) r->lk_lock &= ~bit;
+        else { r->lk_lock |= bit; r->lk_q[o] = (uint8_t)q; }
+        oq_pop(b);
+        room_back[o] = q;
+        room_ports |= bit;
+        int any = 0;
+        for (int c = 0; c < np; c++) any |= r->oqs[o * np + c].count;
+        if (!any) r->oq_busy &= ~bit;
+    }
+
+    /* ---- router_alloc, stage 2: the registered picks propose again on this cycle's state ---- */
     const int vcs = r->prm.vcs;
+    alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
+    alloc_out_view ov;
+    memset(&ov, 0, sizeof ov);
+    ov.k = k;
+    ov.planes = np;
+    ov.bulletin = r->prm.bulletin;
+    ov.req = req2;
+    ov.rr_out = r->rr_out;
+    ov.rr_mc = r->rr_mc;
+    for (int q = 0; q < np; q++) {
+        for (uint64_t m = r->busy & ~r->in_busy[q]; m; m &= m - 1) {   /* a pick needs flits and a free plane */
+            int i = __builtin_ctzll(m);
+            int v = r->pick[i * np + q];
+            if (v < 0) continue;
+            req2[i * np + q] = propose(r, i, v, 0);
+            if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
+        }
+    }
+    alloc_grants g;
+    alloc_stage2(&ov, &g);
+    /* Credits across planes: the planes grant in parallel, and two of them may send packets to
+     * the same output VC in one cycle. A grant stands only if its len, added to what the lower
+     * planes granted there (before their own cancellations: no chain), fits the credits; else it
+     * is cancelled whole (a multicast stays atomic) and its output slots grant nothing this cycle. */
+    if (np > 1) {
+        int tent[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
+        uint64_t tent_ports = 0;
+        for (int q = 0; q < np; q++) {
+            uint64_t cancel = 0;
+            for (uint64_t m = g.go[q]; m; m &= m - 1) {
+                int i = __builtin_ctzll(m);
+                if (req2[i * np + q].kind == REQ_DISCARD) continue;
+                const route_entry *e = vcbuf_route(&r->in[i], r->pick[i * np + q]);
+                for (uint64_t mo = g.granted_ports[i * np + q] & tent_ports; mo; mo &= mo - 1) {
+                    int o = __builtin_ctzll(mo);
+                    if (tent[o][e->ovc] + e->len > r->cred[o][e->ovc]) cancel |= (uint64_t)1 << i;
+                }
+            }
+            for (uint64_t m = g.go[q]; m; m &= m - 1) {   /* this plane's tentative grants count for the next */
+                int i = __builtin_ctzll(m);
+                if (req2[i * np + q].kind == REQ_DISCARD) continue;
+                const route_entry *e = vcbuf_route(&r->in[i], r->pick[i * np + q]);
+                for (uint64_t mo = g.granted_ports[i * np + q]; mo; mo &= mo - 1) {
+                    int o = __builtin_ctzll(mo);
+                    if (!((tent_ports >> o) & 1)) {
+                        memset(tent[o], 0, sizeof tent[o]);
+                        tent_ports |= (uint64_t)1 << o;
+                    }
+                    tent[o][e->ovc] += e->len;
+                }
+            }
+            for (uint64_t m = cancel; m; m &= m - 1) {
+                int i = __builtin_ctzll(m);
+                g.go[q] &= ~((uint64_t)1 << i);
+                g.out_granted[q] &= ~g.granted_ports[i * np + q];
+                if (g.mc_in == i && g.mc_plane == q) g.mc_in = g.mc_plane = -1;
+            }
+        }
+    }
+
+    /* ---- router_alloc, stage 1: new picks (registers) from every VC's proposal ---- */
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* written where req_vcs says */
     uint8_t req_vcs[ROUTER_MAX_PORTS];
     uint64_t req_inputs = 0;
@@ -318,7 +496,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         unsigned vm = 0;
         for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
-            alloc_req q = propose(r, i, v, ctl_ports);
+            alloc_req q = propose(r, i, v, 1);
             if (q.kind == REQ_NONE) continue;
             reqs[i * vcs + v] = q;
             vm |= 1u << v;
@@ -326,24 +504,25 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         req_vcs[i] = (uint8_t)vm;
         if (vm) req_inputs |= (uint64_t)1 << i;
     }
-    alloc_view view = {k, vcs, r->prm.bulletin, reqs, req_vcs, req_inputs, r->rr_in, r->rr_out, r->rr_mc,
-                       r->res_valid ? r->res_in : -1, r->res_vc};
-    alloc_grants g;
-    alloc_compute(&view, &g);
+    alloc_in_view iv = {k, vcs, np, reqs, req_vcs, req_inputs, r->rr_in, r->res_valid ? r->res_in : -1, r->res_vc};
+    int8_t pick_next[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
+    alloc_stage1(&iv, pick_next);
 
-    /* The reservation: a multicast that waits (or lost the bulletin stage) reserves its ports, so
-     * that unicast heads stop starting on them and it gets them once their packets end. Only a
-     * route entry with mcast set and discard clear can reserve (none: nothing to search). */
+    /* The reservation: a multicast that waits (or lost the bulletin) reserves its slots, so that
+     * unicast heads stop starting on them and it gets them once their packets end. Only a route
+     * entry with mcast set and discard clear can reserve (none: nothing to search). */
     int n_res_valid = r->res_valid, n_res_in = r->res_in, n_res_vc = r->res_vc;
     if (r->prm.bulletin) {
-        if (r->res_valid && g.mc_winner == r->res_in && g.pick_vc[r->res_in] == r->res_vc) n_res_valid = 0;
+        if (r->res_valid && g.mc_in == r->res_in && g.mc_plane == alloc_plane(r->res_in, r->res_vc, np) &&
+            r->pick[g.mc_in * np + g.mc_plane] == r->res_vc)
+            n_res_valid = 0;
         if (!r->res_valid && r->mc_routes > 0) {
             for (int n = 0; n < k && !n_res_valid; n++) {
                 int i = (r->rr_mc + n) % k;
                 for (int v = 0; v < vcs; v++) {
                     const flit *f = vcbuf_front(&r->in[i], v);
                     const route_entry *e = vcbuf_route(&r->in[i], v);
-                    int granted = g.mc_winner == i && g.pick_vc[i] == v;
+                    int granted = g.mc_in == i && g.mc_plane == alloc_plane(i, v, np) && r->pick[i * np + g.mc_plane] == v;
                     if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !granted) {
                         n_res_valid = 1;
                         n_res_in = i;
@@ -355,94 +534,145 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         }
     }
 
+    /* ---- router_input + router_xbar: streams and grants move flits (state as at the start) ---- */
     uint8_t taken[ROUTER_MAX_PORTS] = {0};   /* credits each output took (route policies' history) */
-    for (uint64_t mi = req_inputs; mi; mi &= mi - 1) {   /* only inputs that proposed can pick */
-        int i = __builtin_ctzll(mi);
-        int v = g.pick_vc[i];
-        if (v < 0) continue;
-        vcbuf *b = &r->in[i];
-        const alloc_req *q = &reqs[i * vcs + v];
-        const flit *f = vcbuf_front(b, v);
-        const route_entry *e = vcbuf_route(b, v);
-        int moved = 0;
-        if (q->kind == REQ_HEAD || q->kind == REQ_MCAST || q->kind == REQ_BODY) {
-            if (q->kind != REQ_BODY) {
-                for (uint64_t m = e->ports; m; m &= m - 1) {
-                    int o = __builtin_ctzll(m);
-                    set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
-                    r->demand[o] -= e->len;
-                    taken[o] = e->len;
-                }
-            }
-            for (uint64_t m = e->ports; m; m &= m - 1) {
-                int o = __builtin_ctzll(m);
-                nx->out[o] = *f;
-                nx->out[o].valid = 1;
-                nx->out[o].vc = e->ovc;
-                if (e->rewrite && f->head) nx->out[o].data = e->hdr;
-            }
-            nx->out_ports |= e->ports;
+    uint8_t popped[ROUTER_MAX_PORTS] = {0};  /* per input: VCs a flit left */
+    uint64_t popped_ports = 0;
+    uint64_t busy_start[ROUTER_MAX_PLANES];
+    memcpy(busy_start, r->in_busy, sizeof busy_start);
+    for (int q = 0; q < np; q++) {
+        /* streams: the packet an input plane holds sends its next flit, if it has arrived */
+        for (uint64_t m = busy_start[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            router_stream *s = &r->strm[i * np + q];
+            vcbuf *b = &r->in[i];
+            const flit *f = vcbuf_front(b, s->vc);
+            if (!f) continue;
+            if (!s->discard) cross(r, q, s->ports, s->ovc, f, NULL);
             if (f->tail) {
-                r->locked &= ~e->ports;
-                if (e->mcast) r->grb_free |= e->ports;
-                b->active[v] = 0;
-                b->held[v] = 0;
-                if (e->mcast && !e->discard) r->mc_routes--;
-                vcbuf_pop_route(b, v);
-            } else if (q->kind != REQ_BODY) {
-                r->locked |= e->ports;
-                if (e->mcast) r->grb_free &= ~e->ports;
-                b->active[v] = 1;
+                r->locked[q] &= ~s->ports;
+                if (s->mcast) r->grb_free[q] |= s->ports;
+                r->in_busy[q] &= ~((uint64_t)1 << i);
+                b->active[s->vc] = 0;
             }
-            moved = 1;
-        } else if (q->kind == REQ_ACQ) {
-            uint64_t got = g.acq_ports[i];
-            for (uint64_t m = got; m; m &= m - 1) {
-                int o = __builtin_ctzll(m);
-                set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
-                r->demand[o] -= e->len;
-                taken[o] = e->len;
-            }
-            r->locked |= got;
-            b->held[v] |= got;
-            if (b->held[v] == e->ports) b->active[v] = 1;
-        } else if (q->kind == REQ_DISCARD) {
-            /* A packet without a route is drained: its head here, the rest as bodies with no
-             * output port. A stray body flit (no packet in progress) just leaves. */
-            if (f->head && e) {
-                if (f->tail) {
+            popped[i] |= (uint8_t)(1u << s->vc);
+            vcbuf_pop(b, s->vc);
+        }
+        /* grants: a head crosses (or is dropped), its packet starts streaming */
+        for (uint64_t m = g.go[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            const int v = r->pick[i * np + q];
+            vcbuf *b = &r->in[i];
+            const alloc_req *rq = &req2[i * np + q];
+            const flit *f = vcbuf_front(b, v);
+            const route_entry *e = vcbuf_route(b, v);
+            router_stream *s = &r->strm[i * np + q];
+            if (rq->kind == REQ_DISCARD) {
+                /* A packet without a route is drained: its head here, the rest as a stream with no
+                 * output. A stray body flit (no packet in progress) just leaves. */
+                if (f->head && e) {
+                    if (!f->tail) {
+                        s->vc = (uint8_t)v;
+                        s->discard = 1;
+                        s->mcast = 0;
+                        s->ports = 0;
+                        s->ovc = 0;
+                        r->in_busy[q] |= (uint64_t)1 << i;
+                        b->active[v] = 1;
+                    }
                     if (e->mcast && !e->discard) r->mc_routes--;
                     vcbuf_pop_route(b, v);
-                } else {
-                    b->active[v] = 1;
+                    nx->discard |= (uint64_t)1 << i;
+                    nx->discard_vcs[i] |= (uint8_t)(1u << v);
+                    r->discarded_heads++;
                 }
-                nx->discard |= (uint64_t)1 << i;
-                nx->discard_vc[i] = (uint8_t)v;
-                r->discarded_heads++;
+                popped[i] |= (uint8_t)(1u << v);
+                vcbuf_pop(b, v);
+                continue;
             }
-            moved = 1;
-        }
-        if (moved) {
+            uint64_t got = g.granted_ports[i * np + q];
+            take_ports(r, q, got, e, taken);
+            if (rq->kind == REQ_ACQ) {
+                r->locked[q] |= got;
+                b->held[v] |= got;
+                if (b->held[v] != e->ports) continue;   /* still acquiring: nothing crosses */
+            } else if (rq->kind == REQ_MCAST) {
+                r->locked[q] |= got;
+                r->grb_free[q] &= ~got;
+            } else {
+                r->locked[q] |= got;
+            }
+            /* the head crosses; the packet streams on from the next cycle */
+            cross(r, q, e->ports, e->ovc, f, e);
+            if (f->tail) {
+                r->locked[q] &= ~e->ports;
+                if (e->mcast) r->grb_free[q] |= e->ports;
+            } else {
+                s->vc = (uint8_t)v;
+                s->discard = 0;
+                s->mcast = e->mcast;
+                s->ovc = e->ovc;
+                s->ports = e->ports;
+                r->in_busy[q] |= (uint64_t)1 << i;
+                b->active[v] = 1;
+            }
+            b->held[v] = 0;
+            if (e->mcast && !e->discard) r->mc_routes--;
+            vcbuf_pop_route(b, v);
+            popped[i] |= (uint8_t)(1u << v);
             vcbuf_pop(b, v);
-            if (!b->nonempty) r->busy &= ~((uint64_t)1 << i);
-            nx->cr_valid[i] = 1;
-            nx->cr_vc[i] = (uint8_t)v;
-            nx->cr_ports |= (uint64_t)1 << i;
         }
-        r->rr_in[i] = v + 1 == vcs ? 0 : v + 1;   /* v < vcs */
+        for (uint64_t m = g.out_granted[q]; m; m &= m - 1) {
+            int o = __builtin_ctzll(m);
+            int w = g.out_winner[o * np + q];
+            r->rr_out[o * np + q] = (uint8_t)(w + 1 == k ? 0 : w + 1);
+        }
     }
-    for (uint64_t m = g.out_granted; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        r->rr_out[o] = g.out_winner[o] + 1 == k ? 0 : g.out_winner[o] + 1;   /* winner < k */
-    }
-    if (g.mc_winner >= 0) r->rr_mc = g.mc_winner + 1 == k ? 0 : g.mc_winner + 1;
+    for (int i = 0; i < k; i++)
+        if (popped[i]) {
+            popped_ports |= (uint64_t)1 << i;
+            if (!r->in[i].nonempty) r->busy &= ~((uint64_t)1 << i);
+        }
+    if (g.mc_in >= 0) r->rr_mc = g.mc_in + 1 == k ? 0 : g.mc_in + 1;
     r->res_valid = n_res_valid;
     r->res_in = n_res_in;
     r->res_vc = n_res_vc;
+    /* the new picks become the stage-1 registers; the round robin moves past each pick */
+    for (int n = 0; n < k * np; n++) {
+        r->pick[n] = pick_next[n];
+        if (pick_next[n] >= 0) r->rr_in[n] = (uint8_t)(pick_next[n] + 1 == vcs ? 0 : pick_next[n] + 1);
+    }
+    /* the room the link stage freed */
+    for (uint64_t m = room_ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        r->oqs[o * np + room_back[o]].room++;
+    }
+
+    /* ---- router_input: credits upstream, one a cycle per input, round robin over the VCs owed ---- */
+    for (uint64_t m = popped_ports | r->crp_ports; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        unsigned owed = 0;
+        for (int v = 0; v < vcs; v++) {
+            r->crp[i][v] = (uint16_t)(r->crp[i][v] + ((popped[i] >> v) & 1));
+            if (r->crp[i][v]) owed |= 1u << v;
+        }
+        int start = r->rr_cr[i], v = -1;
+        for (int n = 0; n < vcs && v < 0; n++) {
+            int c = start + n >= vcs ? start + n - vcs : start + n;
+            if ((owed >> c) & 1) v = c;
+        }
+        r->crp[i][v]--;
+        r->rr_cr[i] = (uint8_t)(v + 1 == vcs ? 0 : v + 1);
+        nx->cr_valid[i] = 1;
+        nx->cr_vc[i] = (uint8_t)v;
+        nx->cr_ports |= (uint64_t)1 << i;
+        if (owed == (1u << v) && !r->crp[i][v]) r->crp_ports &= ~((uint64_t)1 << i);
+        else r->crp_ports |= (uint64_t)1 << i;
+    }
 
     if (r->pol) policy_tick(r->pol, taken);
 
-    /* ---- FD/FR packets leave on the ports they were waiting for ---- */
+    /* ---- FD/FR packets leave on the ports the link stage gave them ---- */
     for (uint64_t m = ctl_ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
         nx->out[o].valid = nx->out[o].head = nx->out[o].tail = 1;

@@ -24,6 +24,7 @@
 #include "fault.h"
 #include "flit.h"
 #include "mcast.h"
+#include "oq.h"
 #include "policy.h"
 #include "rcu.h"
 #include "vcbuf.h"
@@ -33,6 +34,7 @@ extern "C" {
 #endif
 
 #define ROUTER_MAX_PORTS 64
+#define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 
 typedef struct {
     int depth[3];       /* input VC buffer depth (flits) by port class: terminal, local, global */
@@ -51,6 +53,8 @@ typedef struct {
                            RTL's CONG_DEMAND default); 0: credit occupancy only */
     int ctl_depth;      /* FD/FR packets the fault unit's input FIFO holds per port: the control
                            credits of every link (the RTL's IN_DEPTH) */
+    int speedup;        /* internal speed-up S = crossbar planes: 1, 2 (default, seed 001 Table 1) or 4 */
+    int oq_depth;       /* flits per output queue (one queue per output port and plane; >= max_len) */
 } router_params;
 
 typedef struct {
@@ -90,7 +94,7 @@ typedef struct {
     uint64_t overflow;
     uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];  /* an FD/FR packet left the fault unit's input FIFO */
     uint64_t discard;          /* input ports that dropped a packet head this cycle (no route) */
-    uint8_t discard_vc[ROUTER_MAX_PORTS];   /* the VC it was in */
+    uint8_t discard_vcs[ROUTER_MAX_PORTS];  /* per input port: the VCs they were in (one per plane) */
     /* the ports of the array entries above that are not all zero (out[o].valid, cr_valid[o],
      * ctl_cr_valid[o]): a reader may visit just these */
     uint64_t out_ports, cr_ports, ctl_cr_ports;
@@ -101,6 +105,13 @@ typedef struct {
     gport_bitmap wired;
     uint32_t seed;
 } router_cfg_in;
+
+/* The packet an input plane streams, from its grant to its tail: bodies cross without arbitration. */
+typedef struct {
+    uint8_t vc;         /* input VC */
+    uint8_t ovc, mcast, discard;   /* from its route entry; discard: drained, sent nowhere */
+    uint64_t ports;     /* output ports (slots (o,q) it holds until the tail) */
+} router_stream;
 
 typedef struct {
     uint8_t valid, vc, mcast, grp, len;
@@ -118,10 +129,27 @@ typedef struct {
     mcast_table mc;
     cong cg;
     int (*cred)[VCBUF_MAX_VCS];       /* [k][vcs used] */
-    uint64_t locked;           /* output ports held by a packet */
-    uint64_t grb_free;         /* the bulletin: ports with no multicast */
-    int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its ports */
-    int *rr_in, *rr_out, rr_mc;
+    int np;                    /* planes (prm.speedup) */
+    /* router_input: the packet each input plane streams (i*np+q), the stage-1 picks (registers) */
+    router_stream *strm;       /* [k*np]: defined where in_busy says */
+    uint64_t in_busy[ROUTER_MAX_PLANES];   /* per plane: inputs streaming a packet on it */
+    int8_t *pick;              /* [k*np]: stage-1 pick (VC) of input i on plane q, -1 none */
+    uint8_t *rr_in;            /* [k*np] */
+    /* router_alloc: output slots and the bulletin, per plane a mask over output ports */
+    uint64_t locked[ROUTER_MAX_PLANES];    /* slots (o,q) held by a packet writing through them */
+    uint64_t grb_free[ROUTER_MAX_PLANES];  /* the bulletin: slots no multicast holds */
+    int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its slots */
+    uint8_t *rr_out;           /* [k*np] */
+    int rr_mc;
+    /* router_output: the output queues (o*np+q), the link stage, credit returns upstream */
+    oq *oqs;                   /* [k*np] */
+    flit *oq_store;
+    uint64_t oq_busy;          /* outputs with a flit in some queue */
+    uint64_t lk_lock;          /* outputs sending a packet (until its tail) */
+    uint8_t *lk_q, *rr_link;   /* [k]: the queue it sends from; round robin over the planes */
+    uint16_t (*crp)[VCBUF_MAX_VCS];  /* [k]: credits owed upstream per input VC, one leaves a cycle */
+    uint8_t *rr_cr;            /* [k] */
+    uint64_t crp_ports;        /* inputs with a credit owed */
     /* Output registers, two sets: regs[cur] is on the outputs this cycle, the other is built for
      * the next one (all zero at the start of a cycle but for the ports its masks name, which
      * router_cycle clears first) */
@@ -186,7 +214,7 @@ int router_ctl_out_pending(const router *r);
 /* Output port o's outstanding flits minus those sent within its round trip (route policies with
  * a history window; the plain credit occupancy otherwise). */
 int router_gport_estimate(const router *r, int o);
-/* Flits buffered in the router (all input VCs). */
+/* Flits buffered in the router (all input VCs and output queues). */
 int router_buffered(const router *r);
 
 #ifdef __cplusplus

@@ -116,7 +116,7 @@ module ecp5_router_top #(
     // no link faults on the board: the fault units stay idle (no events, no FD/FR packets)
     wire ev_ready;
     wire [K-1:0] ctl_cr_out_valid, discard;
-    wire [2*K-1:0] discard_vc;
+    wire [4*K-1:0] discard_vcs;
     /* verilator lint_on UNUSEDSIGNAL */
     router #(.P(P), .A(A), .H(H), .G(G)) dut (
         .clk(clk), .rst(router_rst), .cfg_gid(MY_GID[GW-1:0]), .cfg_bid(MY_BID[BW-1:0]), .cfg_wired({AH{1'b1}}),
@@ -128,7 +128,7 @@ module ecp5_router_top #(
         .mw_valid(1'b0), .mw_port(6'd0), .mw_group(8'd0), .mw_set({K{1'b0}}),
         .ev_valid(1'b0), .ev_kind(2'd0), .ev_port(6'd0), .ev_ready(ev_ready), .ctl_cr_in_valid({K{1'b0}}),
         .fw_valid(1'b0), .fw_port(6'd0), .fw_entry({TAW{1'b0}}), .fw_src({K{1'b0}}), .fw_int({K{1'b0}}),
-        .ctl_cr_out_valid(ctl_cr_out_valid), .discard(discard), .discard_vc(discard_vc),
+        .ctl_cr_out_valid(ctl_cr_out_valid), .discard(discard), .discard_vcs(discard_vcs),
         .out_valid(out_valid), .out_head(out_head), .out_tail(out_tail), .out_vc(out_vc), .out_data(out_data),
         .cr_out_valid(cr_out_valid), .cr_out_vc(cr_out_vc), .sb_out_valid(sb_out_valid), .sb_out_bits(sb_out_bits),
         .overflow(overflow));

@@ -31,6 +31,8 @@ module router #(
     parameter CONG_DEMAND = 1,         // congestion of intra-group and global ports counts the flits
                                        // routed to the port and waiting here besides its credit
                                        // occupancy (docs/architecture.md "Congestion")
+    parameter SPEEDUP = 2,             // internal speed-up S: crossbar planes, 1, 2 or 4 (seed 003 sec. 4)
+    parameter OQ_DEPTH = 2 * MAX_LEN,  // flits per output queue (one per output port and plane)
     // derived — do not override
     parameter K = P + A - 1 + H,
     parameter AH = A * H,
@@ -39,7 +41,9 @@ module router #(
     parameter TAW = (P + A + G > 1) ? $clog2(P + A + G) : 1,
     parameter KW = (K > 1) ? $clog2(K) : 1,
     parameter NW = (P > 1) ? $clog2(P) : 1,
-    parameter MW = 6 + GW + BW + NW    // fault message {kind, prefix, role, g, b, n}
+    parameter MW = 6 + GW + BW + NW,   // fault message {kind, prefix, role, g, b, n}
+    parameter S = SPEEDUP,
+    parameter QW = (S > 1) ? $clog2(S) : 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -93,7 +97,7 @@ module router #(
     output reg  [K-1:0]    overflow,
     output reg  [K-1:0]    ctl_cr_out_valid,  // an FD/FR packet left our input FIFO of that port
     output reg  [K-1:0]    discard,           // a packet head without a route was dropped
-    output reg  [K*2-1:0]  discard_vc         // the VC it was in
+    output reg  [K*4-1:0]  discard_vcs        // per input: the VCs they were in (one per plane)
 );
     localparam FIRST_LOCAL = P;
     localparam FIRST_GLOBAL = P + A - 1;
@@ -107,7 +111,7 @@ module router #(
     localparam COW = ((DMW > OW) ? DMW : OW) + 1;   // occupancy as the congestion unit sees it
     // route entry fields
     localparam E_LEN = K, E_OVC = K + 4, E_MCAST = K + 6, E_DISCARD = K + 7;
-    localparam [2:0] R_NONE = 3'd0, R_BODY = 3'd1, R_HEAD = 3'd2, R_MCAST = 3'd3, R_ACQ = 3'd4, R_DISCARD = 3'd5;
+    localparam [2:0] R_NONE = 3'd0, R_HEAD = 3'd2, R_MCAST = 3'd3, R_ACQ = 3'd4, R_DISCARD = 3'd5;
     localparam [31:0] SEED_STEP = 32'h9E37_79B9;
 
     function integer depth_of;
@@ -128,17 +132,33 @@ module router #(
     endfunction
 
     // ---------------- state ----------------
+    localparam OQ_DW = (OQ_DEPTH > 1) ? $clog2(OQ_DEPTH) : 1;
+    localparam RMW = $clog2(OQ_DEPTH + 1) + 4;   // room counters (compared with a 4-bit len)
+    localparam CPW = $clog2(MAX_DEPTH + 1) + 1;  // credits owed upstream per input VC
     reg [K*4*CRW-1:0] cred;            // output o, VC v at (o*4+v)*CRW
-    reg [K-1:0] locked;
-    reg [K-1:0] grb_free;              // the bulletin
-    reg res_valid;                     // a waiting multicast has reserved its ports
+    // router_alloc: output slots (o,q) at o*S+q
+    reg [K*S-1:0] locked;              // held by a packet writing through them
+    reg [K*S-1:0] grb_free;            // the bulletin: no multicast holds them
+    reg res_valid;                     // a waiting multicast has reserved its slots
     reg [KW-1:0] res_in;
     reg [1:0] res_vc;
-    reg [3:0] active [0:K-1];
-    reg [K-1:0] held [0:K*4-1];
-    reg [K*2-1:0] rr_in;
-    reg [K*KW-1:0] rr_out;
+    reg [K*S-1:0] pk_valid;            // stage-1 picks of input i, plane q at i*S+q
+    reg [K*S*2-1:0] pk_vc;
+    reg [K*S*2-1:0] rr_in;
+    reg [K*S*KW-1:0] rr_out;           // output o, plane q at o*S+q
     reg [KW-1:0] rr_mc;
+    // router_input: the packet each input plane (i*S+q) streams, ports acquired (bulletin off),
+    // credits owed upstream
+    reg [K*S-1:0] in_busy, strm_mcast, strm_disc;
+    reg [K*S*2-1:0] strm_vc, strm_ovc;
+    reg [K*S*K-1:0] strm_ports;
+    reg [K-1:0] held [0:K*4-1];
+    reg [K*4*CPW-1:0] crp;
+    reg [K*2-1:0] rr_cr;
+    // router_output: the link stage
+    reg [K-1:0] lk_lock;
+    reg [K*QW-1:0] lk_q, rr_link;
+    integer q;
     // side pipeline per input: {valid, vc[1:0], mcast, grp[7:0], len[3:0]}
     localparam SW = 16;
     reg [SW-1:0] side [0:K*4-1];       // input i, stage s at i*4+s
@@ -152,8 +172,8 @@ module router #(
     wire [AH-1:0] cong_group;
     wire [K*K-1:0] mset;
     reg  [K*8-1:0] mgroup_rd;
-    reg  [K-1:0] pop, rpop, rpush;
-    reg  [K*2-1:0] pop_vc, rpop_vc, rpush_vc;
+    reg  [K-1:0] rpush;
+    reg  [K*2-1:0] rpush_vc;
     reg  [K*RW-1:0] rpush_entry;
 
     // FD/FR packets: one flit, head and tail, data bit 63 set (csim/fault.h); they go to the fault
@@ -178,9 +198,9 @@ module router #(
                 .clk(clk), .rst(rst),
                 .push(in_valid[gi] && !is_ctl[gi]), .push_vc(in_vc[gi*2 +: 2]),
                 .push_flit({in_head[gi], in_tail[gi], in_data[gi*64 +: 64]}),
-                .pop(pop[gi]), .pop_vc(pop_vc[gi*2 +: 2]),
+                .pop(pop[gi*4 +: 4]),
                 .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
-                .rpop(rpop[gi]), .rpop_vc(rpop_vc[gi*2 +: 2]),
+                .rpop(rpop[gi*4 +: 4]),
                 .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*66 +: 4*66]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
                 .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
@@ -286,7 +306,7 @@ module router #(
             fu_in_valid[ci] = is_ctl[ci] && (ctl_kind == 2'd1 || ctl_kind == 2'd2) && fu_in_ready[ci];
             ctl_bad[ci] = is_ctl[ci] && !fu_in_valid[ci];
             // a waiting FD/FR packet leaves on a port no packet holds; no head is granted there
-            ctl_ports[ci] = fu_out_valid[ci] && ctl_cred[ci] != {CCW{1'b0}} && !locked[ci];
+            ctl_ports[ci] = fu_out_valid[ci] && ctl_cred[ci] != {CCW{1'b0}} && !lk_lock[ci];
         end
     end
     generate
@@ -349,8 +369,19 @@ module router #(
             for (rb = 0; rb < 4; rb = rb + 1)
                 if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_entry = res_entry | e_entry[(ra*4+rb)*RW +: RW];
     end
-    wire [K-1:0] res_ports = res_valid ? res_entry[K-1:0] : {K{1'b0}};
-    wire [K-1:0] bulletin_eff = (BULLETIN != 0) ? (grb_free & ~res_ports) : {K{1'b1}};
+    // the plane of the reserved multicast: (res_in + res_vc) mod S
+    wire [KW+1:0] res_sum = {2'b00, res_in} + {{KW{1'b0}}, res_vc};
+    wire [QW-1:0] res_plane = plane_of(res_sum);
+    function [QW-1:0] plane_of;
+        input [KW+1:0] n;
+    /* verilator lint_off UNUSEDSIGNAL */
+        reg [KW+1:0] m;
+    /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            m = n % S[KW+1:0];
+            plane_of = m[QW-1:0];
+        end
+    endfunction
 
     // ---------------- proposals (csim/router.c propose) ----------------
     function [CRW-1:0] cred_of;        // one output's credit counter of VC vc
@@ -365,167 +396,336 @@ module router #(
             endcase
         end
     endfunction
-    reg [K*4*3-1:0] req_kind;
+    // stage 1 (req_kind) may look past the packet a VC streams to its next one; stage 2 (req2_kind)
+    // proposes only a VC that streams nothing
+    reg [K*4*3-1:0] req_kind, req2_kind;
     reg [K*4*K-1:0] req_ports;
+    reg [K*4-1:0] vc_active;
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
     reg [65:0] fp;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [RW-1:0] ep;
-    reg [K-1:0] ok;
+    reg [K-1:0] ok, bul_eff, grb_q;
+    integer pl;
+    reg [3:0] kd1;
     always @* begin
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
+                pl = (i + v) % S;
                 fp = f_flit[(i*4+v)*66 +: 66];
                 ep = e_entry[(i*4+v)*RW +: RW];
-                for (o = 0; o < K; o = o + 1)
+                for (o = 0; o < K; o = o + 1) begin
+                    grb_q[o] = grb_free[o*S + pl];
 `ifdef PLANT_BUG
                     // planted bug: a head needs one credit more than its length
-                    ok[o] = ep[o] && !locked[o] && !ctl_ports[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o*S + pl] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]} &&
+                            oq_room[(o*S + pl)*RMW +: RMW] >= {{(RMW-4){1'b0}}, ep[E_LEN +: 4]};
 `else
-                    ok[o] = ep[o] && !locked[o] && !ctl_ports[o] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o*S + pl] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]} &&
+                            oq_room[(o*S + pl)*RMW +: RMW] >= {{(RMW-4){1'b0}}, ep[E_LEN +: 4]};
 `endif
-                req_kind[(i*4+v)*3 +: 3] = R_NONE;
+                end
+                bul_eff = (BULLETIN != 0) ? (grb_q & ~((res_valid && {{(32-QW){1'b0}}, res_plane} == pl) ? res_entry[K-1:0] : {K{1'b0}})) : {K{1'b1}};
+                vc_active[i*4+v] = in_busy[i*S + pl] && strm_vc[(i*S + pl)*2 +: 2] == v[1:0];
+                kd1 = {1'b0, R_NONE};
                 req_ports[(i*4+v)*K +: K] = {K{1'b0}};
                 if (!f_valid[i*4+v]) begin
-                    req_kind[(i*4+v)*3 +: 3] = R_NONE;
-                end else if (active[i][v]) begin
-                    req_kind[(i*4+v)*3 +: 3] = R_BODY;
-                    req_ports[(i*4+v)*K +: K] = ep[K-1:0];
-                end else if (!fp[65]) begin
-                    req_kind[(i*4+v)*3 +: 3] = R_DISCARD;
-                end else if (!e_valid[i*4+v]) begin
-                    req_kind[(i*4+v)*3 +: 3] = R_NONE;
-                end else if (ep[E_DISCARD]) begin
-                    req_kind[(i*4+v)*3 +: 3] = R_DISCARD;
-                end else if (!ep[E_MCAST]) begin
-                    if (ok == ep[K-1:0] && (ep[K-1:0] & ~bulletin_eff) == {K{1'b0}}) begin
-                        req_kind[(i*4+v)*3 +: 3] = R_HEAD;
-                        req_ports[(i*4+v)*K +: K] = ok;
+                    kd1 = {1'b1, R_NONE};      // decided: nothing
+                end else if (!vc_active[i*4+v] && !fp[65]) begin
+                    kd1 = {1'b1, R_DISCARD};   // a stray body flit
+                end
+                if (!kd1[3]) begin
+                    if (!e_valid[i*4+v]) begin
+                        kd1 = {1'b1, R_NONE};
+                    end else if (ep[E_DISCARD]) begin
+                        kd1 = {1'b1, R_DISCARD};
+                    end else if (!ep[E_MCAST]) begin
+                        if (ok == ep[K-1:0] && (ep[K-1:0] & ~bul_eff) == {K{1'b0}}) begin
+                            kd1 = {1'b1, R_HEAD};
+                            req_ports[(i*4+v)*K +: K] = ok;
+                        end
+                    end else if (BULLETIN != 0) begin
+                        if (ok == ep[K-1:0] && (res_valid ? (res_in == i[KW-1:0] && res_vc == v[1:0])
+                                                          : (ep[K-1:0] & ~grb_q) == {K{1'b0}})) begin
+                            kd1 = {1'b1, R_MCAST};
+                            req_ports[(i*4+v)*K +: K] = ok;
+                        end
+                    end else if ((ok & ~held[i*4+v]) != {K{1'b0}}) begin
+                        kd1 = {1'b1, R_ACQ};
+                        req_ports[(i*4+v)*K +: K] = ok & ~held[i*4+v];
                     end
-                end else if (BULLETIN != 0) begin
-                    if (ok == ep[K-1:0] && (res_valid ? (res_in == i[KW-1:0] && res_vc == v[1:0])
-                                                      : (ep[K-1:0] & ~grb_free) == {K{1'b0}})) begin
-                        req_kind[(i*4+v)*3 +: 3] = R_MCAST;
-                        req_ports[(i*4+v)*K +: K] = ok;
+                end
+                req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
+                req2_kind[(i*4+v)*3 +: 3] = vc_active[i*4+v] ? R_NONE : kd1[2:0];
+            end
+    end
+    function [QW-1:0] plane_idx;       // (port + vc) mod S
+        input integer port;
+        input integer vc;
+    /* verilator lint_off UNUSEDSIGNAL */
+        integer n;
+    /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            n = (port + vc) % S;
+            plane_idx = n[QW-1:0];
+        end
+    endfunction
+
+    // ---------------- router_alloc: stage 1 (picks, registered) and stage 2 ----------------
+    wire [K*S-1:0] pick1_valid;
+    wire [K*S*2-1:0] pick1_vc;
+    alloc_in #(.K(K), .KW(KW), .S(S)) stage1 (
+        .req_kind(req_kind), .rr_in(rr_in), .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
+        .pick_valid(pick1_valid), .pick_vc(pick1_vc));
+    // the registered picks propose again on this cycle's state (void on a busy input plane)
+    reg [K*S*3-1:0] kind2;
+    reg [K*S*K-1:0] ports2;
+    reg [1:0] pvc;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                pvc = pk_vc[(i*S+q)*2 +: 2];
+                kind2[(i*S+q)*3 +: 3] = R_NONE;
+                ports2[(i*S+q)*K +: K] = {K{1'b0}};
+                for (v = 0; v < 4; v = v + 1)
+                    if (pk_valid[i*S+q] && !in_busy[i*S+q] && pvc == v[1:0]) begin
+                        kind2[(i*S+q)*3 +: 3] = req2_kind[(i*4+v)*3 +: 3];
+                        ports2[(i*S+q)*K +: K] = req_ports[(i*4+v)*K +: K];
                     end
-                end else if ((ok & ~held[i*4+v]) != {K{1'b0}}) begin
-                    req_kind[(i*4+v)*3 +: 3] = R_ACQ;
-                    req_ports[(i*4+v)*K +: K] = ok & ~held[i*4+v];
+            end
+    end
+    wire [K*S-1:0] go, out_granted;
+    wire [K*S*K-1:0] granted;
+    wire mc_valid;
+    wire [KW-1:0] mc_in;
+    wire [QW-1:0] mc_plane;
+    wire [K*S*KW-1:0] out_winner;
+    alloc_out #(.K(K), .KW(KW), .S(S), .QW(QW), .BULLETIN(BULLETIN)) stage2 (
+        .req_kind(kind2), .req_ports(ports2), .rr_out(rr_out), .rr_mc(rr_mc),
+        .go(go), .granted(granted), .mc_valid(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane),
+        .out_granted(out_granted), .out_winner(out_winner));
+
+    // Credits across planes: a grant stands only if its len, added to what the lower planes granted
+    // to the same output VC (before their own cancellations), fits the credits; else it is
+    // cancelled whole and its slots grant nothing this cycle (csim/router.c, the same rule).
+    reg [K*S-1:0] go_f, out_granted_f;
+    reg [K*S*K-1:0] granted_f;
+    reg mc_valid_f;
+    reg [K*4*CRW-1:0] lower;           // (o,w): what the planes below the current one granted
+    reg [K*S-1:0] cancel;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
+    reg [RW-1:0] et;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [1:0] tw;
+    always @* begin
+        lower = {K*4*CRW{1'b0}};
+        cancel = {K*S{1'b0}};
+        et = {RW{1'b0}};
+        tw = 2'd0;
+        for (q = 0; q < S; q = q + 1) begin
+            for (i = 0; i < K; i = i + 1) begin
+                et = e_entry[(i*4 + {30'd0, pk_vc[(i*S+q)*2 +: 2]})*RW +: RW];
+                tw = et[E_OVC +: 2];
+                if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
+                    for (o = 0; o < K; o = o + 1)
+                        if (granted[(i*S+q)*K + o] &&
+                            {1'b0, lower[(o*4 + {30'd0, tw})*CRW +: CRW]} + {{(CRW-3){1'b0}}, et[E_LEN +: 4]} >
+                            {1'b0, cred[(o*4 + {30'd0, tw})*CRW +: CRW]})
+                            cancel[i*S+q] = 1'b1;
+            end
+            for (i = 0; i < K; i = i + 1) begin   // this plane's tentative grants count for the next
+                et = e_entry[(i*4 + {30'd0, pk_vc[(i*S+q)*2 +: 2]})*RW +: RW];
+                tw = et[E_OVC +: 2];
+                if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
+                    for (o = 0; o < K; o = o + 1)
+                        if (granted[(i*S+q)*K + o])
+                            lower[(o*4 + {30'd0, tw})*CRW +: CRW] = lower[(o*4 + {30'd0, tw})*CRW +: CRW] +
+                                                                   {{(CRW-4){1'b0}}, et[E_LEN +: 4]};
+            end
+        end
+        go_f = go & ~cancel;
+        granted_f = granted;
+        out_granted_f = out_granted;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1)
+                if (cancel[i*S+q]) begin
+                    granted_f[(i*S+q)*K +: K] = {K{1'b0}};
+                    for (o = 0; o < K; o = o + 1)
+                        if (granted[(i*S+q)*K + o]) out_granted_f[o*S+q] = 1'b0;
+                end
+        mc_valid_f = mc_valid && !cancel[mc_in*S + {{(32-QW){1'b0}}, mc_plane}];
+    end
+
+    // ---------------- router_input + router_xbar: streams and grants move flits ----------------
+    // per input plane (i,q): the flit that crosses (xv), its ports, output VC and the flit
+    reg [K*S-1:0] xv;
+    reg [K*S*K-1:0] xports;
+    reg [K*S*2-1:0] xovc;
+    reg [K*S*66-1:0] xflit;
+    reg [K*4-1:0] pop, rpop, disc_vcs;
+    reg [K*S-1:0] busy_set, busy_clr;
+    reg [K*S*(4+K+2)-1:0] strm_new;    // {vc[1:0], ovc[1:0], mcast, discard, ports} of a stream that starts
+    reg [K*S-1:0] set_lock, clr_lock, set_grb, clr_grb;
+    reg [K*4-1:0] held_clr;
+    reg [K*4*K-1:0] held_or;
+    reg [K*S*4-1:0] take_len;          // (i,q): len of the packet granted ports (its credits and room)
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    reg [65:0] sf, gf;
+    reg [RW-1:0] ge;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer svc, gvc;
+    reg [2:0] gk;
+    reg [K-1:0] gp, sports;
+    reg complete;
+    always @* begin
+        xv = {K*S{1'b0}};
+        xports = {K*S*K{1'b0}};
+        xovc = {K*S*2{1'b0}};
+        xflit = {K*S*66{1'b0}};
+        pop = {K*4{1'b0}};
+        rpop = {K*4{1'b0}};
+        disc_vcs = {K*4{1'b0}};
+        busy_set = {K*S{1'b0}};
+        busy_clr = {K*S{1'b0}};
+        strm_new = {K*S*(4+K+2){1'b0}};
+        set_lock = {K*S{1'b0}};
+        clr_lock = {K*S{1'b0}};
+        set_grb = {K*S{1'b0}};
+        clr_grb = {K*S{1'b0}};
+        held_clr = {K*4{1'b0}};
+        held_or = {K*4*K{1'b0}};
+        take_len = {K*S*4{1'b0}};
+        sf = 66'd0;
+        gf = 66'd0;
+        ge = {RW{1'b0}};
+        complete = 1'b0;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                svc = {30'd0, strm_vc[(i*S+q)*2 +: 2]};
+                gvc = {30'd0, pk_vc[(i*S+q)*2 +: 2]};
+                sports = strm_ports[(i*S+q)*K +: K];
+                sf = f_flit[(i*4 + svc)*66 +: 66];
+                gf = f_flit[(i*4 + gvc)*66 +: 66];
+                ge = e_entry[(i*4 + gvc)*RW +: RW];
+                gk = kind2[(i*S+q)*3 +: 3];
+                gp = granted_f[(i*S+q)*K +: K];
+                if (in_busy[i*S+q]) begin
+                    // the stream's next flit, if it has arrived
+                    if (f_valid[i*4 + svc]) begin
+                        pop[i*4 + svc] = 1'b1;
+                        if (!strm_disc[i*S+q]) begin
+                            xv[i*S+q] = 1'b1;
+                            xports[(i*S+q)*K +: K] = sports;
+                            xovc[(i*S+q)*2 +: 2] = strm_ovc[(i*S+q)*2 +: 2];
+                            xflit[(i*S+q)*66 +: 66] = sf;
+                        end
+                        if (sf[64]) begin
+                            for (o = 0; o < K; o = o + 1)
+                                if (sports[o]) begin
+                                    clr_lock[o*S+q] = 1'b1;
+                                    if (strm_mcast[i*S+q]) set_grb[o*S+q] = 1'b1;
+                                end
+                            busy_clr[i*S+q] = 1'b1;
+                        end
+                    end
+                end else if (go_f[i*S+q]) begin
+                    if (gk == R_DISCARD) begin
+                        pop[i*4 + gvc] = 1'b1;
+                        if (gf[65] && e_valid[i*4 + gvc]) begin
+                            rpop[i*4 + gvc] = 1'b1;
+                            disc_vcs[i*4 + gvc] = 1'b1;
+                            if (!gf[64]) begin
+                                busy_set[i*S+q] = 1'b1;
+                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc[1:0], 2'b00, 1'b0, 1'b1, {K{1'b0}}};
+                            end
+                        end
+                    end else begin
+                        take_len[(i*S+q)*4 +: 4] = ge[E_LEN +: 4];
+                        for (o = 0; o < K; o = o + 1)
+                            if (gp[o]) begin
+                                set_lock[o*S+q] = 1'b1;
+                                if (gk == R_MCAST) clr_grb[o*S+q] = 1'b1;
+                            end
+                        complete = gk != R_ACQ || (held[i*4 + gvc] | gp) == ge[K-1:0];
+                        if (gk == R_ACQ) held_or[(i*4 + gvc)*K +: K] = gp;
+                        if (complete) begin
+                            // the head crosses; the packet streams on from the next cycle
+                            xv[i*S+q] = 1'b1;
+                            xports[(i*S+q)*K +: K] = ge[K-1:0];
+                            xovc[(i*S+q)*2 +: 2] = ge[E_OVC +: 2];
+                            xflit[(i*S+q)*66 +: 66] = gf;
+                            pop[i*4 + gvc] = 1'b1;
+                            rpop[i*4 + gvc] = 1'b1;
+                            held_clr[i*4 + gvc] = 1'b1;
+                            if (gf[64]) begin
+                                for (o = 0; o < K; o = o + 1)
+                                    if (ge[o]) begin
+                                        clr_lock[o*S+q] = 1'b1;
+                                        if (ge[E_MCAST]) set_grb[o*S+q] = 1'b1;
+                                    end
+                            end else begin
+                                busy_set[i*S+q] = 1'b1;
+                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc[1:0], ge[E_OVC +: 2], ge[E_MCAST], 1'b0, ge[K-1:0]};
+                            end
+                        end
+                    end
                 end
             end
     end
 
-    wire [K-1:0] pick_valid, out_granted;
-    wire [K*2-1:0] pick_vc;
-    wire [K*K-1:0] acq_ports;
-    wire mc_valid;
-    wire [KW-1:0] mc_winner;
-    wire [K*KW-1:0] out_winner;
-    alloc #(.K(K), .KW(KW), .BULLETIN(BULLETIN)) allocator (
-        .req_kind(req_kind), .req_ports(req_ports), .rr_in(rr_in), .rr_out(rr_out), .rr_mc(rr_mc),
-        .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
-        .pick_valid(pick_valid), .pick_vc(pick_vc), .acq_ports(acq_ports), .mc_valid(mc_valid),
-        .mc_winner(mc_winner), .out_valid(out_granted), .out_winner(out_winner));
+    // crossbar: output slot (o,q) takes the flit of the (at most one) input plane sending to it
+    reg [K*S-1:0] wr_valid;
+    reg [K*S*68-1:0] wr_flit;
+    reg [K*S*4-1:0] wr_take;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, fields used per block
+    reg [65:0] fx;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @* begin
+        wr_valid = {K*S{1'b0}};
+        wr_flit = {K*S*68{1'b0}};
+        wr_take = {K*S*4{1'b0}};
+        fx = 66'd0;
+        for (o = 0; o < K; o = o + 1)
+            for (q = 0; q < S; q = q + 1)
+                for (i = 0; i < K; i = i + 1) begin
+                    fx = xflit[(i*S+q)*66 +: 66];
+                    if (xv[i*S+q] && xports[(i*S+q)*K + o]) begin
+                        wr_valid[o*S+q] = 1'b1;
+                        wr_flit[(o*S+q)*68 +: 68] = {fx[65:64], xovc[(i*S+q)*2 +: 2], fx[63:0]};
+                    end
+                    if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
+                        wr_take[(o*S+q)*4 +: 4] = wr_take[(o*S+q)*4 +: 4] | take_len[(i*S+q)*4 +: 4];
+                end
+    end
 
-    // ---------------- the picked VC of every input ----------------
-    // The allocator picks one VC per input; everything after it reads that VC's front flit, route
-    // entry and state through one 4-way AND-OR selection per input (constant indices only).
-    wire [K*3-1:0] pk_kind;
-    wire [K*66-1:0] pk_flit;
-    wire [K*RW-1:0] pk_entry;
-    wire [K*K-1:0] pk_held;
-    wire [K-1:0] pk_evalid;
-    genvar gp;
+    // ---------------- router_output: output queues and the link stage ----------------
+    wire [K*S-1:0] oq_valid;
+    wire [K*S*68-1:0] oq_front;
+    wire [K*S*RMW-1:0] oq_room;
+    reg [K*S-1:0] oq_pop;
+    genvar go2;
     generate
-        for (gp = 0; gp < K; gp = gp + 1) begin : g_pick
-            wire [1:0] vc = pick_vc[gp*2 +: 2];
-            wire [3:0] sel = 4'd1 << vc;
-            assign pk_kind[gp*3 +: 3] = ({3{sel[0]}} & req_kind[(gp*4+0)*3 +: 3]) | ({3{sel[1]}} & req_kind[(gp*4+1)*3 +: 3]) |
-                                        ({3{sel[2]}} & req_kind[(gp*4+2)*3 +: 3]) | ({3{sel[3]}} & req_kind[(gp*4+3)*3 +: 3]);
-            assign pk_flit[gp*66 +: 66] = ({66{sel[0]}} & f_flit[(gp*4+0)*66 +: 66]) | ({66{sel[1]}} & f_flit[(gp*4+1)*66 +: 66]) |
-                                          ({66{sel[2]}} & f_flit[(gp*4+2)*66 +: 66]) | ({66{sel[3]}} & f_flit[(gp*4+3)*66 +: 66]);
-            assign pk_entry[gp*RW +: RW] = ({RW{sel[0]}} & e_entry[(gp*4+0)*RW +: RW]) | ({RW{sel[1]}} & e_entry[(gp*4+1)*RW +: RW]) |
-                                           ({RW{sel[2]}} & e_entry[(gp*4+2)*RW +: RW]) | ({RW{sel[3]}} & e_entry[(gp*4+3)*RW +: RW]);
-            assign pk_held[gp*K +: K] = ({K{sel[0]}} & held[gp*4+0]) | ({K{sel[1]}} & held[gp*4+1]) |
-                                        ({K{sel[2]}} & held[gp*4+2]) | ({K{sel[3]}} & held[gp*4+3]);
-            assign pk_evalid[gp] = |(sel & e_valid[gp*4 +: 4]);
+        for (go2 = 0; go2 < K*S; go2 = go2 + 1) begin : g_oq
+            oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .RMW(RMW)) queue (
+                .clk(clk), .rst(rst), .push(wr_valid[go2]), .push_flit(wr_flit[go2*68 +: 68]),
+                .pop(oq_pop[go2]), .take(wr_take[go2*4 +: 4]),
+                .front_valid(oq_valid[go2]), .front(oq_front[go2*68 +: 68]), .room(oq_room[go2*RMW +: RMW]));
         end
     endgenerate
-
-    // ---------------- applying the grants ----------------
-    reg [K-1:0] send [0:K-1];          // per input: ports its flit goes to this cycle
-    reg [K-1:0] take [0:K-1];          // per input: ports whose credits it takes (len each)
-    reg [2:0] kd;
-    reg [1:0] pv;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
-    reg [65:0] fa;
-    /* verilator lint_on UNUSEDSIGNAL */
-    reg [RW-1:0] ea;
-    reg [K-1:0] set_lock, clr_lock, set_grb, clr_grb, disc;
-    reg [3:0] act_set [0:K-1], act_clr [0:K-1];
-    reg [K-1:0] held_or [0:K-1];
-    reg [3:0] held_clr [0:K-1];
-    always @* begin
-        set_lock = {K{1'b0}};
-        clr_lock = {K{1'b0}};
-        set_grb = {K{1'b0}};
-        clr_grb = {K{1'b0}};
-        disc = {K{1'b0}};
-        for (i = 0; i < K; i = i + 1) begin
-            send[i] = {K{1'b0}};
-            take[i] = {K{1'b0}};
-            act_set[i] = 4'd0;
-            act_clr[i] = 4'd0;
-            held_or[i] = {K{1'b0}};
-            held_clr[i] = 4'd0;
-            pop[i] = 1'b0;
-            rpop[i] = 1'b0;
-            pv = pick_vc[i*2 +: 2];
-            pop_vc[i*2 +: 2] = pv;
-            rpop_vc[i*2 +: 2] = pv;
-            kd = pk_kind[i*3 +: 3];
-            fa = pk_flit[i*66 +: 66];
-            ea = pk_entry[i*RW +: RW];
-            if (pick_valid[i]) begin
-                if (kd == R_HEAD || kd == R_MCAST || kd == R_BODY) begin
-                    if (kd != R_BODY) take[i] = ea[K-1:0];
-                    send[i] = ea[K-1:0];
-                    pop[i] = 1'b1;
-                    if (fa[64]) begin                    // tail
-                        clr_lock = clr_lock | ea[K-1:0];
-                        if (ea[E_MCAST]) set_grb = set_grb | ea[K-1:0];
-                        act_clr[i] = 4'd1 << pv;
-                        held_clr[i] = 4'd1 << pv;
-                        rpop[i] = 1'b1;
-                    end else if (kd != R_BODY) begin
-                        set_lock = set_lock | ea[K-1:0];
-                        if (ea[E_MCAST]) clr_grb = clr_grb | ea[K-1:0];
-                        act_set[i] = 4'd1 << pv;
-                    end
-                end else if (kd == R_ACQ) begin
-                    take[i] = acq_ports[i*K +: K];
-                    set_lock = set_lock | acq_ports[i*K +: K];
-                    held_or[i] = acq_ports[i*K +: K];
-                    if ((pk_held[i*K +: K] | acq_ports[i*K +: K]) == ea[K-1:0]) act_set[i] = 4'd1 << pv;
-                end else if (kd == R_DISCARD) begin
-                    pop[i] = 1'b1;
-                    if (fa[65] && pk_evalid[i]) begin
-                        disc[i] = 1'b1;
-                        if (fa[64]) rpop[i] = 1'b1;
-                        else act_set[i] = 4'd1 << pv;
-                    end
-                end
-            end
-        end
-    end
-
-    // crossbar: every output takes the flit of the (at most one) input sending to it
-    reg [K-1:0] nx_valid, nx_head, nx_tail;
+    // per output: the packet it is sending, else a waiting FD/FR packet, else a queue in round robin
+    reg [K-1:0] nx_valid, nx_head, nx_tail, lk_set, lk_clr, lk_new;
     reg [K*2-1:0] nx_vc;
     reg [K*64-1:0] nx_data;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
-    reg [65:0] fx;
-    reg [RW-1:0] ex;
+    reg [K*QW-1:0] lk_q_next, rr_link_next;
+    reg [S-1:0] fv;
+    reg [QW-1:0] lq;
+    reg found_q;
+    integer n2;
+    /* verilator lint_off UNUSEDSIGNAL */
+    integer c2;
+    /* verilator lint_on UNUSEDSIGNAL */
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [67:0] lf;
     /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
         nx_valid = {K{1'b0}};
@@ -533,33 +733,63 @@ module router #(
         nx_tail = {K{1'b0}};
         nx_vc = {K*2{1'b0}};
         nx_data = {K*64{1'b0}};
-        fx = 66'd0;
-        ex = {RW{1'b0}};
-        for (o = 0; o < K; o = o + 1)
-            for (i = 0; i < K; i = i + 1) begin
-                if (send[i][o]) begin
-                    fx = pk_flit[i*66 +: 66];
-                    ex = pk_entry[i*RW +: RW];
-                    nx_valid[o] = 1'b1;
-                    nx_head[o] = fx[65];
-                    nx_tail[o] = fx[64];
-                    nx_data[o*64 +: 64] = fx[63:0];
-                    nx_vc[o*2 +: 2] = ex[E_OVC +: 2];
-                end
-            end
-        for (o = 0; o < K; o = o + 1)
-            if (ctl_ports[o]) begin            // no packet flit goes there this cycle
+        oq_pop = {K*S{1'b0}};
+        lk_set = {K{1'b0}};
+        lk_clr = {K{1'b0}};
+        lk_new = {K{1'b0}};
+        lk_q_next = lk_q;
+        rr_link_next = rr_link;
+        lf = 68'd0;
+        lq = {QW{1'b0}};
+        found_q = 1'b0;
+        c2 = 0;
+        for (o = 0; o < K; o = o + 1) begin
+            fv = oq_valid[o*S +: S];
+            found_q = 1'b0;
+            lq = {QW{1'b0}};
+            if (lk_lock[o]) begin
+                lq = lk_q[o*QW +: QW];
+                found_q = fv[lq];
+            end else if (ctl_ports[o]) begin
                 nx_valid[o] = 1'b1;
                 nx_head[o] = 1'b1;
                 nx_tail[o] = 1'b1;
-                nx_vc[o*2 +: 2] = 2'd0;
                 nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
+            end else begin
+                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1) begin
+                    c2 = ({{(32-QW){1'b0}}, rr_link[o*QW +: QW]} + n2) % S;
+                    if (fv[c2]) begin
+                        found_q = 1'b1;
+                        lq = c2[QW-1:0];
+                    end
+                end
+                if (found_q) begin
+                    lk_new[o] = 1'b1;
+                    rr_link_next[o*QW +: QW] = (lq == LAST_Q) ? {QW{1'b0}} : lq + 1'b1;
+                end
             end
+            if (found_q) begin
+                lf = oq_front[(o*S + {{(32-QW){1'b0}}, lq})*68 +: 68];
+                oq_pop[o*S + {{(32-QW){1'b0}}, lq}] = 1'b1;
+                nx_valid[o] = 1'b1;
+                nx_head[o] = lf[67];
+                nx_tail[o] = lf[66];
+                nx_vc[o*2 +: 2] = lf[65:64];
+                nx_data[o*64 +: 64] = lf[63:0];
+                if (lf[66]) lk_clr[o] = 1'b1;
+                else begin
+                    lk_set[o] = 1'b1;
+                    lk_q_next[o*QW +: QW] = lq;
+                end
+            end
+        end
     end
+    localparam integer S_M1 = S - 1;
+    localparam [QW-1:0] LAST_Q = S_M1[QW-1:0];
 
-    // credits taken by this cycle's grants, per output VC
+    // credits taken by this cycle's grants, per output VC (a sum: planes grant in parallel)
     reg [K*4*CRW-1:0] dec;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
     reg [RW-1:0] ec;
     /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
@@ -567,10 +797,12 @@ module router #(
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
-                for (i = 0; i < K; i = i + 1) begin
-                    ec = pk_entry[i*RW +: RW];
-                    if (take[i][o] && ec[E_OVC +: 2] == v[1:0]) dec[(o*4+v)*CRW +: CRW] = {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
-                end
+                for (i = 0; i < K; i = i + 1)
+                    for (q = 0; q < S; q = q + 1) begin
+                        ec = e_entry[(i*4 + {30'd0, pk_vc[(i*S+q)*2 +: 2]})*RW +: RW];
+                        if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && ec[E_OVC +: 2] == v[1:0])
+                            dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
+                    end
             end
     end
 
@@ -593,7 +825,7 @@ module router #(
                     demand_next[dj] = demand_next[dj] + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
             end
             for (dv = 0; dv < 4; dv = dv + 1)
-                demand_next[dj] = demand_next[dj] - {{(DMW-4){1'b0}}, dec[((FIRST_LOCAL + dj)*4 + dv)*CRW +: 4]};  // a len
+                demand_next[dj] = demand_next[dj] - dec[((FIRST_LOCAL + dj)*4 + dv)*CRW +: DMW];
         end
     end
     always @(posedge clk)
@@ -621,8 +853,8 @@ module router #(
     /* verilator lint_on UNUSEDSIGNAL */
     reg [K*4-1:0] res_cand;            // input i, VC v at i*4+v: a multicast head that may reserve
     reg [K-1:0] res_in_cand, res_pick, res_upper, res_from;
-    reg [1:0] res_pick_vc;
     reg [1:0] res_low_vc [0:K-1];      // lowest candidate VC per input
+    reg mc_granted_vc;
     integer ri, rv;
     always @* begin
         n_res_valid = res_valid;
@@ -630,26 +862,27 @@ module router #(
         n_res_vc = res_vc;
         fr = 66'd0;
         er = {RW{1'b0}};
-        res_pick_vc = 2'd0;
+        mc_granted_vc = 1'b0;
         for (ri = 0; ri < K; ri = ri + 1) begin
             res_low_vc[ri] = 2'd0;
             for (rv = 3; rv >= 0; rv = rv - 1) begin
                 fr = f_flit[(ri*4+rv)*66 +: 66];
                 er = e_entry[(ri*4+rv)*RW +: RW];
+                mc_granted_vc = mc_valid_f && mc_in == ri[KW-1:0] && mc_plane == plane_idx(ri, rv) &&
+                                pk_vc[(ri*S + {{(32-QW){1'b0}}, plane_idx(ri, rv)})*2 +: 2] == rv[1:0];
                 res_cand[ri*4+rv] = f_valid[ri*4+rv] && fr[65] && e_valid[ri*4+rv] && er[E_MCAST] &&
-                                    !er[E_DISCARD] && !active[ri][rv] &&
-                                    !(mc_valid && mc_winner == ri[KW-1:0] && pick_vc[ri*2 +: 2] == rv[1:0]);
+                                    !er[E_DISCARD] && !vc_active[ri*4+rv] && !mc_granted_vc;
                 if (res_cand[ri*4+rv]) res_low_vc[ri] = rv[1:0];
             end
             res_in_cand[ri] = res_cand[ri*4 +: 4] != 4'd0;
-            if (res_in == ri[KW-1:0]) res_pick_vc = pick_vc[ri*2 +: 2];
         end
         // round robin from rr_mc: the first candidate input at or after it, else the first one
         res_upper = res_in_cand & ({K{1'b1}} << rr_mc);
         res_from = (res_upper != {K{1'b0}}) ? res_upper : res_in_cand;
         res_pick = res_from & (~res_from + {{(K-1){1'b0}}, 1'b1});
         if (BULLETIN != 0) begin
-            if (res_valid && mc_valid && mc_winner == res_in && res_pick_vc == res_vc)
+            if (res_valid && mc_valid_f && mc_in == res_in && mc_plane == res_plane &&
+                pk_vc[({{(32-KW){1'b0}}, res_in}*S + {{(32-QW){1'b0}}, res_plane})*2 +: 2] == res_vc)
                 n_res_valid = 1'b0;
             if (!res_valid && res_pick != {K{1'b0}}) begin
                 n_res_valid = 1'b1;
@@ -676,6 +909,41 @@ module router #(
             end
     end
 
+    // credits upstream: what each input owes per VC, one returned a cycle, round robin over the VCs
+    reg [K*4*CPW-1:0] crp_next;
+    reg [K-1:0] cr_next_valid;
+    reg [K*2-1:0] cr_next_vc;
+    reg [3:0] owed;
+    reg [CPW-1:0] cp;
+    reg [1:0] cstart, cidx;
+    reg cfound;
+    integer cn;
+    always @* begin
+        owed = 4'd0;
+        cp = {CPW{1'b0}};
+        cstart = 2'd0;
+        cidx = 2'd0;
+        cfound = 1'b0;
+        for (i = 0; i < K; i = i + 1) begin
+            for (v = 0; v < 4; v = v + 1) begin
+                cp = crp[(i*4+v)*CPW +: CPW] + {{(CPW-1){1'b0}}, pop[i*4+v]};
+                crp_next[(i*4+v)*CPW +: CPW] = cp;
+                owed[v] = cp != {CPW{1'b0}};
+            end
+            cstart = rr_cr[i*2 +: 2];
+            cfound = 1'b0;
+            cidx = 2'd0;
+            for (cn = 3; cn >= 0; cn = cn - 1)
+                if (owed[(cstart + cn[1:0]) & 2'd3]) begin
+                    cfound = 1'b1;
+                    cidx = cstart + cn[1:0];
+                end
+            cr_next_valid[i] = cfound;
+            cr_next_vc[i*2 +: 2] = cidx;
+            if (cfound) crp_next[(i*4 + {30'd0, cidx})*CPW +: CPW] = crp_next[(i*4 + {30'd0, cidx})*CPW +: CPW] - 1'b1;
+        end
+    end
+
     // a control credit is taken by a send, then a return counts up to the FIFO depth
     function [CCW-1:0] ctl_cred_next;
         input [CCW-1:0] c;
@@ -695,18 +963,28 @@ module router #(
         if (rst) begin
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1) cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
-            locked <= {K{1'b0}};
-            grb_free <= {K{1'b1}};
+            locked <= {K*S{1'b0}};
+            grb_free <= {K*S{1'b1}};
+            in_busy <= {K*S{1'b0}};
+            pk_valid <= {K*S{1'b0}};
+            pk_vc <= {K*S*2{1'b0}};
             res_valid <= 1'b0;
             res_in <= {KW{1'b0}};
             res_vc <= 2'd0;
-            for (i = 0; i < K; i = i + 1) begin
-                active[i] <= 4'd0;
-                for (v = 0; v < 4; v = v + 1) held[i*4+v] <= {K{1'b0}};
-            end
-            rr_in <= {K*2{1'b0}};
-            rr_out <= {K*KW{1'b0}};
+            for (i = 0; i < K*4; i = i + 1) held[i] <= {K{1'b0}};
+            rr_in <= {K*S*2{1'b0}};
+            rr_out <= {K*S*KW{1'b0}};
             rr_mc <= {KW{1'b0}};
+            rr_link <= {K*QW{1'b0}};
+            lk_lock <= {K{1'b0}};
+            lk_q <= {K*QW{1'b0}};
+            crp <= {K*4*CPW{1'b0}};
+            rr_cr <= {K*2{1'b0}};
+            strm_vc <= {K*S*2{1'b0}};
+            strm_ovc <= {K*S*2{1'b0}};
+            strm_mcast <= {K*S{1'b0}};
+            strm_disc <= {K*S{1'b0}};
+            strm_ports <= {K*S*K{1'b0}};
             out_valid <= {K{1'b0}};
             out_head <= {K{1'b0}};
             out_tail <= {K{1'b0}};
@@ -717,7 +995,7 @@ module router #(
             overflow <= {K{1'b0}};
             ctl_cr_out_valid <= {K{1'b0}};
             discard <= {K{1'b0}};
-            discard_vc <= {K*2{1'b0}};
+            discard_vcs <= {K*4{1'b0}};
             for (o = 0; o < K; o = o + 1) ctl_cred[o] <= CTL_FULL;
             link_dn <= {K{1'b0}};
         end else begin
@@ -729,31 +1007,49 @@ module router #(
                 ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
             if (ev_take) link_dn[ev_port[KW-1:0]] <= ev_kind != 2'd3;
             ctl_cr_out_valid <= fu_in_taken;
-            discard <= disc;
-            for (i = 0; i < K; i = i + 1) discard_vc[i*2 +: 2] <= disc[i] ? pick_vc[i*2 +: 2] : 2'd0;
-            locked <= (locked & ~clr_lock) | set_lock;
+            for (i = 0; i < K; i = i + 1) discard[i] <= disc_vcs[i*4 +: 4] != 4'd0;
+            discard_vcs <= disc_vcs;
+            locked <= (locked | set_lock) & ~clr_lock;
+            grb_free <= (grb_free & ~clr_grb) | set_grb;
+            in_busy <= (in_busy & ~busy_clr) | busy_set;
+            for (i = 0; i < K*S; i = i + 1)
+                if (busy_set[i]) begin
+                    strm_vc[i*2 +: 2] <= strm_new[i*(4+K+2) + K + 4 +: 2];
+                    strm_ovc[i*2 +: 2] <= strm_new[i*(4+K+2) + K + 2 +: 2];
+                    strm_mcast[i] <= strm_new[i*(4+K+2) + K + 1];
+                    strm_disc[i] <= strm_new[i*(4+K+2) + K];
+                    strm_ports[i*K +: K] <= strm_new[i*(4+K+2) +: K];
+                end
+            pk_valid <= pick1_valid;
+            pk_vc <= pick1_vc;
+            for (i = 0; i < K*S; i = i + 1)
+                if (pick1_valid[i]) rr_in[i*2 +: 2] <= pick1_vc[i*2 +: 2] + 2'd1;
             res_valid <= n_res_valid;
             res_in <= n_res_in;
             res_vc <= n_res_vc;
-            grb_free <= (grb_free & ~clr_grb) | set_grb;
-            for (i = 0; i < K; i = i + 1) begin
-                active[i] <= (active[i] & ~act_clr[i]) | act_set[i];
-                for (v = 0; v < 4; v = v + 1)
-                    held[i*4+v] <= held_clr[i][v] ? {K{1'b0}} : (v[1:0] == pick_vc[i*2 +: 2] ? held[i*4+v] | held_or[i] : held[i*4+v]);
-                if (pick_valid[i]) rr_in[i*2 +: 2] <= pick_vc[i*2 +: 2] + 2'd1;
-            end
-            for (o = 0; o < K; o = o + 1)
-                if (out_granted[o])
-                    rr_out[o*KW +: KW] <= (out_winner[o*KW +: KW] == LAST_IN) ? {KW{1'b0}} : out_winner[o*KW +: KW] + 1'b1;
-            if (mc_valid) rr_mc <= (mc_winner == LAST_IN) ? {KW{1'b0}} : mc_winner + 1'b1;
+            for (i = 0; i < K*4; i = i + 1)
+                held[i] <= held_clr[i] ? {K{1'b0}} : held[i] | held_or[i*K +: K];
+            for (i = 0; i < K*S; i = i + 1)
+                if (out_granted_f[i])
+                    rr_out[i*KW +: KW] <= (out_winner[i*KW +: KW] == LAST_IN) ? {KW{1'b0}} : out_winner[i*KW +: KW] + 1'b1;
+            if (mc_valid_f) rr_mc <= (mc_in == LAST_IN) ? {KW{1'b0}} : mc_in + 1'b1;
+            lk_lock <= (lk_lock & ~lk_clr) | lk_set;
+            lk_q <= lk_q_next;
+            rr_link <= rr_link_next;
+            crp <= crp_next;
+            for (i = 0; i < K; i = i + 1)
+                if (cr_next_valid[i]) rr_cr[i*2 +: 2] <= cr_next_vc[i*2 +: 2] + 2'd1;
             out_valid <= nx_valid;
             out_head <= nx_head;
             out_tail <= nx_tail;
             out_vc <= nx_vc;
             out_data <= nx_data;
-            cr_out_valid <= pop;
-            for (i = 0; i < K; i = i + 1) cr_out_vc[i*2 +: 2] <= pop[i] ? pick_vc[i*2 +: 2] : 2'd0;
+            cr_out_valid <= cr_next_valid;
+            cr_out_vc <= cr_next_vc;
             overflow <= overflow | push_drop | ctl_bad;
         end
     end
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire unused_lk = &{1'b0, lk_new};
+    /* verilator lint_on UNUSEDSIGNAL */
 endmodule

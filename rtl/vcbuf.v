@@ -12,13 +12,11 @@ module vcbuf #(
     input  wire              push,
     input  wire [1:0]        push_vc,
     input  wire [65:0]       push_flit,   // {head, tail, data}
-    input  wire              pop,
-    input  wire [1:0]        pop_vc,
+    input  wire [3:0]        pop,          // per VC: its front flit leaves (router v2: one per plane)
     input  wire              rpush,
     input  wire [1:0]        rpush_vc,
     input  wire [RW-1:0]     rpush_entry, // {discard, mcast, ovc[1:0], len[3:0], ports[K-1:0]}
-    input  wire              rpop,
-    input  wire [1:0]        rpop_vc,
+    input  wire [3:0]        rpop,         // per VC: its front route entry leaves
     output wire [3:0]        front_valid,
     output wire [4*66-1:0]   front_flit,
     output wire [3:0]        rfront_valid,
@@ -37,8 +35,8 @@ module vcbuf #(
     reg [DW-1:0] head [0:3], rhead [0:3];
     reg [DW:0]   count [0:3], rcount [0:3];
 
-    wire full_push  = count[push_vc] == DEPTH_W && !(pop && pop_vc == push_vc);
-    wire rfull_push = rcount[rpush_vc] == DEPTH_W && !(rpop && rpop_vc == rpush_vc);
+    wire full_push  = count[push_vc] == DEPTH_W && !pop[push_vc];
+    wire rfull_push = rcount[rpush_vc] == DEPTH_W && !rpop[rpush_vc];
     assign push_drop = (push && full_push) || (rpush && rfull_push);
     assign push_ok = push && !full_push;
     assign rpush_ok = rpush && !rfull_push;
@@ -69,9 +67,9 @@ module vcbuf #(
     generate
         for (gv = 0; gv < 4; gv = gv + 1) begin : g_vc
             localparam [1:0] VC = gv;
-            wire pop_here = pop && pop_vc == VC;
+            wire pop_here = pop[gv];
             wire push_here = push && push_vc == VC && !full_push;
-            wire rpop_here = rpop && rpop_vc == VC;
+            wire rpop_here = rpop[gv];
             wire rpush_here = rpush && rpush_vc == VC && !rfull_push;
             // C pops before it pushes: the slot after a pop of the same VC is still head+count.
             wire [DW-1:0] slot = wrap_add(head[gv], count[gv]);

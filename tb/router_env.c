@@ -204,6 +204,23 @@ void env_drive(router_env *e, long cycle, router_in *in) {
         }
 }
 
+/* Takes the j-th waiting packet (0: the oldest) out of input i's VC v queue; returns its tag. */
+static int vcq_take(router_env *e, int i, int v, int j) {
+    int *q = e->vcq[i][v], h = e->vcq_head[i][v], n = e->vcq_n[i][v];
+    int tag = q[(h + j) % ENV_VCQ];
+    for (int k = j; k > 0; k--) q[(h + k) % ENV_VCQ] = q[(h + k - 1) % ENV_VCQ];
+    e->vcq_head[i][v] = (h + 1) % ENV_VCQ;
+    e->vcq_n[i][v] = n - 1;
+    return tag;
+}
+
+/* Puts tag back as the oldest waiting packet of input i's VC v. */
+static void vcq_put(router_env *e, int i, int v, int tag) {
+    e->vcq_head[i][v] = (e->vcq_head[i][v] + ENV_VCQ - 1) % ENV_VCQ;
+    e->vcq[i][v][e->vcq_head[i][v]] = tag;
+    e->vcq_n[i][v]++;
+}
+
 void env_observe(router_env *e, long cycle, const router_in *in, const router_out *out) {
     const topo *t = e->t;
     char msg[256];
@@ -217,29 +234,35 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             }
         }
         if (!((out->discard >> i) & 1)) continue;
-        /* the oldest packet of that input VC that has not left */
-        int v = out->discard_vc[i] & 3;
-        if (!e->vcq_n[i][v]) {
-            snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d: a discard with no packet waiting", cycle, i, v);
-            fail(e, msg);
-            continue;
-        }
-        int tag = e->vcq[i][v][e->vcq_head[i][v]];
-        e->vcq_head[i][v] = (e->vcq_head[i][v] + 1) % ENV_VCQ;
-        e->vcq_n[i][v]--;
-        env_pkt *p = &e->pkts[tag];
-        if (p->expect_discard) {
-            e->bad_discards++;
+        for (unsigned dm = out->discard_vcs[i] & 15; dm; dm &= dm - 1) {
+            int v = __builtin_ctz(dm);
+            /* Router v2 grants the packets of an input VC in order but they leave through output
+             * queues, so the discarded packet is the oldest one not yet granted, which the outputs
+             * cannot tell apart from older ones still queued. It is the oldest waiting packet with
+             * a bad destination if there is one; else (fault traffic: every option masked) the
+             * oldest waiting packet is presumed discarded, and if that one shows up later the
+             * presumption moves to the next (env_presume). */
+            int n = e->vcq_n[i][v], at = -1;
+            for (int j = 0; j < n && at < 0; j++)
+                if (e->pkts[e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ]].expect_discard == 1) at = j;
+            if (at < 0 && n && (e->ctl_in || e->events)) at = 0;
+            if (at < 0) {
+                snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d: a discard with no packet that may be discarded", cycle, i, v);
+                fail(e, msg);
+                continue;
+            }
+            int tag = vcq_take(e, i, v, at);
+            env_pkt *p = &e->pkts[tag];
+            if (p->expect_discard == 1) {  /* (not counted in live_pkts) */
+                e->bad_discards++;
+                p->expect_discard = 2;     /* left (as a discard): a later flit of it is an error */
+            } else {
+                e->mask_discards++;        /* every option masked: dropped, and accounted for here */
+                p->expect_discard = 3;     /* presumed: if it shows up, the next waiting one was */
+                e->live_pkts--;
+            }
             p->live = 0;
-        } else if (e->ctl_in || e->events) {
-            e->mask_discards++;     /* every option masked: dropped, and accounted for here */
-            p->live = 0;
-            e->live_pkts--;
-        } else {
-            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d discarded though its destination is valid", cycle, i, tag);
-            fail(e, msg);
         }
-        p->expect_discard = 2;     /* left (as a discard): a later flit of it is an error */
     }
     for (int o = 0; o < t->k; o++) {
         const flit *f = &out->out[o];
@@ -264,6 +287,22 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         int tag = f->head ? flit_tag(f->data) : (int)((f->data >> 16) & 0xffff);
         int seq = f->head ? 0 : (int)(f->data & 0xffff);
         env_pkt *p = &e->pkts[tag];
+        if (p->expect_discard == 3 && f->head && !p->seen_ports && p->first_head < 0) {
+            /* presumed discarded, but it was granted before the discarded one: the oldest packet
+             * still waiting in its VC was the discarded one */
+            int i = p->in_port, v = p->vc;
+            if (!e->vcq_n[i][v]) {
+                snprintf(msg, sizeof msg, "cycle %ld: packet %d was discarded (by presumption) and left", cycle, tag);
+                fail(e, msg);
+                continue;
+            }
+            env_pkt *y = &e->pkts[vcq_take(e, i, v, 0)];
+            y->expect_discard = 3;
+            y->live = 0;
+            p->expect_discard = 0;
+            p->live = 1;   /* live_pkts is unchanged: one packet for the other */
+            vcq_put(e, i, v, tag);   /* taken out below, as any head that leaves */
+        }
         if (!p->live) {
             snprintf(msg, sizeof msg, "cycle %ld: port %d: flit of packet %d that is not in flight (duplicate?)", cycle, o, tag);
             fail(e, msg);
@@ -274,15 +313,27 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             fail(e, msg);
             continue;
         }
-        /* the head leaves in order within its input VC */
+        /* Heads leave in order within an input VC among packets that can only take the same port
+         * (one plane, one output queue: FIFO); across ports the output queues may reorder them. */
         if (f->head && (!p->mcast || p->first_head < 0)) {
-            int i = p->in_port, v = p->vc;
-            if (!e->vcq_n[i][v] || e->vcq[i][v][e->vcq_head[i][v]] != tag) {
-                snprintf(msg, sizeof msg, "cycle %ld: packet %d left before an older packet of input %d VC %d", cycle, tag, i, v);
+            int i = p->in_port, v = p->vc, at = -1, n = e->vcq_n[i][v];
+            for (int j = 0; j < n && at < 0; j++)
+                if (e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ] == tag) at = j;
+            if (at < 0) {
+                snprintf(msg, sizeof msg, "cycle %ld: packet %d left but is not waiting in input %d VC %d", cycle, tag, i, v);
                 fail(e, msg);
             } else {
-                e->vcq_head[i][v] = (e->vcq_head[i][v] + 1) % ENV_VCQ;
-                e->vcq_n[i][v]--;
+                for (int j = 0; j < at; j++) {
+                    const env_pkt *y = &e->pkts[e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ]];
+                    if (!p->mcast && !y->mcast && !y->expect_discard && p->expect_ports == ((uint64_t)1 << o) &&
+                        y->expect_ports == p->expect_ports) {
+                        snprintf(msg, sizeof msg, "cycle %ld: packet %d left port %d before an older packet of input %d VC %d to it",
+                                 cycle, tag, o, i, v);
+                        fail(e, msg);
+                        break;
+                    }
+                }
+                vcq_take(e, i, v, at);
             }
         }
         /* contiguity: a port carries one packet at a time */
@@ -292,13 +343,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
                 fail(e, msg);
             }
             if (!f->tail) e->port_pkt[o] = tag;
-            if (p->mcast) {
-                if (p->first_head < 0) p->first_head = cycle;
-                else if (p->first_head != cycle) {
-                    snprintf(msg, sizeof msg, "cycle %ld: multicast %d split: a copy left in cycle %ld", cycle, tag, p->first_head);
-                    fail(e, msg);
-                }
-            }
+            /* a multicast's copies enter their output queues together and leave as their links allow */
+            if (p->mcast && p->first_head < 0) p->first_head = cycle;
         } else {
             if (e->port_pkt[o] != tag) {
                 snprintf(msg, sizeof msg, "cycle %ld: port %d: body of packet %d while packet %d is in progress", cycle, o, tag, e->port_pkt[o]);

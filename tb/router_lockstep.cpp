@@ -21,6 +21,9 @@
 #include "router_env.h"
 #include "tables_image.h"
 
+#ifndef DOAR_SPEEDUP
+#define DOAR_SPEEDUP 2
+#endif
 #ifndef DOAR_P
 #error "compile with -DDOAR_P.. -DDOAR_G.. and -DDOAR_BULLETIN matching the RTL parameters"
 #endif
@@ -126,13 +129,13 @@ void Run::read_rtl(router_out &a) {
     Bits ov(K), oh(K), ot(K), ovc(2 * K), od(64 * K), cv(K), cvc(2 * K), of(K);
     get(v.out_valid, ov); get(v.out_head, oh); get(v.out_tail, ot); get(v.out_vc, ovc); get(v.out_data, od);
     get(v.cr_out_valid, cv); get(v.cr_out_vc, cvc); get(v.overflow, of);
-    Bits ccv(K), dv(K), dvc(2 * K);
-    get(v.ctl_cr_out_valid, ccv); get(v.discard, dv); get(v.discard_vc, dvc);
+    Bits ccv(K), dv(K), dvc(4 * K);
+    get(v.ctl_cr_out_valid, ccv); get(v.discard, dv); get(v.discard_vcs, dvc);
     memset(&a, 0, sizeof a);
     a.discard = dv.get(0, K);
     for (int o = 0; o < K; o++) {
         a.ctl_cr_valid[o] = (uint8_t)ccv.get(o, 1);
-        a.discard_vc[o] = (uint8_t)dvc.get(2 * o, 2);
+        a.discard_vcs[o] = (uint8_t)dvc.get(4 * o, 4);
     }
     ev_ready_rtl_ = v.ev_ready;
     for (int o = 0; o < K; o++) {
@@ -175,9 +178,9 @@ int Run::compare(long cycle, const router_out &e, const router_out &a, std::stri
     }
     for (int o = 0; o < K; o++) {
         int ed = (int)((e.discard >> o) & 1), ad = (int)((a.discard >> o) & 1);
-        if (ed != ad || (ed && e.discard_vc[o] != a.discard_vc[o]) || e.ctl_cr_valid[o] != a.ctl_cr_valid[o]) {
-            snprintf(buf, sizeof buf, "  port %d discard/control credit: expected %d vc%d / %d, actual %d vc%d / %d\n", o,
-                     ed, e.discard_vc[o], e.ctl_cr_valid[o], ad, a.discard_vc[o], a.ctl_cr_valid[o]);
+        if (ed != ad || (ed && e.discard_vcs[o] != a.discard_vcs[o]) || e.ctl_cr_valid[o] != a.ctl_cr_valid[o]) {
+            snprintf(buf, sizeof buf, "  port %d discard/control credit: expected %d vcs 0x%x / %d, actual %d vcs 0x%x / %d\n", o,
+                     ed, e.discard_vcs[o], e.ctl_cr_valid[o], ad, a.discard_vcs[o], a.ctl_cr_valid[o]);
             report += buf;
             bad = 1;
         }
@@ -249,6 +252,7 @@ int Run::start(router_params &prm) {
     table_params tp = ts_.prm;
     router_default_params(&t_, &prm);
     prm.bulletin = DOAR_BULLETIN;
+    prm.speedup = DOAR_SPEEDUP;
     if (o_.c_cong_demand >= 0) prm.cong_demand = o_.c_cong_demand;
     ctx_.reset(new VerilatedContext);
     ctx_->traceEverOn(true);
@@ -321,7 +325,8 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
                         if (gbm_test(&model_.cg.group, x * t_.h + hh)) { cov.group_nb++; x = t_.a; break; }
             if (exp.sb_valid) cov.sb_out++;
             uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
-            if (model_.grb_free != all) cov.bulletin_held++;
+            for (int q = 0; q < model_.np; q++)
+                if (model_.grb_free[q] != all) { cov.bulletin_held++; break; }
             if ((cycle_ & 1023) == 0) env_check_stuck(&env, cycle_, 30000);
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
             if (!o_.quiet && !fst_ && (cycle_ & 0xffff) == 0 && time(nullptr) - last >= 5) {
@@ -356,15 +361,18 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         if (!mismatches && !(stop_at_ >= 0)) {
             // after the drain the router must be back at rest: credits full, no port held or reserved
             // (read from the C model, so only when it runs: not in --mode rtl)
-            int rest = o_.mode == 2 || (!model_.locked && !model_.res_valid && router_buffered(&model_) == 0);
+            int rest = o_.mode == 2 || (!model_.res_valid && router_buffered(&model_) == 0 && !model_.lk_lock &&
+                                        !model_.crp_ports);
             uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
-            rest = rest && (o_.mode == 2 || model_.grb_free == all);
+            for (int q = 0; q < model_.np && o_.mode != 2; q++)
+                rest = rest && !model_.locked[q] && !model_.in_busy[q] && model_.grb_free[q] == all;
+            for (int n = 0; n < t_.k * model_.np && o_.mode != 2; n++) rest = rest && model_.oqs[n].room == prm.oq_depth;
             for (int p = 0; p < t_.k && o_.mode != 2; p++)
                 for (int v = 0; v < 4; v++) rest = rest && model_.cred[p][v] == prm.ds_depth[topo_port_class(&t_, p)];
             for (int p = 0; p < t_.k && o_.mode != 2; p++) rest = rest && model_.ctl_cred[p] == prm.ctl_depth;
             if (!rest && !env.errors) {
                 env.errors++;
-                snprintf(env.first_error, sizeof env.first_error, "after the drain the router is not at rest (credits, locks or bulletin)");
+                snprintf(env.first_error, sizeof env.first_error, "after the drain the router is not at rest (credits, slots, streams, output queues or bulletin)");
             }
             if (env.errors || env.live_pkts) {
                 char buf[800];
@@ -533,10 +541,12 @@ void write_wave_gtkw(const std::string &path, const std::string &fst, const topo
     w.end("Links in");
     if (scenario == "multicast-contention") {
         w.begin("Global Resource Bulletin");
-        w.sig("grb_free", K); w.sig("locked", K); w.sig("mc_valid", 1); w.sig("mc_winner", (K > 1) ? 32 - __builtin_clz(K - 1) : 1);
+        w.sig("grb_free", K * DOAR_SPEEDUP); w.sig("locked", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
+        w.sig("mc_in", (K > 1) ? 32 - __builtin_clz(K - 1) : 1);
         w.end("Global Resource Bulletin");
         w.begin("Allocation");
-        w.sig("pick_valid", K); w.sig("pick_vc", 2 * K); w.sig("out_granted", K); w.sig("pop", K);
+        w.sig("pk_valid", K * DOAR_SPEEDUP); w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("out_granted", K * DOAR_SPEEDUP);
+        w.sig("pop", 4 * K);
         w.end("Allocation");
     } else {
         char name[96];
@@ -566,8 +576,9 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     w.sig("in_vc", 2 * K); w.sig("cr_in_valid", K); w.sig("sb_in_valid", K);
     w.end("Links in");
     w.begin("Allocation");
-    w.sig("locked", K); w.sig("grb_free", K); w.sig("pick_valid", K); w.sig("pick_vc", 2 * K);
-    w.sig("out_granted", K); w.sig("mc_valid", 1); w.sig("pop", K); w.sig("rpush", K);
+    w.sig("locked", K * DOAR_SPEEDUP); w.sig("grb_free", K * DOAR_SPEEDUP); w.sig("pk_valid", K * DOAR_SPEEDUP);
+    w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("out_granted", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
+    w.sig("pop", 4 * K); w.sig("rpush", K); w.sig("in_busy", K * DOAR_SPEEDUP); w.sig("lk_lock", K);
     w.end("Allocation");
     w.begin("Congestion");
     // what the congestion unit compares with TL / TG: per port, occupancy (+ demand on intra-group

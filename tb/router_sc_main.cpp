@@ -67,7 +67,8 @@ int sc_main(int argc, char **argv) {
     sc_signal<uint64_t> tw_data;
     SIG(K) in_valid, in_head, in_tail, cr_in_valid, sb_in_valid, mw_set, out_valid, out_head, out_tail, cr_out_valid, overflow;
     SIG(K) ctl_cr_in_valid, fw_src, fw_int, ctl_cr_out_valid, discard;
-    SIG(2 * K) in_vc, cr_in_vc, out_vc, cr_out_vc, discard_vc;
+    SIG(2 * K) in_vc, cr_in_vc, out_vc, cr_out_vc;
+    SIG(4 * K) discard_vcs;
     SIG(64 * K) in_data, out_data;
     SIG(H * K) sb_in_bits;
     SIG(H) sb_out_bits;
@@ -84,7 +85,7 @@ int sc_main(int argc, char **argv) {
     top.ev_valid(ev_valid); top.ev_kind(ev_kind); top.ev_port(ev_port); top.ev_ready(ev_ready);
     top.ctl_cr_in_valid(ctl_cr_in_valid); top.fw_valid(fw_valid); top.fw_port(fw_port); top.fw_entry(fw_entry);
     top.fw_src(fw_src); top.fw_int(fw_int); top.ctl_cr_out_valid(ctl_cr_out_valid); top.discard(discard);
-    top.discard_vc(discard_vc);
+    top.discard_vcs(discard_vcs);
 
     router_params prm;
     router_default_params(&t, &prm);
@@ -136,12 +137,12 @@ int sc_main(int argc, char **argv) {
             out.cr_vc[o2] = (uint8_t)crvc.get(2 * o2, 2);
         }
         out.overflow = of.get(0, K);
-        harness::Bits ccov(K), dv(K), dvc(2 * K);
-        from_sig(ctl_cr_out_valid, ccov); from_sig(discard, dv); from_sig(discard_vc, dvc);
+        harness::Bits ccov(K), dv(K), dvc(4 * K);
+        from_sig(ctl_cr_out_valid, ccov); from_sig(discard, dv); from_sig(discard_vcs, dvc);
         out.discard = dv.get(0, K);
         for (int o2 = 0; o2 < K; o2++) {
             out.ctl_cr_valid[o2] = (uint8_t)ccov.get(o2, 1);
-            out.discard_vc[o2] = (uint8_t)dvc.get(2 * o2, 2);
+            out.discard_vcs[o2] = (uint8_t)dvc.get(4 * o2, 4);
         }
         if (!reset) env_observe(&env, cycle, &in, &out);
         sc_start(9, SC_NS);            // through the rising edge

@@ -38,7 +38,8 @@ static void teardown(bench *b) {
 }
 
 /* Demand (router.h) recomputed from the route FIFOs: per port, the len of every stored entry that
- * is not a discard, leaving out the ports the front packet of its VC already holds. */
+ * is not a discard, leaving out the ports the front packet of its VC has already acquired (an entry
+ * leaves its FIFO when its head is granted). */
 static int demand_matches(const router *r, int *port, int *want, int *have) {
     int d[ROUTER_MAX_PORTS] = {0};
     for (int i = 0; i < r->t.k; i++) {
@@ -48,7 +49,7 @@ static int demand_matches(const router *r, int *port, int *want, int *have) {
                 const route_entry *e = &b->route[v * b->depth + (b->rhead[v] + j) % b->depth];
                 if (e->discard) continue;
                 uint64_t ports = e->ports;
-                if (j == 0) ports = b->active[v] ? 0 : ports & ~b->held[v];
+                if (j == 0) ports &= ~b->held[v];
                 for (; ports; ports &= ports - 1) d[__builtin_ctzll(ports)] += e->len;
             }
     }
@@ -103,7 +104,9 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     teardown(&b);
 }
 
-/* A head arriving in cycle t leaves in t+6 through an idle router. */
+/* A head arriving in cycle t leaves in t+8 through an idle router (docs/architecture.md "Router v2":
+ * route entry at the end of t+4, stage 1 in t+5, stage 2 and the crossbar in t+6, the link stage
+ * in t+7). */
 static void test_latency(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -120,7 +123,7 @@ static void test_latency(test_ctx *c) {
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid && seen < 0) seen = cyc;
     }
-    EXPECT(c, seen == 6, "head of cycle 0 left in cycle %d, want 6", seen);
+    EXPECT(c, seen == 8, "head of cycle 0 left in cycle %d, want 8", seen);
     teardown(&b);
 }
 
@@ -136,7 +139,10 @@ static long crossed_multicast(test_ctx *c, int bulletin, long *delivered) {
     int bid = b.cfg.bid, gid = b.cfg.gid;
     /* ports 2 and 3 lead to routers with bid 0 and 2 (router bid 1) */
     int to2 = topo_local_peer(t, bid, 2), to3 = topo_local_peer(t, bid, 3);
-    /* multicast group 0 of inputs 0 and 1: ports {2,3} */
+    /* multicast group 0 of inputs 0 and 1: ports {2,3}; input 1 sends on the VC that shares input
+     * 0's VC 0 plane (with S planes, input i's VC v is on plane (i+v) mod S): both want the same
+     * output slots */
+    const int v1 = (b.prm.speedup - 1) % b.prm.speedup;
     for (int port = 0; port < 2; port++) {
         memset(&in, 0, sizeof in);
         in.mw_valid = 1; in.mw_port = port; in.mw_group = 0; in.mw_set = (1u << 2) | (1u << 3);
@@ -147,16 +153,16 @@ static long crossed_multicast(test_ctx *c, int bulletin, long *delivered) {
     for (cyc = 0; cyc < 3000; cyc++) {
         memset(&in, 0, sizeof in);
         if (cyc == 0) {   /* prime: input 1 -> port 2, input 0 -> port 3 */
-            in.in[1] = (flit){1, 1, 1, 0, flit_header(gid, to2, 0, gid, 0, 0, 1, 1)};
+            in.in[1] = (flit){1, 1, 1, (uint8_t)v1, flit_header(gid, to2, 0, gid, 0, 0, 1, 1)};
             in.in[0] = (flit){1, 1, 1, 0, flit_header(gid, to3, 0, gid, 0, 0, 1, 2)};
         }
         if (cyc == 20) {  /* the two multicasts, 2 flits each, arrive together */
             in.in[0] = (flit){1, 1, 0, 0, flit_header(gid, bid, 0, gid, 1, 0, 2, 3)};
-            in.in[1] = (flit){1, 1, 0, 0, flit_header(gid, bid, 0, gid, 1, 0, 2, 4)};
+            in.in[1] = (flit){1, 1, 0, (uint8_t)v1, flit_header(gid, bid, 0, gid, 1, 0, 2, 4)};
         }
         if (cyc == 21) {
             in.in[0] = (flit){1, 0, 1, 0, 1};
-            in.in[1] = (flit){1, 0, 1, 0, 1};
+            in.in[1] = (flit){1, 0, 1, (uint8_t)v1, 1};
         }
         for (int o = 0; o < t->k; o++) { in.cr_valid[o] = 0; }
         router_cycle(&b.r, &in, &out);
@@ -200,16 +206,18 @@ static void test_no_starvation(test_ctx *c) {
     int up[ROUTER_MAX_PORTS] = {0}, seq4 = 0, seq5 = 0, mc_copies = 0;
     uint8_t cr[ROUTER_MAX_PORTS] = {0}, crvc[ROUTER_MAX_PORTS] = {0};
     for (int i = 0; i < t->k; i++) up[i] = b.prm.depth[topo_port_class(t, i)];
+    /* both streams on the plane of the multicast (input 0, VC 0: plane 0) */
+    const int sp = b.prm.speedup, vc4 = (sp - 4 % sp) % sp, vc5 = (sp - 5 % sp) % sp;
     for (int cyc = 0; cyc < 3000; cyc++) {
         memset(&in, 0, sizeof in);
         for (int o = 0; o < t->k; o++) { in.cr_valid[o] = cr[o]; in.cr_vc[o] = crvc[o]; cr[o] = 0; }
         /* inputs 4 and 5 (intra-group ports) stream 2-flit packets on VC 1 */
         if (up[4] > 0 && cyc >= 1) {
-            in.in[4] = (flit){1, seq4 % 2 == 0, seq4 % 2 == 1, 1, seq4 % 2 == 0 ? flit_header(gid, to2, 0, gid, 0, 0, 2, 100) : 1};
+            in.in[4] = (flit){1, seq4 % 2 == 0, seq4 % 2 == 1, (uint8_t)vc4, seq4 % 2 == 0 ? flit_header(gid, to2, 0, gid, 0, 0, 2, 100) : 1};
             seq4++; up[4]--;
         }
         if (up[5] > 0) {
-            in.in[5] = (flit){1, seq5 % 2 == 0, seq5 % 2 == 1, 1, seq5 % 2 == 0 ? flit_header(gid, to3, 0, gid, 0, 0, 2, 101) : 1};
+            in.in[5] = (flit){1, seq5 % 2 == 0, seq5 % 2 == 1, (uint8_t)vc5, seq5 % 2 == 0 ? flit_header(gid, to3, 0, gid, 0, 0, 2, 101) : 1};
             seq5++; up[5]--;
         }
         if (cyc == 10) in.in[0] = (flit){1, 1, 1, 0, flit_header(gid, bid, 0, gid, 1, 0, 1, 99)};

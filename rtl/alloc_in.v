@@ -1,0 +1,38 @@
+// alloc_in — stage 1 of router v2's switch allocator (csim/alloc.c alloc_stage1): the input
+// arbiters of every crossbar plane. Input i's VC v belongs to plane (i + v) mod S; per input and
+// plane one proposing VC of the plane is picked, round robin from rr_in (the reserved multicast
+// first when it proposes MCAST). Combinational; the router registers the picks (stage 2 sees
+// them in the next cycle). With S = 4 every plane of an input has one VC and the arbiter is a wire.
+module alloc_in #(
+    parameter K = 7,
+    parameter KW = 3,              // max(1, clog2(K))
+    parameter S = 2                // planes (internal speed-up): 1, 2 or 4
+) (
+    input  wire [K*4*3-1:0] req_kind,    // input i, VC v at (i*4+v)*3: 0 none, else a proposal
+    input  wire [K*S*2-1:0] rr_in,       // input i, plane q at (i*S+q)*2: a VC index
+    input  wire             prio_valid,  // the reserved multicast
+    input  wire [KW-1:0]    prio_in,
+    input  wire [1:0]       prio_vc,
+    output wire [K*S-1:0]   pick_valid,
+    output wire [K*S*2-1:0] pick_vc
+);
+    localparam [2:0] R_MCAST = 3'd3;
+    genvar gi, gq, gv;
+    generate
+        for (gi = 0; gi < K; gi = gi + 1) begin : g_in
+            for (gq = 0; gq < S; gq = gq + 1) begin : g_plane
+                wire [3:0] vm;             // the proposing VCs of this plane
+                for (gv = 0; gv < 4; gv = gv + 1) begin : g_vc
+                    assign vm[gv] = ((gi + gv) % S == gq) && req_kind[(gi*4+gv)*3 +: 3] != 3'd0;
+                end
+                wire found;
+                wire [1:0] idx;
+                rcu_pick #(.W(4), .IW(2)) arb (.req(vm), .start(rr_in[(gi*S+gq)*2 +: 2]), .found(found), .idx(idx));
+                localparam [KW-1:0] I = gi;
+                wire prio = prio_valid && prio_in == I && vm[prio_vc] && req_kind[(gi*4)*3 + prio_vc*3 +: 3] == R_MCAST;
+                assign pick_valid[gi*S+gq] = found;
+                assign pick_vc[(gi*S+gq)*2 +: 2] = prio ? prio_vc : idx;
+            end
+        end
+    endgenerate
+endmodule
