@@ -342,8 +342,8 @@ static int choose_routers(network *n) {
     return 0;
 }
 
-/* Packet heads router r holds: in its input buffers and on its output registers (a head that
- * left a buffer is on the registers until the next cycle puts it on the link). */
+/* Packet heads router r holds: in its input buffers, its output queues and on its output registers
+ * (a head that left a queue is on the registers until the next cycle puts it on the link). */
 static long heads_held(const router *R, int k) {
     long heads = 0;
     for (int port = 0; port < k; port++) {
@@ -355,6 +355,13 @@ static long heads_held(const router *R, int k) {
             }
         const flit *o = &R->regs[R->cur].out[port];
         if (o->valid && o->head && !fault_is_ctl(o)) heads++;
+        for (int q = 0; q < R->np; q++) {   /* heads granted, waiting in the output queues */
+            const oq *u = &R->oqs[port * R->np + q];
+            for (int i = 0; i < u->count; i++) {
+                const flit *f = &u->ring[(u->head + i) % u->depth];
+                if (f->head) heads++;
+            }
+        }
     }
     return heads;
 }
@@ -368,7 +375,9 @@ static void kill_routers(network *n) {
         if (!n->router_failed[r]) continue;
         n->lost_router += heads_held(&n->routers[r], k);
         settled(n, n->cycle);
-        for (uint64_t m = n->routers[r].regs[n->routers[r].cur].discard; m; m &= m - 1) lose(n, &n->lost_discard);   /* decided before */
+        const router_out *ro = &n->routers[r].regs[n->routers[r].cur];   /* discards decided before */
+        for (uint64_t m = ro->discard; m; m &= m - 1)
+            for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
         n->events_queued -= n->evq_n[r];   /* its queued events die with it */
         n->evq_n[r] = 0;
         for (int port = 0; port < k; port++) {
@@ -975,7 +984,8 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         n->events_queued--;
     }
     const router_out *out = router_cycle_ref(&n->routers[r], in, &pm);
-    for (uint64_t m = out->discard; m; m &= m - 1) lose(n, &n->lost_discard);
+    for (uint64_t m = out->discard; m; m &= m - 1)   /* one per VC: the planes discard in parallel */
+        for (unsigned v = out->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
     if (out->discard && !faults_on(&n->prm)) {   /* without faults every packet has a route */
         char msg[160];
         snprintf(msg, sizeof msg, "cycle %ld: router %d discarded a packet (input ports 0x%llx): no route", c, r,

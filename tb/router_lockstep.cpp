@@ -342,7 +342,9 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         for (int p = 0; p < ROUTER_MAX_PORTS; p++) env.drain_port[p] = -1.0;
         auto ctl_pending = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) n += env.ctl_ret[p]; return n; };
         auto held = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) for (int v = 0; v < 4; v++) n += env.ds_held[p][v]; return n; };
-        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_) || held() || ctl_pending() || !fault_idle(model_.fu)); n++) {
+        // credits the router still owes upstream (router v2 returns one per input per cycle)
+        auto owed = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) for (int v = 0; v < 4; v++) n += prm.depth[topo_port_class(&t_, p)] - env.up_cred[p][v]; return n; };
+        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_) || held() || ctl_pending() || owed() || !fault_idle(model_.fu)); n++) {
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
             env_drive(&env, cycle_, &in);
             mismatches += step(in, 0, exp, report);
