@@ -11,6 +11,8 @@ CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
                 csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
                 csim/traffic.c csim/network.c csim/policy.c
+# the strict command-line parsers (issue 24), on a line of its own so the list above merges cleanly
+CSIM_LIB_SRC += csim/cli_parse.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
@@ -25,6 +27,7 @@ help:
 	@echo "make test   - install deps, build, run every test (sanitizers, valgrind, CLI, RTL lock-step)"
 	@echo "make build  - build build/doar"
 	@echo "make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - RTL vs C model, every cycle"
+	@echo "               (exit 0 with coverage holes, last line coverage=incomplete; REQUIRE_COVERAGE=1 fails them)"
 	@echo "make lint / synth-rcu / icarus-rcu - verilator -Wall + iverilog; Yosys iCE40; Icarus replay"
 	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
 	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
@@ -40,6 +43,8 @@ help:
 	@echo "               [REPRO_ONLY=REGEX] - only the runs whose names match (e.g. '_(val|tpr)_')"
 	@echo "make reproduce-save [REPRO_CONFIG=paper] - keep the runs so far in docs/reproduce/REPRO_CONFIG/runs"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
+	@echo "make fuzz [FUZZ_SECONDS=180] - libFuzzer on the table-image loader, --resume, traffic, --dfly and"
+	@echo "               option parsers (tests/fuzz/; make test runs each a few seconds on its corpus)"
 	@echo "make clean  - remove build/"
 
 deps:
@@ -178,6 +183,19 @@ $(BUILD)/libdoar.a: $(CSIM_LIB_SRC) $(CSIM_HDR)
 
 $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
 	$(BUILD)/doar tables $* --out $(BUILD)/tables/$* $(TABLE_SAMPLE_$*) >/dev/null
+
+# The images above are rebuilt when build/doar changes, but a set edited, truncated or left from
+# another run since is not: before a lock-step, `doar tables --load` verifies the set (encoding,
+# then the route check, or for a sampled set the generated tables word for word) and a set that
+# fails is rebuilt and verified again; one that still fails stops the run (issue 24).
+.PHONY: tables-verify
+tables-verify: $(BUILD)/tables/$(CONFIG)/manifest.txt
+	@$(BUILD)/doar tables --load $(BUILD)/tables/$(CONFIG) $(CONFIG) >/dev/null 2>$(BUILD)/tables/$(CONFIG).verify || { \
+	  echo "tables: $(BUILD)/tables/$(CONFIG) failed verification ($$(head -c 300 $(BUILD)/tables/$(CONFIG).verify)): rebuilding"; \
+	  rm -rf $(BUILD)/tables/$(CONFIG); \
+	  $(BUILD)/doar tables $(CONFIG) --out $(BUILD)/tables/$(CONFIG) $(TABLE_SAMPLE_$(CONFIG)) >/dev/null && \
+	  $(BUILD)/doar tables --load $(BUILD)/tables/$(CONFIG) $(CONFIG) >/dev/null; }
+lockstep-rcu lockstep-router lockstep-fault systemc-router: tables-verify
 
 # Yosys synthesis of the route-compute unit of `small` for iCE40: the tables must become block RAM.
 synth-rcu:
@@ -403,7 +421,12 @@ $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp tb/harness_common.h $(BU
 	  --Mdir $(RCU_DIR) -o rcu_lockstep $(CURDIR)/tb/rcu_lockstep.cpp > $(RCU_DIR)/build.log 2>&1 \
 	  || { tail -30 $(RCU_DIR)/build.log; exit 1; }
 
-# make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1]: exit 0 only with 0 mismatches.
+# make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [REQUIRE_COVERAGE=1]: fails on any
+# mismatch (the harness exits 1). Coverage holes (a short run, CYCLES=10000: the harness exits 3 and
+# its last line says coverage=incomplete) leave make's status 0, so a short run is a smoke test;
+# REQUIRE_COVERAGE=1 fails them too, as tests/lockstep_rcu_test.sh's full runs require.
+REQUIRE_COVERAGE ?= 0
 lockstep-rcu: $(RCU_DIR)/rcu_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	$(RCU_DIR)/rcu_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
-	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves; rc=$$?; \
+	  if [ $$rc -eq 3 ] && [ "$(REQUIRE_COVERAGE)" != 1 ]; then exit 0; fi; exit $$rc
