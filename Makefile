@@ -78,6 +78,7 @@ cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory plant-block
 	tests/cli_test.sh $(BUILD)/asan/doar $(BUILD)/doar
 	tests/sim_cli_test.sh $(BUILD)/asan/doar
+	tests/bad_input_test.sh $(BUILD)/asan/doar
 	tests/sim_routing_test.sh $(BUILD)/doar
 	tests/reproduce_test.sh $(BUILD)/doar
 
@@ -190,8 +191,8 @@ $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
 # fails is rebuilt and verified again; one that still fails stops the run (issue 24).
 .PHONY: tables-verify
 tables-verify: $(BUILD)/tables/$(CONFIG)/manifest.txt
-	@$(BUILD)/doar tables --load $(BUILD)/tables/$(CONFIG) $(CONFIG) >/dev/null 2>$(BUILD)/tables/$(CONFIG).verify || { \
-	  echo "tables: $(BUILD)/tables/$(CONFIG) failed verification ($$(head -c 300 $(BUILD)/tables/$(CONFIG).verify)): rebuilding"; \
+	@$(BUILD)/doar tables --load $(BUILD)/tables/$(CONFIG) $(CONFIG) >$(BUILD)/tables/$(CONFIG).verify 2>&1 || { \
+	  echo "tables: $(BUILD)/tables/$(CONFIG) failed verification ($$(tail -n 1 $(BUILD)/tables/$(CONFIG).verify | head -c 300)): rebuilding"; \
 	  rm -rf $(BUILD)/tables/$(CONFIG); \
 	  $(BUILD)/doar tables $(CONFIG) --out $(BUILD)/tables/$(CONFIG) $(TABLE_SAMPLE_$(CONFIG)) >/dev/null && \
 	  $(BUILD)/doar tables --load $(BUILD)/tables/$(CONFIG) $(CONFIG) >/dev/null; }
