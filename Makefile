@@ -18,7 +18,7 @@ TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
 .PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save \
-        rtl-tests faults-tests plant-block reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
+        rtl-tests faults-tests plant-block fuzz fuzz-smoke tables-verify reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
 
@@ -150,6 +150,7 @@ test: deps build
 	$(MAKE) --no-print-directory cli-tests
 	$(MAKE) --no-print-directory valgrind-tests
 	$(MAKE) --no-print-directory faults-tests
+	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory rtl-tests
 	@echo "test: all passed"
 
@@ -431,3 +432,39 @@ lockstep-rcu: $(RCU_DIR)/rcu_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	$(RCU_DIR)/rcu_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
 	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves; rc=$$?; \
 	  if [ $$rc -eq 3 ] && [ "$(REQUIRE_COVERAGE)" != 1 ]; then exit 0; fi; exit $$rc
+
+# ---------------- fuzzing (issue 24): libFuzzer targets under ASan+UBSan ----------------
+# tests/fuzz/fuzz_T.c for T in FUZZ_TARGETS, seed corpora from real files in tests/fuzz/corpus/T.
+# `make fuzz` runs each target FUZZ_SECONDS (new inputs kept in build/fuzz/corpus/T, a crash in
+# build/fuzz/crash-*); `make test` runs each FUZZ_SMOKE_SECONDS on its corpus (fuzz-smoke), so a
+# regression that crashes on a known input fails CI. clang and its runtime: scripts/deps.sh.
+FUZZ_CC            ?= clang
+FUZZ_TARGETS       := tables_image resume traffic options
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 4
+# clang knows no -Wno-format-truncation: the project's warnings otherwise
+FUZZ_CFLAGS := $(CSTD) $(filter-out -Wno-format-truncation,$(WARN)) -g -O1 -fno-omit-frame-pointer \
+               -fsanitize=address,undefined -fno-sanitize-recover=all -Icsim
+FUZZ_BINS   := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz/libdoar.a: $(CSIM_LIB_SRC) $(CSIM_HDR)
+	@mkdir -p $(BUILD)/fuzz/obj
+	for f in $(CSIM_LIB_SRC); do $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $$f \
+	  -o $(BUILD)/fuzz/obj/$$(basename $$f .c).o || exit 1; done
+	ar rcs $@ $(addprefix $(BUILD)/fuzz/obj/,$(notdir $(CSIM_LIB_SRC:.c=.o)))
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/libdoar.a csim/doar.c $(CSIM_HDR)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libdoar.a -lm
+
+# FUZZ_RUN(target, seconds, corpus dir written to): one libFuzzer run; its log in build/fuzz/T.log
+FUZZ_RUN = mkdir -p $(3) $(BUILD)/fuzz/tmp && TMPDIR=$(CURDIR)/$(BUILD)/fuzz/tmp $(BUILD)/fuzz/fuzz_$(1) -max_total_time=$(2) -close_fd_mask=3 -print_final_stats=1 \
+  -artifact_prefix=$(BUILD)/fuzz/ $(3) tests/fuzz/corpus/$(1) >$(BUILD)/fuzz/$(1).log 2>&1 \
+  && echo "fuzz: $(1) ok runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(BUILD)/fuzz/$(1).log) seconds=$(2)" \
+  || { tail -n 40 $(BUILD)/fuzz/$(1).log; echo "fuzz: $(1) FAIL (log: $(BUILD)/fuzz/$(1).log)"; exit 1; }
+
+fuzz: deps $(FUZZ_BINS)
+	@$(foreach t,$(FUZZ_TARGETS),$(call FUZZ_RUN,$(t),$(FUZZ_SECONDS),$(BUILD)/fuzz/corpus/$(t)) &&) rm -rf $(BUILD)/fuzz/tmp
+
+fuzz-smoke: $(FUZZ_BINS)
+	@rm -rf $(BUILD)/fuzz/smoke
+	@$(foreach t,$(FUZZ_TARGETS),$(call FUZZ_RUN,$(t),$(FUZZ_SMOKE_SECONDS),$(BUILD)/fuzz/smoke/$(t)) &&) rm -rf $(BUILD)/fuzz/tmp
