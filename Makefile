@@ -78,7 +78,7 @@ cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory plant-block
 	tests/cli_test.sh $(BUILD)/asan/doar $(BUILD)/doar
 	tests/sim_cli_test.sh $(BUILD)/asan/doar
-	tests/bad_input_test.sh $(BUILD)/asan/doar
+	tests/bad_input_test.sh $(BUILD)/asan/doar $(BUILD)/doar
 	tests/sim_routing_test.sh $(BUILD)/doar
 	tests/reproduce_test.sh $(BUILD)/doar
 

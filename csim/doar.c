@@ -243,6 +243,22 @@ static int parse_real(const char *s, double lo, double hi, double *out) {
     return 0;
 }
 
+/* --max-memory: a whole number with a binary suffix K, M, G or T (bytes without one), >= 1 MiB. */
+static int parse_memory(const char *s, unsigned long long *out) {
+    char num[32];
+    size_t n = s ? strlen(s) : 0;
+    if (!n || n >= sizeof num) return -1;
+    memcpy(num, s, n + 1);
+    int shift = 0;
+    const char *units = "KMGT", *u = strchr(units, num[n - 1] & ~0x20);
+    if (num[n - 1] && u && *u) { shift = 10 * (int)(u - units + 1); num[n - 1] = '\0'; }
+    long v;
+    if (cli_parse_long(num, 1, 1L << 40, &v)) return -1;
+    if (shift && (unsigned long long)v > (~0ULL >> shift)) return -1;
+    *out = (unsigned long long)v << shift;
+    return *out < (1ULL << 20) ? -1 : 0;
+}
+
 /* "A,B" with both in [lo, hi], each strictly decimal. */
 static int parse_pair(const char *s, long lo, long hi, long *a, long *b) {
     const char *comma = s ? strchr(s, ',') : NULL;
@@ -408,6 +424,10 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (is_net(c) && (l < 1 || gl < 1)) return bad(c, "--latency '%s': links need >= 1 cycle", v);
             c->fopt.lat_local = c->nprm.lat_local = (int)l;
             c->fopt.lat_global = c->nprm.lat_global = (int)gl;
+        } else if ((!strcmp(c->cmd, "faults") || is_net(c)) && !strcmp(a, "--max-memory")) {
+            NEED_VALUE();
+            if (parse_memory(v, &c->max_memory))
+                return bad(c, "--max-memory '%s': expected a size such as 4096M, 16G or 1T (at least 1M)", v);
         } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--example")) {
             NEED_VALUE();
             if (strcmp(v, "fig8b") && strcmp(v, "fig8c") && strcmp(v, "fig9"))
@@ -676,10 +696,64 @@ static int cmd_check(cli *c) {
     return 0;
 }
 
+/* What a run will allocate, in bytes, counted from the structures that grow with the network,
+ * before any of it is (issue 24: a run that cannot fit used to grow for minutes toward ~18 GB
+ * without a word). Counted: the tables (three distinct port tables per router, entries stored
+ * as 64-bit words); for the network simulator each port's route-compute unit's own copy of
+ * them, its input buffers and the link rings; with faults each router's fault unit (k x
+ * (nz+bz+gz) route options of 25 bytes), and for doar faults the oracle's as many again.
+ * Fixed overheads and per-packet state are left out: the figure is of the order of the peak,
+ * a little under it (tests/bad_input_test.sh compares it with the measured peak). */
+enum { EST_FAULTS, EST_NET };
+static double estimate_bytes(const topo *t, const table_params *prm, int kind, const net_params *p) {
+    const double nr = t->n_routers, k = t->k;
+    const double da = t->p + t->a + t->g, db = t->a + t->g, dc = t->a;   /* zones nz+bz+gz, bz+gz, a */
+    (void)prm;
+    double bytes = nr * 3.0 * (da + db + dc) * 8.0 + nr * k * 4.0 + nr * (double)sizeof(router_cfg);
+    const double options = nr * k * da * 25.0;   /* opt_src, opt_int, mask (8 B each) + acc (1 B) */
+    if (kind == EST_FAULTS) return bytes + 2.0 * options;
+    /* input buffers: VCs x depth flits by port class, each flit with its route entry */
+    const double flits = (double)t->p * p->rprm.depth[PORT_TERMINAL] + (t->a - 1.0) * p->rprm.depth[PORT_LOCAL] +
+                         (double)t->h * p->rprm.depth[PORT_GLOBAL];
+    int vcs = p->rprm.vcs > 0 ? p->rprm.vcs : 4;
+    bytes += nr * ((double)sizeof(router) + k * ((double)sizeof(rcu) + (da + db + dc) * 8.0));
+    bytes += nr * vcs * flits * (double)(sizeof(flit) + sizeof(route_entry));
+    const int ring = (p->lat_local > p->lat_global ? p->lat_local : p->lat_global) + NET_MAX_BLOCK;
+    bytes += (nr * k + t->n_nodes) * (double)ring * (double)sizeof(link_word);
+    if (p->fault_links > 0 || p->fault_routers > 0) bytes += options;
+    return bytes;
+}
+
+/* The machine's memory (MemTotal), bytes; 0 when it cannot be read (then only --max-memory limits). */
+static double machine_bytes(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    double kib = 0.0;
+    if (!f) return 0.0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %lf kB", &kib) == 1) break;
+    fclose(f);
+    return kib * 1024.0;
+}
+
+/* Refuses (one line, exit 2) a run whose estimate exceeds --max-memory or the machine. */
+static int check_memory(const cli *c, double need) {
+    double limit = c->max_memory ? (double)c->max_memory : machine_bytes();
+    if (limit > 0.0 && need > limit)
+        return bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network or "
+                   "fewer faults", need / 1073741824.0, c->max_memory ? "--max-memory" : "the machine's",
+                   limit / 1073741824.0);
+    return 0;
+}
+
 static int cmd_faults(cli *c) {
     char err[DOAR_ERRLEN];
     table_set ts;
     if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar faults --help)");
+    if (tables_check_params(&c->t, &c->prm, err)) return bad(c, "%s", err);
+    double need = estimate_bytes(&c->t, &c->prm, EST_FAULTS, &c->nprm);
+    int mrc = check_memory(c, need);
+    if (mrc) return mrc;
     if (tables_generate(&ts, &c->t, &c->prm, err)) return bad(c, "%s", err);
     const topo *t = &ts.t;
     if (c->example) {
@@ -690,10 +764,11 @@ static int cmd_faults(cli *c) {
     }
     c->fopt.seed = c->seed;
     c->fopt.progress = c->quiet ? NULL : stderr;
-    printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu%s\n",
+    printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu%s "
+           "memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, c->fopt.campaigns, c->fopt.exact_faults ? "faults" : "max_faults",
            c->fopt.max_faults, c->fopt.router_permille / 1000.0,
-           c->fopt.lat_local, c->fopt.lat_global, c->seed, c->fopt.plant ? " PLANTED-BUG" : "");
+           c->fopt.lat_local, c->fopt.lat_global, c->seed, c->fopt.plant ? " PLANTED-BUG" : "", need / 1048576.0);
     fflush(stdout);
     fault_campaign_result r;
     double t0 = now_s();
@@ -752,14 +827,18 @@ static int cmd_sim(cli *c) {
     if (tables_check_params(&c->t, &p->tprm, err)) return bad(c, "%s", err);   /* before the header line */
     int frc = check_fault_cycles(c, p->warmup + p->sample + p->drain_limit);
     if (frc) return frc;
+    double need = estimate_bytes(&c->t, &p->tprm, EST_NET, p);
+    int mrc = check_memory(c, need);
+    if (mrc) return mrc;
     p->progress = c->quiet ? NULL : stderr;
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
     printf("sim: config=%s dfly(%d,%d,%d,%d) routers=%d nodes=%d routing=%s traffic=%s rate=%g packet_len=%d "
-           "latency=%d,%d warmup=%ld sample=%ld seed=%llu\n",
+           "latency=%d,%d warmup=%ld sample=%ld seed=%llu memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
-           p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed);
+           p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed,
+           need / 1048576.0);
     fflush(stdout);
     FILE *chan = NULL, *series = NULL;
     if (c->series_csv) p->series_bin = c->series_bin > 0 ? c->series_bin : SERIES_BIN_DEFAULT;
@@ -886,6 +965,10 @@ static int cmd_sweep(cli *c) {
     p->rate = c->sweep_step;
     net_size_router(&c->t, p);
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
+    /* one load at a time: a sweep needs what one doar sim of it needs (not printed: the header
+     * lines are what --resume matches, and older outputs must stay resumable) */
+    int mrc = check_memory(c, estimate_bytes(&c->t, &p->tprm, EST_NET, p));
+    if (mrc) return mrc;
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;

@@ -2,9 +2,11 @@
 # Issue 24, "bad input never gives a wrong answer": each input here once gave a silently wrong
 # result, a second line of error or the wrong exit status. Every case must now be refused with
 # exit 2 and one line on stderr, or give the right answer. docs/cli.md lists the classes.
-# Usage: tests/bad_input_test.sh DOAR   (the sanitized build: every case also runs under ASan/UBSan)
+# Usage: tests/bad_input_test.sh DOAR [FAST_DOAR]   (DOAR the sanitized build: every case also runs
+#        under ASan/UBSan; FAST_DOAR, the plain build, for the memory estimate against the real peak)
 set -u
 DOAR=${1:?doar binary}
+FAST=${2:-$1}
 TMP=$(mktemp -d /tmp/doar_bad_XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
@@ -70,11 +72,39 @@ expect_error "h=63: table A global entry" "$DOAR" sweep --dfly 1,1,63,64 --quiet
 expect_error "h=63: table A global entry" "$DOAR" sim --dfly 1,1,63,64 --rate 0.1 --quiet
 [ -s "$TMP/out" ] && bad "sim printed its header before refusing" || ok
 
+echo "== 5. memory: estimated before allocating, refused with the figure"
+expect_error "this run needs about 10[0-9]\.[0-9] GiB of memory, more than --max-memory \(16\.0 GiB\)" \
+  timeout 20 "$DOAR" faults --dfly 1,32,32,1025 --max-memory 16G
+expect_error "this run needs about [0-9.]+ GiB of memory, more than --max-memory" \
+  timeout 20 "$DOAR" sim --dfly 1,32,32,1025 --rate 0.1 --max-memory 16G
+expect_error "this run needs about 2[0-9]\.[0-9] GiB of memory, more than --max-memory \(1\.0 GiB\)" \
+  timeout 20 "$DOAR" sweep tianhe --max-memory 1G
+[ -s "$TMP/out" ] && bad "sweep printed its header before refusing" || ok
+# the issue's own case, with no limit given: the machine's memory is the limit
+mem_kib=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+if [ -n "$mem_kib" ] && [ "$mem_kib" -lt $((100 * 1024 * 1024)) ]; then
+  expect_error "needs about 10[0-9]\.[0-9] GiB of memory, more than the machine's" timeout 20 "$DOAR" faults --dfly 1,32,32,1025
+else echo "   (machine has >= 100 GiB: the no-limit case is not refused here)"; fi
+for m in 1x 0 512K 99999999999999999999G -1G " 1G"; do
+  expect_error "--max-memory '.*': expected a size" "$DOAR" sim tiny --rate 0.1 --max-memory "$m"
+done
+# the figure in the set-up line is of the order of the real peak (not 10x off either way)
+if [ -x /usr/bin/time ]; then
+  for run in "sim mid --rate 0.05 --warmup 100 --sample 100 --quiet" "faults mid --campaigns 1 --quiet" \
+             "sim small --rate 0.05 --warmup 100 --sample 100 --link-faults 2 --quiet"; do
+    /usr/bin/time -f "rss_kib=%M" "$FAST" $run >"$TMP/out" 2>"$TMP/err"
+    est=$(head -n 1 "$TMP/out" | sed -n 's/.* memory=\([0-9]*\)MiB$/\1/p'); rss=$(sed -n 's/^rss_kib=//p' "$TMP/err")
+    if [ -n "$est" ] && [ -n "$rss" ] && awk -v e="$est" -v r="$rss" 'BEGIN { r /= 1024; exit !(e >= 0.7 * r - 2 && e <= 1.6 * r + 2) }'
+    then ok; else bad "$run: estimate ${est:-?} MiB vs peak $((${rss:-0} / 1024)) MiB"; fi
+    echo "   $run: estimate ${est:-?} MiB, peak $((${rss:-0} / 1024)) MiB"
+  done
+else bad "/usr/bin/time missing (Debian package time, scripts/deps.sh)"; fi
+
 echo "== 6. numbers: decimal only, no junk, no overflow"
 expect_exit 0 "$DOAR" sim tiny --rate 0.1 --seed 010 --warmup 10 --sample 10 --quiet
-head -n 1 "$TMP/out" | grep -q " seed=10$" && ok || bad "--seed 010: $(head -n 1 "$TMP/out")"
+head -n 1 "$TMP/out" | grep -q " seed=10 " && ok || bad "--seed 010: $(head -n 1 "$TMP/out")"
 expect_exit 0 "$DOAR" sim tiny --rate 0.1 --seed 08 --warmup 10 --sample 10 --quiet
-head -n 1 "$TMP/out" | grep -q " seed=8$" && ok || bad "--seed 08: $(head -n 1 "$TMP/out")"
+head -n 1 "$TMP/out" | grep -q " seed=8 " && ok || bad "--seed 08: $(head -n 1 "$TMP/out")"
 expect_exit 0 "$DOAR" topo tiny --seed 18446744073709551615
 for s in 0x10 18446744073709551616 -1 +1 " 1" "1 " 1e3 1x; do
   expect_error "--seed '.*': expected a decimal integer" "$DOAR" topo tiny --seed "$s"
