@@ -65,7 +65,7 @@ __attribute__((format(printf, 2, 3))) static int bad(const cli *c, const char *f
 static const char *common_help =
     "  CONFIG               one of: tiny small fig8 mid paper tianhe\n"
     "  --dfly p,a,h,g       any dragonfly instead of a named CONFIG (k = p+a-1+h <= 64, g <= a*h+1)\n"
-    "  --seed N             run seed (recorded; these commands make no random choices)\n"
+    "  --seed N             run seed, decimal (recorded; these commands make no random choices)\n"
     "  -h, --help           this text\n";
 
 static void usage_main(FILE *f) {
@@ -101,8 +101,9 @@ static void usage_tables(FILE *f) {
                "  --out DIR            write $readmemh images and DIR/manifest.txt (all routers, or one)\n"
                "  --sample N           with --out: only N routers spread evenly over the network\n"
                "  --dump               print one port's tables readably (needs --router and --port)\n"
-               "  --load DIR           validate a directory of images (exit 2 on the first problem);\n"
-               "                       with CONFIG, also require that configuration\n"
+               "  --load DIR           validate a directory of images (exit 2 on the first problem),\n"
+               "                       then check their routes (a sampled set: against the generated\n"
+               "                       tables); exit 1 on a wrong route. With CONFIG, also require it\n"
                "  --nm-slots N         table B non-minimal router slots (default 8, as the paper)\n"
                "  --c-ways N           route items per table C entry (default 6, as the paper)\n%s",
             common_help);
@@ -135,7 +136,9 @@ static void usage_faults(FILE *f) {
                "       or: faults: FAIL ...   (exit 1)\n\n"
                "  --campaigns N        campaigns (default 100)\n"
                "  --max-faults F       faults per campaign, 1..F uniformly (default 10)\n"
-               "  --faults F           exactly F faults per campaign\n"
+               "  --faults F           exactly F faults per campaign (not with --max-faults)\n"
+               "  --max-memory SIZE    refuse a run estimated above SIZE (K/M/G/T; default: the\n"
+               "                       machine's memory); the estimate is memory= in the first line\n"
                "  --router-share X     share of faults that are router faults, 0..1 (default 0.2)\n"
                "  --latency L,G        FD/FR link latency, intra-group and global (default 10,100)\n"
                "  --example NAME       seed 001's worked examples on fig8: fig8b, fig8c, fig9\n"
@@ -168,7 +171,8 @@ static void usage_sweep(FILE *f) {
                "  --resume FILE        FILE: the output of an interrupted run of the same sweep (same\n"
                "                       header lines); its loads are taken from it instead of run again.\n"
                "                       A missing FILE or another sweep's output: a note (sweep: resume:)\n"
-               "                       on stderr, and every load runs\n"
+               "                       on stderr, and every load runs; a finished run's output is taken\n"
+               "                       whole; a damaged load line (nan, negative, junk): exit 2\n"
                "  --csv FILE           also write rate,accepted,latency,hops,saturated,stopped rows to FILE\n"
                "  (and every option of doar sim but --rate and --repair-at: with --link-faults N the\n"
                "  links fail at --fault-at, default cycle 0, and stay failed: seed 001 Fig. 15's DFT_N)\n%s",
@@ -218,12 +222,16 @@ static void usage_sim(FILE *f) {
                "                       runs its fault units; losses are counted, not errors\n"
                "  --router-faults N    N random routers die at --fault-at (their nodes stop; neighbours\n"
                "                       see the peer down); may be combined with --link-faults\n"
-               "  --fault-at C         cycle of the link and router faults (default: the start of the sample)\n"
-               "  --repair-at C        cycle the links and routers come back (default: never)\n"
+               "  --fault-at C         cycle of the link and router faults (default: the start of the sample);\n"
+               "                       refused without faults or at/after warm-up + sample + drain limit,\n"
+               "                       exit 1 (sim: FAIL) when the run ends before it\n"
+               "  --repair-at C        cycle the links and routers come back (default: never); as --fault-at\n"
                "  --series-csv FILE    time series (seed 001 Fig. 17): cycle,accepted,latency,packets per\n"
                "                       bin of --bin N cycles (default 1000), up to the drain limit\n"
                "  --channel-csv FILE   load of every global link direction in the sample (seed 001\n"
                "                       Fig. 12): router,gid,bid,port,peer_gid,load (flits/cycle)\n"
+               "  --max-memory SIZE    refuse a run estimated above SIZE (K/M/G/T; default: the machine's\n"
+               "                       memory); the estimate is memory=NMiB at the end of the first line\n"
                "  --quiet              no progress lines\n%s",
             common_help);
 }
