@@ -152,7 +152,7 @@ module router #(
     reg [K*S-1:0] in_busy, strm_mcast, strm_disc;
     reg [K*S*2-1:0] strm_vc, strm_ovc;
     reg [K*S*K-1:0] strm_ports;
-    reg [K-1:0] held [0:K*4-1];
+    reg [K*4*K-1:0] held;             // input i, VC v at (i*4+v)*K: slots acquired (bulletin off)
     reg [K*4*CPW-1:0] crp;
     reg [K*2-1:0] rr_cr;
     // router_output: the link stage
@@ -450,9 +450,9 @@ module router #(
                             kd1 = {1'b1, R_MCAST};
                             req_ports[(i*4+v)*K +: K] = ok;
                         end
-                    end else if ((ok & ~held[i*4+v]) != {K{1'b0}}) begin
+                    end else if ((ok & ~held[(i*4+v)*K +: K]) != {K{1'b0}}) begin
                         kd1 = {1'b1, R_ACQ};
-                        req_ports[(i*4+v)*K +: K] = ok & ~held[i*4+v];
+                        req_ports[(i*4+v)*K +: K] = ok & ~held[(i*4+v)*K +: K];
                     end
                 end
                 req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
@@ -646,7 +646,7 @@ module router #(
                                 set_lock[o*S+q] = 1'b1;
                                 if (gk == R_MCAST) clr_grb[o*S+q] = 1'b1;
                             end
-                        complete = gk != R_ACQ || (held[i*4 + gvc] | gp) == ge[K-1:0];
+                        complete = gk != R_ACQ || (held[(i*4 + gvc)*K +: K] | gp) == ge[K-1:0];
                         if (gk == R_ACQ) held_or[(i*4 + gvc)*K +: K] = gp;
                         if (complete) begin
                             // the head crosses; the packet streams on from the next cycle
@@ -971,7 +971,7 @@ module router #(
             res_valid <= 1'b0;
             res_in <= {KW{1'b0}};
             res_vc <= 2'd0;
-            for (i = 0; i < K*4; i = i + 1) held[i] <= {K{1'b0}};
+            held <= {K*4*K{1'b0}};
             rr_in <= {K*S*2{1'b0}};
             rr_out <= {K*S*KW{1'b0}};
             rr_mc <= {KW{1'b0}};
@@ -1028,7 +1028,7 @@ module router #(
             res_in <= n_res_in;
             res_vc <= n_res_vc;
             for (i = 0; i < K*4; i = i + 1)
-                held[i] <= held_clr[i] ? {K{1'b0}} : held[i] | held_or[i*K +: K];
+                held[i*K +: K] <= held_clr[i] ? {K{1'b0}} : held[i*K +: K] | held_or[i*K +: K];
             for (i = 0; i < K*S; i = i + 1)
                 if (out_granted_f[i])
                     rr_out[i*KW +: KW] <= (out_winner[i*KW +: KW] == LAST_IN) ? {KW{1'b0}} : out_winner[i*KW +: KW] + 1'b1;

@@ -428,23 +428,27 @@ int Run::scenario_deadlock(std::string &result, std::string &report) {
     int g = cfg_.gid, b = cfg_.bid;
     int to2 = topo_local_peer(&t_, b, p2), to3 = topo_local_peer(&t_, b, p3);
     long delivered = 0;
-    uint8_t cr[ROUTER_MAX_PORTS] = {0};
+    uint8_t cr[ROUTER_MAX_PORTS] = {0}, crvc[ROUTER_MAX_PORTS] = {0};
+    // input 1 sends on the VC whose plane is input 0's VC 0 plane ((i + v) mod S): both multicasts
+    // and the priming packets want the same output slots
+    const uint8_t v1 = (uint8_t)((prm.speedup - 1) % prm.speedup);
     for (long c = 0; c < 3000 && !bad; c++) {
         memset(&in, 0, sizeof in);
-        for (int o = 0; o < t_.k; o++) { in.cr_valid[o] = cr[o]; in.cr_vc[o] = 0; cr[o] = 0; }
+        for (int o = 0; o < t_.k; o++) { in.cr_valid[o] = cr[o]; in.cr_vc[o] = crvc[o]; cr[o] = 0; }
         if (c == 0) {
-            in.in[1] = flit{1, 1, 1, 0, flit_header(g, to2, 0, g, 0, 0, 1, 1)};
+            in.in[1] = flit{1, 1, 1, v1, flit_header(g, to2, 0, g, 0, 0, 1, 1)};
             in.in[0] = flit{1, 1, 1, 0, flit_header(g, to3, 0, g, 0, 0, 1, 2)};
         }
         if (c == 20) {
             in.in[0] = flit{1, 1, 0, 0, flit_header(g, b, 0, g, 1, 0, 2, 3)};
-            in.in[1] = flit{1, 1, 0, 0, flit_header(g, b, 0, g, 1, 0, 2, 4)};
+            in.in[1] = flit{1, 1, 0, v1, flit_header(g, b, 0, g, 1, 0, 2, 4)};
         }
-        if (c == 21) { in.in[0] = flit{1, 0, 1, 0, 1}; in.in[1] = flit{1, 0, 1, 0, 1}; }
+        if (c == 21) { in.in[0] = flit{1, 0, 1, 0, 1}; in.in[1] = flit{1, 0, 1, v1, 1}; }
         bad += step(in, 0, exp, report);
         for (int o = 0; o < t_.k; o++)
             if (exp.out[o].valid) {
                 cr[o] = 1;
+                crvc[o] = exp.out[o].vc;
                 if (exp.out[o].tail && c > 20) delivered++;
             }
     }

@@ -11,8 +11,8 @@ LOG=$(mktemp /tmp/doar_lr_XXXXXX)
 trap 'rm -f "$LOG"' EXIT
 
 run_cfg() {
-  local cfg=$1 cycles=$2
-  make --no-print-directory lockstep-router CONFIG=$cfg SEED=${SEED:-1} CYCLES=$cycles >"$LOG" 2>&1
+  local cfg=$1 cycles=$2 speedup=${3:-2}
+  make --no-print-directory lockstep-router CONFIG=$cfg SEED=${SEED:-1} CYCLES=$cycles SPEEDUP=$speedup >"$LOG" 2>&1
   local rc=$? last; last=$(grep '^lockstep router:' "$LOG" | tail -n 1)
   echo "   $last"
   [ $rc -eq 0 ] && ok || { bad "$cfg: exit $rc"; grep -E "MISMATCH|CONSERVATION|hole|rror" "$LOG" | head -5; }
@@ -22,8 +22,9 @@ run_cfg() {
   [ "${c:-0}" -ge "$cycles" ] && ok || bad "$cfg: only $c cycles"
 }
 
-echo "== router lock-step"
+echo "== router lock-step (router v2: S = 2 crossbar planes, and S = 1)"
 run_cfg small ${SMALL_CYCLES:-1000000}
+run_cfg small ${SMALL_CYCLES:-1000000} 1
 run_cfg mid ${MID_CYCLES:-1000000}
 
 echo "== the planted bug (PLANT=1: a head needs one credit more than its length) is caught"
