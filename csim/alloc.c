@@ -10,15 +10,14 @@ static int first_from(uint64_t m, int start) {
 
 void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
     const int k = v->k, vcs = v->vcs, np = v->planes;
-    for (int n = 0; n < k * np; n++) pick[n] = -1;
+    (void)k;
     for (uint64_t m = v->req_inputs; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         for (int q = 0; q < np; q++) {
-            unsigned vm = 0;   /* the proposing VCs of plane q */
-            for (unsigned r = v->req_vcs[i]; r; r &= r - 1) {
-                int c = __builtin_ctz(r);
-                if (alloc_plane(i, c, np) == q) vm |= 1u << c;
-            }
+            unsigned vm = 0;   /* the proposing VCs of plane q: v = q - i (mod S), + S, + 2S, ... */
+            for (int c = (q - i) & (np - 1); c < vcs; c += np) vm |= 1u << c;
+            vm &= v->req_vcs[i];
+            pick[i * np + q] = -1;
             if (!vm) continue;
             int p;
             if (i == v->prio_in && ((vm >> v->prio_vc) & 1) && v->req[i * vcs + v->prio_vc].kind == REQ_MCAST)

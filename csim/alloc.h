@@ -51,7 +51,8 @@ typedef struct {
     int prio_in, prio_vc;     /* the reserved multicast (-1: none) */
 } alloc_in_view;
 
-/* pick[i*planes+q]: the VC input i offers on plane q, -1 none (every entry is written). */
+/* pick[i*planes+q]: the VC input i offers on plane q, -1 none (written for the inputs in
+ * req_inputs only: every other input picks nothing). */
 void alloc_stage1(const alloc_in_view *v, int8_t *pick);
 
 /* Stage 2: the bulletin and the output arbiters of every plane. */
@@ -75,8 +76,8 @@ typedef struct {
 
 void alloc_stage2(const alloc_out_view *v, alloc_grants *g);
 
-/* The plane of input i's VC v with S planes. */
-static inline int alloc_plane(int i, int v, int planes) { return (i + v) % planes; }
+/* The plane of input i's VC v with S planes ((i + v) mod S; S is a power of two). */
+static inline int alloc_plane(int i, int v, int planes) { return (i + v) & (planes - 1); }
 
 #ifdef __cplusplus
 }

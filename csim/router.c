@@ -211,7 +211,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
         r->in_busy[q] = 0;
         r->grb_free[q] = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
     }
-    r->oq_busy = r->lk_lock = r->crp_ports = 0;
+    r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = 0;
     r->res_valid = 0;
     r->res_in = 0;
     r->res_vc = 0;
@@ -437,7 +437,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     ov.rr_out = r->rr_out;
     ov.rr_mc = r->rr_mc;
     for (int q = 0; q < np; q++) {
-        for (uint64_t m = r->busy & ~r->in_busy[q]; m; m &= m - 1) {   /* a pick needs flits and a free plane */
+        for (uint64_t m = r->pick_inputs & r->busy & ~r->in_busy[q]; m; m &= m - 1) {   /* a pick needs flits and a free plane */
             int i = __builtin_ctzll(m);
             int v = r->pick[i * np + q];
             if (v < 0) continue;
@@ -556,6 +556,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
                 b->active[s->vc] = 0;
             }
             popped[i] |= (uint8_t)(1u << s->vc);
+            popped_ports |= (uint64_t)1 << i;
             vcbuf_pop(b, s->vc);
         }
         /* grants: a head crosses (or is dropped), its packet starts streaming */
@@ -587,6 +588,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
                     r->discarded_heads++;
                 }
                 popped[i] |= (uint8_t)(1u << v);
+                popped_ports |= (uint64_t)1 << i;
                 vcbuf_pop(b, v);
                 continue;
             }
@@ -620,6 +622,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             if (e->mcast && !e->discard) r->mc_routes--;
             vcbuf_pop_route(b, v);
             popped[i] |= (uint8_t)(1u << v);
+            popped_ports |= (uint64_t)1 << i;
             vcbuf_pop(b, v);
         }
         for (uint64_t m = g.out_granted[q]; m; m &= m - 1) {
@@ -628,19 +631,27 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             r->rr_out[o * np + q] = (uint8_t)(w + 1 == k ? 0 : w + 1);
         }
     }
-    for (int i = 0; i < k; i++)
-        if (popped[i]) {
-            popped_ports |= (uint64_t)1 << i;
-            if (!r->in[i].nonempty) r->busy &= ~((uint64_t)1 << i);
-        }
+    for (uint64_t m = popped_ports; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        if (!r->in[i].nonempty) r->busy &= ~((uint64_t)1 << i);
+    }
     if (g.mc_in >= 0) r->rr_mc = g.mc_in + 1 == k ? 0 : g.mc_in + 1;
     r->res_valid = n_res_valid;
     r->res_in = n_res_in;
     r->res_vc = n_res_vc;
     /* the new picks become the stage-1 registers; the round robin moves past each pick */
-    for (int n = 0; n < k * np; n++) {
-        r->pick[n] = pick_next[n];
-        if (pick_next[n] >= 0) r->rr_in[n] = (uint8_t)(pick_next[n] + 1 == vcs ? 0 : pick_next[n] + 1);
+    for (uint64_t m = r->pick_inputs & ~req_inputs; m; m &= m - 1)   /* no proposal: no pick */
+        for (int q = 0; q < np; q++) r->pick[__builtin_ctzll(m) * np + q] = -1;
+    r->pick_inputs = 0;
+    for (uint64_t m = req_inputs; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        for (int q = 0; q < np; q++) {
+            const int n = i * np + q, pv = pick_next[n];
+            r->pick[n] = (int8_t)pv;
+            if (pv < 0) continue;
+            r->rr_in[n] = (uint8_t)(pv + 1 == vcs ? 0 : pv + 1);
+            r->pick_inputs |= (uint64_t)1 << i;
+        }
     }
     /* the room the link stage freed */
     for (uint64_t m = room_ports; m; m &= m - 1) {

@@ -134,6 +134,7 @@ typedef struct {
     router_stream *strm;       /* [k*np]: defined where in_busy says */
     uint64_t in_busy[ROUTER_MAX_PLANES];   /* per plane: inputs streaming a packet on it */
     int8_t *pick;              /* [k*np]: stage-1 pick (VC) of input i on plane q, -1 none */
+    uint64_t pick_inputs;      /* inputs with a pick on some plane (the others' entries are -1) */
     uint8_t *rr_in;            /* [k*np] */
     /* router_alloc: output slots and the bulletin, per plane a mask over output ports */
     uint64_t locked[ROUTER_MAX_PLANES];    /* slots (o,q) held by a packet writing through them */

@@ -7,8 +7,14 @@
 # run once more with glibc's malloc on transparent huge pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=1,
 # as make reproduce runs). Ratios are against the cycle-by-cycle run of the same invocation.
 # Lines: bench: config=C routing=R block=1|auto [hugepages=1] speed=N router-cycles/s [ratio=X]
+# Then the internal speed-up (router v2, docs/architecture.md "Router v2"): doar on mid and paper,
+# UR 0.3, default blocks, S = 1 and S = 2 alternating in this invocation, best of REPEAT each; the
+# ratio is S = 2 against S = 1. With BENCH_BASELINE=PATH (a doar built from an older commit, e.g.
+# the v1 router) that binary runs alternately too and the ratio against it is printed.
+# Lines: bench: config=C routing=doar speedup=S speed=N router-cycles/s [ratio=X]
+#        bench: config=C routing=doar baseline=PATH speed=N router-cycles/s
 # Last line: bench: sim configs=N runs=M
-# Usage: scripts/bench_sim.sh DOAR [REPEAT]
+# Usage: [BENCH_BASELINE=PATH] scripts/bench_sim.sh DOAR [REPEAT]
 set -u
 DOAR=${1:?usage: scripts/bench_sim.sh DOAR [REPEAT]}
 REPEAT=${2:-3}
@@ -40,5 +46,27 @@ for c in small mid paper; do
     echo "bench: config=$c routing=$r block=auto speed=$bestb router-cycles/s ratio=$(ratio "$bestb")"
     echo "bench: config=$c routing=$r block=auto hugepages=1 speed=$besth router-cycles/s ratio=$(ratio "$besth")"
   done
+done
+BASE=${BENCH_BASELINE:-}
+[ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench_sim: BENCH_BASELINE '$BASE' is not executable" >&2; exit 2; }
+for c in mid paper; do
+  case $c in paper) ph="--warmup 500 --sample 500";; *) ph="--warmup 2000 --sample 2000";; esac
+  b1=0 b2=0 bb=0
+  for i in $(seq "$REPEAT"); do
+    s=$(speed $c doar 0 "$ph --speedup 1") || { echo "bench_sim: $c --speedup 1 failed" >&2; exit 1; }
+    [ "${s:-0}" -gt "$b1" ] && b1=$s
+    s=$(speed $c doar 0 "$ph --speedup 2") || { echo "bench_sim: $c --speedup 2 failed" >&2; exit 1; }
+    [ "${s:-0}" -gt "$b2" ] && b2=$s
+    runs=$((runs + 2))
+    if [ -n "$BASE" ]; then
+      s=$(out=$("$BASE" sim $c --routing doar --traffic ur --rate 0.3 --seed 1 --quiet $ph) && \
+          echo "$out" | sed -nE 's/^sim: cycles=.* speed=([0-9]+) .*/\1/p') || { echo "bench_sim: baseline failed" >&2; exit 1; }
+      [ "${s:-0}" -gt "$bb" ] && bb=$s
+      runs=$((runs + 1))
+    fi
+  done
+  echo "bench: config=$c routing=doar speedup=1 speed=$b1 router-cycles/s"
+  echo "bench: config=$c routing=doar speedup=2 speed=$b2 router-cycles/s ratio=$(awk -v a="$b2" -v b="$b1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+  [ -z "$BASE" ] || echo "bench: config=$c routing=doar baseline=$BASE speed=$bb router-cycles/s speedup2_vs_baseline=$(awk -v a="$b2" -v b="$bb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
 done
 echo "bench: sim configs=$configs runs=$runs"
