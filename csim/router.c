@@ -323,7 +323,7 @@ void router_cycle(router *r, const router_in *in, router_out *out) { *out = *rou
 
 /* The crossbar: flit f of a packet that holds `ports` through plane pl is written into their output
  * queues (VC and, for a head a route policy rewrote, header applied). */
-static void cross(router *r, int pl, uint64_t ports, int ovc, const flit *f, const route_entry *rw) {
+static void cross(router *r, int pl, uint64_t ports, int ovc, const flit *f, const route_entry *rw, uint64_t *written) {
     flit w = *f;
     w.valid = 1;
     w.vc = (uint8_t)ovc;
@@ -333,6 +333,7 @@ static void cross(router *r, int pl, uint64_t ports, int ovc, const flit *f, con
         oq_push(&r->oqs[o * r->np + pl], &w);
     }
     r->oq_busy |= ports;
+    written[pl] |= ports;
 }
 
 /* Takes the credits and output-queue room of a packet for `ports` on plane pl. */
@@ -538,7 +539,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     uint8_t taken[ROUTER_MAX_PORTS] = {0};   /* credits each output took (route policies' history) */
     uint8_t popped[ROUTER_MAX_PORTS] = {0};  /* per input: VCs a flit left */
     uint64_t popped_ports = 0;
-    uint64_t busy_start[ROUTER_MAX_PLANES];
+    uint64_t busy_start[ROUTER_MAX_PLANES], written[ROUTER_MAX_PLANES] = {0};
     memcpy(busy_start, r->in_busy, sizeof busy_start);
     for (int q = 0; q < np; q++) {
         /* streams: the packet an input plane holds sends its next flit, if it has arrived */
@@ -548,7 +549,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             vcbuf *b = &r->in[i];
             const flit *f = vcbuf_front(b, s->vc);
             if (!f) continue;
-            if (!s->discard) cross(r, q, s->ports, s->ovc, f, NULL);
+            if (!s->discard) cross(r, q, s->ports, s->ovc, f, NULL, written);
             if (f->tail) {
                 r->locked[q] &= ~s->ports;
                 if (s->mcast) r->grb_free[q] |= s->ports;
@@ -605,7 +606,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
                 r->locked[q] |= got;
             }
             /* the head crosses; the packet streams on from the next cycle */
-            cross(r, q, e->ports, e->ovc, f, e);
+            cross(r, q, e->ports, e->ovc, f, e, written);
             if (f->tail) {
                 r->locked[q] &= ~e->ports;
                 if (e->mcast) r->grb_free[q] |= e->ports;
@@ -630,6 +631,11 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             int w = g.out_winner[o * np + q];
             r->rr_out[o * np + q] = (uint8_t)(w + 1 == k ? 0 : w + 1);
         }
+    }
+    if (np > 1) {   /* outputs two or more planes wrote this cycle */
+        uint64_t once = 0, twice = 0;
+        for (int q = 0; q < np; q++) { twice |= once & written[q]; once |= written[q]; }
+        r->multi_plane_cycles += (uint64_t)__builtin_popcountll(twice);
     }
     for (uint64_t m = popped_ports; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);

@@ -180,6 +180,8 @@ typedef struct {
     int vc_mask;               /* input VC field bits: 3 (2 bits, the RTL's) or 7 with more than 4 VCs */
     uint64_t link_dn;          /* ports whose last event taken was link down / peer down */
     uint64_t discarded_heads, ctl_dropped, events_dropped;
+    uint64_t multi_plane_cycles;   /* output-cycles in which two or more planes wrote one output
+                                      (statistic, for the lock-step's coverage) */
 } router;
 
 void router_default_params(const topo *t, router_params *p);

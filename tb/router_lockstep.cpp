@@ -48,6 +48,7 @@ struct Coverage {
     long ctl_in = 0, ctl_out = 0, events = 0, mask_discards = 0;
     long discarded = 0, unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
          sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
+    long oq_full = 0, multi_plane = 0, link_wait = 0;   // router v2: output queues and planes
 };
 
 struct Stats { long flits_in = 0, flits_out = 0, pkts = 0, epochs = 0; };
@@ -327,6 +328,15 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
             for (int q = 0; q < model_.np; q++)
                 if (model_.grb_free[q] != all) { cov.bulletin_held++; break; }
+            // output queues: one without room for a longest packet; an output whose link serves one
+            // queue while another waits (planes queue behind the link)
+            for (int n = 0; n < t_.k * model_.np; n++)
+                if (model_.oqs[n].room < prm.max_len) { cov.oq_full++; break; }
+            for (int o = 0; o < t_.k; o++) {
+                int nonempty = 0;
+                for (int q = 0; q < model_.np; q++) nonempty += model_.oqs[o * model_.np + q].count > 0;
+                if (nonempty > 1) { cov.link_wait++; break; }
+            }
             if ((cycle_ & 1023) == 0) env_check_stuck(&env, cycle_, 30000);
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
             if (!o_.quiet && !fst_ && (cycle_ & 0xffff) == 0 && time(nullptr) - last >= 5) {
@@ -360,6 +370,7 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         cov.ctl_out += env.ctl_out;
         cov.events += env.events;
         cov.mask_discards += env.mask_discards;
+        cov.multi_plane = (long)model_.multi_plane_cycles;
         if (!mismatches && !(stop_at_ >= 0)) {
             // after the drain the router must be back at rest: credits full, no port held or reserved
             // (read from the C model, so only when it runs: not in --mode rtl)
@@ -741,9 +752,14 @@ int main(int argc, char **argv) {
         {"neighbour CongG", cov.group_nb}, {"side-band out", cov.sb_out}, {"side-band in", cov.sb_in},
         {"bulletin held", cov.bulletin_held}, {"idle cycles", cov.idle}, {"saturated cycles", cov.saturated},
         {"FD/FR packets in", cov.ctl_in}, {"FD/FR packets out", cov.ctl_out}, {"local events", cov.events},
-        {"discards (options masked)", cov.mask_discards}};
+        {"discards (options masked)", cov.mask_discards}, {"output queue full", cov.oq_full},
+        {"planes into one output", cov.multi_plane}, {"queue waits for link", cov.link_wait}};
     int holes = 0;
     for (auto &r : rows) {
+        // with one plane (S = 1) nothing can arrive at an output from two planes
+        bool one_plane = DOAR_SPEEDUP == 1 &&
+                         (!strcmp(r.name, "planes into one output") || !strcmp(r.name, "queue waits for link"));
+        if (one_plane) { printf("  %-20s %12s\n", r.name, "n/a (S=1)"); continue; }
         printf("  %-20s %12ld\n", r.name, r.v);
         if (!r.v) holes++;
     }
