@@ -10,12 +10,12 @@ BUILD   := build
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
                 csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
-                csim/traffic.c csim/network.c csim/policy.c
+                csim/traffic.c csim/network.c csim/net_part.c csim/policy.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
-.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save \
+.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
         rtl-tests faults-tests plant-block reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
@@ -58,6 +58,29 @@ $(BUILD)/asan/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
 $(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+
+# build/doar-mpi: the network simulator split by groups over MPI ranks (docs/network.md "Beyond one
+# machine"); the same command line as build/doar. Needs Open MPI (scripts/deps.sh installs it);
+# build/doar never needs it.
+MPICC ?= mpicc
+mpi: $(BUILD)/doar-mpi
+
+$(BUILD)/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
+	@command -v $(MPICC) >/dev/null 2>&1 || { echo "make mpi: $(MPICC) not found (scripts/deps.sh installs Open MPI)" >&2; exit 2; }
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(CFLAGS) -DDOAR_MPI -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
+
+# The split runs give the single process's results (R = 1, 2, 3), and a doar-mpi planted with
+# per-rank random streams is caught (tests/mpi_test.sh). Skipped with a note where MPI is missing.
+$(BUILD)/plant/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) -O2 -DDOAR_MPI -DNET_PLANT_RANK_STREAM -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
+
+mpi-tests: $(BUILD)/doar
+	@if command -v $(MPICC) >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then \
+	   $(MAKE) --no-print-directory $(BUILD)/doar-mpi $(BUILD)/plant/doar-mpi && \
+	   tests/mpi_test.sh $(BUILD)/doar $(BUILD)/doar-mpi $(BUILD)/plant/doar-mpi; \
+	 else echo "mpi-tests: skipped (no Open MPI: scripts/deps.sh installs it)"; fi
 
 # The main job: the small router, RTL against C model, a million cycles of random traffic.
 run: deps build
@@ -143,6 +166,7 @@ test: deps build
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory cli-tests
 	$(MAKE) --no-print-directory valgrind-tests
+	$(MAKE) --no-print-directory mpi-tests
 	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory rtl-tests
 	@echo "test: all passed"

@@ -6,10 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "check.h"
+#include "doar_main.h"
 #include "fault_campaign.h"
+#include "net_part.h"
 #include "network.h"
 #include "tables.h"
 #include "tables_image.h"
@@ -41,6 +44,7 @@ typedef struct {
     const char *resume;               /* doar sweep --resume FILE: an interrupted run's output */
     const char *csv, *series_csv;
     long series_bin;
+    const net_comm *comm;             /* build/doar-mpi: the ranks sim and sweep run on; NULL: this process */
 } cli;
 
 static int bad(const cli *c, const char *fmt, const char *arg) {
@@ -648,6 +652,24 @@ static int cmd_faults(cli *c) {
 
 #define SERIES_BIN_DEFAULT 1000   /* cycles per bin of --series-csv */
 
+/* build/doar-mpi: how the run was split and what it cost — ranks, the window (the global link
+ * latency: the lookahead), exchanges, what crossed ranks per exchange (summed over the ranks),
+ * syncs, and the largest resident memory of a rank. A collective: every rank calls it. */
+static void print_mpi_line(const net_comm *comm, const network *net) {
+    long ex, words, bytes, syncs;
+    net_part_stats(net, &ex, &words, &bytes, &syncs);
+    struct rusage ru;
+    long rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+    long sum[2] = {words, bytes}, mx[2] = {rss_kb, ex};
+    comm->reduce_long(comm->ctx, sum, 2, NET_OP_SUM);
+    comm->reduce_long(comm->ctx, mx, 2, NET_OP_MAX);
+    printf("sim: mpi ranks=%d groups_per_rank=%d..%d window=%d exchanges=%ld words_per_exchange=%.1f "
+           "bytes_per_exchange=%.0f syncs=%ld max_rss_per_rank=%.1fMiB\n",
+           comm->size, net->t.g / comm->size, (net->t.g + comm->size - 1) / comm->size, net->lat[PORT_GLOBAL], mx[1],
+           mx[1] ? (double)sum[0] / (double)mx[1] : 0.0, mx[1] ? (double)sum[1] / (double)mx[1] : 0.0, syncs,
+           (double)mx[0] / 1024.0);
+}
+
 static int cmd_sim(cli *c) {
     char err[DOAR_ERRLEN];
     net_params *p = &c->nprm;
@@ -661,6 +683,7 @@ static int cmd_sim(cli *c) {
     net_size_router(&c->t, p);   /* buffers and thresholds follow the packet length */
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
     p->progress = c->quiet ? NULL : stderr;
+    p->comm = c->comm;
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
@@ -671,9 +694,16 @@ static int cmd_sim(cli *c) {
     fflush(stdout);
     FILE *chan = NULL, *series = NULL;
     if (c->series_csv) p->series_bin = c->series_bin > 0 ? c->series_bin : SERIES_BIN_DEFAULT;
-    if (c->csv && !(chan = fopen(c->csv, "w"))) return bad(c, "--channel-csv '%s': cannot write the file", c->csv);
-    if (c->series_csv && !(series = fopen(c->series_csv, "w"))) {
+    /* rank 0 writes the files; every rank gives up when it cannot */
+    const int root = net_comm_root(c->comm);
+    int chan_ok = !(root && c->csv && !(chan = fopen(c->csv, "w")));
+    int series_ok = !(root && c->series_csv && !(series = fopen(c->series_csv, "w")));
+    int files_ok = net_comm_all(c->comm, chan_ok && series_ok);
+    if (!files_ok) {
         if (chan) fclose(chan);
+        if (series) fclose(series);
+        if (!root) return EXIT_BADINPUT;
+        if (!chan_ok) return bad(c, "--channel-csv '%s': cannot write the file", c->csv);
         return bad(c, "--series-csv '%s': cannot write the file", c->series_csv);
     }
     network net;
@@ -685,6 +715,7 @@ static int cmd_sim(cli *c) {
     }
     net_result r;
     int rc = net_run(&net, &r);
+    if (c->comm) print_mpi_line(c->comm, &net);
     if (chan) {
         int bad_write = net_write_channels(&net, chan) != 0;
         if (fclose(chan)) bad_write = 1;
@@ -831,8 +862,13 @@ static int cmd_sweep(cli *c) {
     p->rate = c->sweep_step;
     net_size_router(&c->t, p);
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
+    p->comm = c->comm;
     FILE *csv = NULL;
-    if (c->csv && !(csv = fopen(c->csv, "w"))) return bad(c, "--csv '%s': cannot write the file", c->csv);
+    const int root = net_comm_root(c->comm);   /* rank 0 writes the file; every rank gives up when it cannot */
+    if (!net_comm_all(c->comm, !(root && c->csv && !(csv = fopen(c->csv, "w"))))) {
+        if (csv) fclose(csv);
+        return root ? bad(c, "--csv '%s': cannot write the file", c->csv) : EXIT_BADINPUT;
+    }
     if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated,stopped\n");
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
@@ -926,13 +962,14 @@ static int cmd_sweep(cli *c) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+int doar_main(int argc, char **argv, const net_comm *comm) {
     if (argc < 2) { usage_main(stderr); return EXIT_BADINPUT; }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { usage_main(stdout); return 0; }
     cli c;
     memset(&c, 0, sizeof c);
     c.cmd = cmd;
+    c.comm = comm;
     c.router = -1;
     c.port = -1;
     tables_default_params(&c.prm);
@@ -956,3 +993,7 @@ int main(int argc, char **argv) {
     if (rc) return rc;
     return run(&c);
 }
+
+#ifndef DOAR_MPI   /* build/doar-mpi's main is in csim/net_mpi.c */
+int main(int argc, char **argv) { return doar_main(argc, argv, NULL); }
+#endif

