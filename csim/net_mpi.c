@@ -84,7 +84,13 @@ int main(int argc, char **argv) {
     if (rank != 0) {   /* rank 0 speaks for the job */
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) MPI_Abort(m.comm, 1);
     }
-    net_comm c = {rank, m.size, &m, mpi_reduce_long, mpi_sum_double, mpi_bcast, mpi_alltoallv};
+    MPI_Comm host;   /* the ranks sharing this machine's memory */
+    int host_ranks = 1;
+    if (MPI_Comm_split_type(m.comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host) == MPI_SUCCESS) {
+        MPI_Comm_size(host, &host_ranks);
+        MPI_Comm_free(&host);
+    }
+    net_comm c = {rank, m.size, host_ranks, &m, mpi_reduce_long, mpi_sum_double, mpi_bcast, mpi_alltoallv};
     int rc = doar_main(argc, argv, &c);
     fflush(stdout);
     fflush(stderr);

@@ -1,7 +1,9 @@
 /* The network split over processes by groups: partition, exchange, totals (net_part.h). */
+#define _GNU_SOURCE   /* mallinfo2: what the first router allocated (net_part_memory_check) */
 #include "net_part.h"
 
 #include <limits.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -313,4 +315,47 @@ void net_part_stats(const network *n, long *exchanges, long *words, long *bytes,
     *words = P ? P->words : 0;
     *bytes = P ? P->bytes : 0;
     *syncs = P ? P->syncs : 0;
+}
+
+size_t net_part_allocated(void) {
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
+/* MemAvailable of /proc/meminfo in bytes; 0 when unknown (then nothing is refused). */
+static double mem_available(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0.0;
+    char line[256];
+    double kb = 0.0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1) break;
+    fclose(f);
+    return kb * 1024.0;
+}
+
+int net_part_memory_check(const network *n, size_t before, char err[DOAR_ERRLEN]) {
+    const topo *t = &n->t;
+    const net_comm *c = n->prm.comm;
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    const double per_router = (double)(net_part_allocated() - before);
+    const long routers = n->r_hi - n->r_lo;
+    /* the links: at most every port's ring at the longest latency plus a block */
+    int lat = n->prm.lat_global > n->prm.lat_local ? n->prm.lat_global : n->prm.lat_local;
+    const double links = (double)routers * t->k * (lat + NET_MAX_BLOCK) * (double)sizeof(link_word);
+    const double need = per_router * (double)routers + links;
+    const int host_ranks = c && c->host_ranks > 0 ? c->host_ranks : 1;
+    const double avail = mem_available() / host_ranks;
+    if (avail <= 0.0 || need <= avail) return 0;
+    const double whole = need / (double)routers * t->n_routers;
+    if (!c)
+        snprintf(err, DOAR_ERRLEN, "%s needs ~%.1f GiB in one process (%d routers x %.2f MiB + links), %.1f GiB "
+                 "available: run it over MPI (make mpi; mpirun -np R build/doar-mpi sim ...: ~%.1f/R GiB per rank)",
+                 t->name, need / gib, t->n_routers, per_router / (1024.0 * 1024.0), avail / gib, whole / gib);
+    else
+        snprintf(err, DOAR_ERRLEN, "%s over %d ranks: ~%.1f GiB per rank (%ld routers x %.2f MiB + links), %.1f GiB "
+                 "available per rank here (%d ranks): use more machines (~%.1f GiB in all)",
+                 t->name, c->size, need / gib, routers, per_router / (1024.0 * 1024.0), avail / gib, host_ranks,
+                 whole / gib);
+    return -1;
 }

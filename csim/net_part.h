@@ -63,6 +63,13 @@ int net_part_all(network *n, int flag);
 void net_part_deadlock(const network *n, int *holding, long *flits, int *first_router, char *text, size_t len);
 /* After the run: arrays and first error combined; decisions / nonminimal summed into res. */
 void net_part_finish(network *n, net_result *res);
+/* Bytes malloc has handed out now (glibc's mallinfo2). */
+size_t net_part_allocated(void);
+/* Called once the first router of this process is initialised (allocated() was `before` just
+ * ahead of it): refuses, with a reason saying what it would need and pointing to MPI, a network
+ * whose routers and links would not fit in this machine's available memory (MemAvailable, shared
+ * by the ranks on this machine) — instead of being killed half way. Returns 0 or -1. */
+int net_part_memory_check(const network *n, size_t before, char err[DOAR_ERRLEN]);
 /* Communication figures of this rank: exchanges, words sent, bytes sent, syncs. */
 void net_part_stats(const network *n, long *exchanges, long *words, long *bytes, long *syncs);
 

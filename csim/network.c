@@ -554,7 +554,10 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
     if (!n->routers || !n->in_ring || !n->out_ring || !n->node_ring || !n->nodes) goto oom;
 
     n->routers_ready = n->r_lo;
+    const size_t mem_before = net_part_allocated();
     for (int r = n->r_lo; r < n->r_hi; r++) {
+        /* the first router tells what all of them need: refuse what cannot fit (net_part.h) */
+        if (r == n->r_lo + 1 && net_part_memory_check(n, mem_before, err)) goto fail;
         router *R = &n->routers[r];
         if (router_init(R, t, rp, &p->tprm, err)) goto fail;
         n->routers_ready = r + 1;
