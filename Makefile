@@ -40,6 +40,9 @@ help:
 	@echo "               [REPRO_ONLY=REGEX] - only the runs whose names match (e.g. '_(val|tpr)_')"
 	@echo "make reproduce-save [REPRO_CONFIG=paper] - keep the runs so far in docs/reproduce/REPRO_CONFIG/runs"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
+	@echo "make mpi    - build build/doar-mpi: doar sim / sweep split by groups over MPI ranks (Open MPI)"
+	@echo "make mpi-tests - doar-mpi at 1, 2, 3 ranks gives build/doar's results byte for byte"
+	@echo "make bench-mpi - doar-mpi speed, communication and memory at 1, 2, 4 ranks"
 	@echo "make clean  - remove build/"
 
 deps:
@@ -375,6 +378,11 @@ icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
 	iverilog -g2005 -Wall -o $(BUILD)/icarus/rcu_tb.vvp -s rcu_icarus_tb $(RTL_SRC) tb/rcu_icarus_tb.v
 	vvp -n $(BUILD)/icarus/rcu_tb.vvp +vectors=$(BUILD)/icarus/rcu_small.vec | tee $(BUILD)/icarus/result.txt
 	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
+
+# make bench-mpi: the simulator over 1, 2 and 4 MPI ranks on mid, paper and a tianhe slice: speed,
+# communication per exchange, memory per rank (scripts/bench_mpi.sh; a few minutes).
+bench-mpi: build mpi
+	@scripts/bench_mpi.sh $(BUILD)/doar $(BUILD)/doar-mpi
 
 # make bench: speeds, each measured in this run.
 bench: build
