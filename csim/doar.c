@@ -654,20 +654,24 @@ static int cmd_faults(cli *c) {
 
 /* build/doar-mpi: how the run was split and what it cost — ranks, the window (the global link
  * latency: the lookahead), exchanges, what crossed ranks per exchange (summed over the ranks),
- * syncs, and the largest resident memory of a rank. A collective: every rank calls it. */
-static void print_mpi_line(const net_comm *comm, const network *net) {
+ * syncs, the ranks' mean share of the run spent in syncs and exchanges (waiting for the slowest
+ * included), and the largest resident memory of a rank. A collective: every rank calls it. */
+static void print_mpi_line(const net_comm *comm, const network *net, double run_seconds) {
     long ex, words, bytes, syncs;
-    net_part_stats(net, &ex, &words, &bytes, &syncs);
+    double comm_s;
+    net_part_stats(net, &ex, &words, &bytes, &syncs, &comm_s);
     struct rusage ru;
     long rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
     long sum[2] = {words, bytes}, mx[2] = {rss_kb, ex};
     comm->reduce_long(comm->ctx, sum, 2, NET_OP_SUM);
     comm->reduce_long(comm->ctx, mx, 2, NET_OP_MAX);
+    double share = run_seconds > 0.0 ? comm_s / run_seconds : 0.0;   /* the ranks' mean share */
+    comm->sum_double(comm->ctx, &share, 1);
     printf("sim: mpi ranks=%d groups_per_rank=%d..%d window=%d exchanges=%ld words_per_exchange=%.1f "
-           "bytes_per_exchange=%.0f syncs=%ld max_rss_per_rank=%.1fMiB\n",
+           "bytes_per_exchange=%.0f syncs=%ld comm_share=%.0f%% max_rss_per_rank=%.1fMiB\n",
            comm->size, net->t.g / comm->size, (net->t.g + comm->size - 1) / comm->size, net->lat[PORT_GLOBAL], mx[1],
            mx[1] ? (double)sum[0] / (double)mx[1] : 0.0, mx[1] ? (double)sum[1] / (double)mx[1] : 0.0, syncs,
-           (double)mx[0] / 1024.0);
+           100.0 * share / comm->size, (double)mx[0] / 1024.0);
 }
 
 static int cmd_sim(cli *c) {
@@ -715,7 +719,7 @@ static int cmd_sim(cli *c) {
     }
     net_result r;
     int rc = net_run(&net, &r);
-    if (c->comm) print_mpi_line(c->comm, &net);
+    if (c->comm) print_mpi_line(c->comm, &net, r.seconds);
     if (chan) {
         int bad_write = net_write_channels(&net, chan) != 0;
         if (fclose(chan)) bad_write = 1;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* One word that crossed ranks: the cycle it is read in, the ring (router * k + port) it goes
  * into, the word. */
@@ -26,12 +27,19 @@ struct net_part {
     size_t scap;
     size_t *slen, *rlen;      /* [size] */
     long exchanges, words, bytes, syncs;
+    double comm_seconds;      /* wall time in syncs and exchanges (waiting for the others included) */
     /* the totals at the last sync (sum_longs / sum_doubles below, in that order) */
     long base_l[32 + NET_MAX_HOPS_HIST + 1];
     double base_d[4];
 };
 
 static int owned(const network *n, int r) { return r >= n->r_lo && r < n->r_hi; }
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 int net_part_range(network *n, char err[DOAR_ERRLEN]) {
     const net_comm *c = n->prm.comm;
@@ -158,6 +166,7 @@ void net_part_sync(network *n) {
     net_part *P = n->part;
     long *fl[sizeof P->base_l / sizeof P->base_l[0]];
     double *fd[sizeof P->base_d / sizeof P->base_d[0]];
+    const double t0 = now_s();
     const int nl = sum_longs(n, fl), nd = sum_doubles(n, fd);
     long v[sizeof P->base_l / sizeof P->base_l[0] + 4];
     double d[sizeof P->base_d / sizeof P->base_d[0]];
@@ -175,6 +184,7 @@ void net_part_sync(network *n) {
     n->overflow_seen = (int)mx[2];
     n->injecting = (int)-mx[3];
     P->syncs++;
+    P->comm_seconds += now_s() - t0;
 }
 
 /* The arrival wheel's word of router r for cycle cy (network.c's layout). */
@@ -188,6 +198,7 @@ void net_part_exchange(network *n, long c, int b) {
     const int k = n->t.k;
     const int lat = n->lat[PORT_GLOBAL], len = n->ring_len[PORT_GLOBAL];
     if (c + b <= P->last_x + lat) return;   /* nothing the step reads is missing yet */
+    const double t0 = now_s();
     /* words written in [last_x, c) are read in [last_x + lat, c + lat); the writers marked them on
      * the remote routers' arrival wheel, which nobody here reads */
     const long from = P->last_x + lat, to = c + lat;
@@ -238,6 +249,7 @@ void net_part_exchange(network *n, long c, int b) {
     free(rbuf);
     P->last_x = c;
     P->exchanges++;
+    P->comm_seconds += now_s() - t0;
 }
 
 void net_part_max(network *n, long *v, int count) {
@@ -309,8 +321,9 @@ void net_part_finish(network *n, net_result *res) {
     c->bcast(c->ctx, n->first_error, sizeof n->first_error, (int)who);
 }
 
-void net_part_stats(const network *n, long *exchanges, long *words, long *bytes, long *syncs) {
+void net_part_stats(const network *n, long *exchanges, long *words, long *bytes, long *syncs, double *seconds) {
     const net_part *P = n->part;
+    *seconds = P ? P->comm_seconds : 0.0;
     *exchanges = P ? P->exchanges : 0;
     *words = P ? P->words : 0;
     *bytes = P ? P->bytes : 0;

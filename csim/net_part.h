@@ -70,8 +70,9 @@ size_t net_part_allocated(void);
  * whose routers and links would not fit in this machine's available memory (MemAvailable, shared
  * by the ranks on this machine) — instead of being killed half way. Returns 0 or -1. */
 int net_part_memory_check(const network *n, size_t before, char err[DOAR_ERRLEN]);
-/* Communication figures of this rank: exchanges, words sent, bytes sent, syncs. */
-void net_part_stats(const network *n, long *exchanges, long *words, long *bytes, long *syncs);
+/* Communication figures of this rank: exchanges, words sent, bytes sent, syncs, and the wall time
+ * spent in syncs and exchanges (waiting for slower ranks included). */
+void net_part_stats(const network *n, long *exchanges, long *words, long *bytes, long *syncs, double *seconds);
 
 #ifdef __cplusplus
 }

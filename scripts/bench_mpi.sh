@@ -37,9 +37,9 @@ while read -r name args; do
       [ "${s:-0}" -gt "$best" ] && { best=$s; out=$o; }
     done
     m=$(echo "$out" | grep '^sim: mpi ')
-    echo "bench-mpi: config=$name ranks=$R speed=$best router-cycles/s ratio=$(awk -v a="$best" -v b="$base" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')" \
+    echo "bench-mpi: config=$name ranks=$R speed=$best router-cycles/s ratio=$(awk -v a="$best" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
          "exchanges=$(echo "$m" | field exchanges) words_per_exchange=$(echo "$m" | field words_per_exchange)" \
-         "bytes_per_exchange=$(echo "$m" | field bytes_per_exchange) syncs=$(echo "$m" | field syncs)" \
+         "bytes_per_exchange=$(echo "$m" | field bytes_per_exchange) syncs=$(echo "$m" | field syncs) comm_share=$(echo "$m" | field comm_share)" \
          "max_rss_per_rank=$(echo "$m" | field max_rss_per_rank)"
   done
   echo "bench-mpi: config=$name summary: $refsum"
