@@ -992,6 +992,11 @@ int doar_main(int argc, char **argv, const net_comm *comm) {
         fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim sweep; see doar --help)\n", cmd);
         return EXIT_BADINPUT;
     }
+    if (comm && comm->size > 1 && run != cmd_sim && run != cmd_sweep) {   /* the others would run R times */
+        if (comm->rank == 0)
+            fprintf(stderr, "doar-mpi: '%s' does not run split over ranks (sim and sweep do): use build/doar %s\n", cmd, cmd);
+        return EXIT_BADINPUT;
+    }
     int rc = parse_args(&c, argc - 2, argv + 2, usage);
     if (rc == -1) return 0;
     if (rc) return rc;

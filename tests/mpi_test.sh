@@ -67,6 +67,9 @@ out=$(timeout 60 mpirun -np 10 "$MPI" sim small --rate 0.1 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "groups" || fail "10 ranks on 9 groups: exit $rc: $out"
 out=$(timeout 60 mpirun -np 2 "$MPI" sim small --rate 0.1 --warmup 10 --sample 10 --channel-csv /nonexistent/x.csv 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "cannot write" || fail "unwritable CSV: exit $rc: $out"
+out=$(timeout 60 mpirun -np 2 "$MPI" tables small --out "$TMP/tbl" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "does not run split" || fail "tables over 2 ranks: exit $rc: $out"
+echo "mpi-test: bad input (rate, more ranks than groups, unwritable CSV, a command that does not split) refused with exit 2"
 planted=skipped
 if [ -n "$PLANT" ]; then
   # the planted build: one random stream per rank-local index, the bug the issue warns about
