@@ -168,14 +168,13 @@ void net_part_sync(network *n) {
     double *fd[sizeof P->base_d / sizeof P->base_d[0]];
     const double t0 = now_s();
     const int nl = sum_longs(n, fl), nd = sum_doubles(n, fd);
-    long v[sizeof P->base_l / sizeof P->base_l[0] + 4];
-    double d[sizeof P->base_d / sizeof P->base_d[0]];
+    /* one reduction for all sums: the doubles hold whole numbers below 2^53, exact as longs */
+    long v[sizeof P->base_l / sizeof P->base_l[0] + sizeof P->base_d / sizeof P->base_d[0]];
     for (int i = 0; i < nl; i++) v[i] = *fl[i] - P->base_l[i];   /* this rank's increments */
-    for (int i = 0; i < nd; i++) d[i] = *fd[i] - P->base_d[i];
-    c->reduce_long(c->ctx, v, nl, NET_OP_SUM);
-    c->sum_double(c->ctx, d, nd);
+    for (int i = 0; i < nd; i++) v[nl + i] = (long)(*fd[i] - P->base_d[i]);
+    c->reduce_long(c->ctx, v, nl + nd, NET_OP_SUM);
     for (int i = 0; i < nl; i++) *fl[i] = P->base_l[i] = P->base_l[i] + v[i];
-    for (int i = 0; i < nd; i++) *fd[i] = P->base_d[i] = P->base_d[i] + d[i];
+    for (int i = 0; i < nd; i++) *fd[i] = P->base_d[i] = P->base_d[i] + (double)v[nl + i];
     /* stamps only rise; injection stops when any rank stopped it (out of memory) */
     long mx[4] = {n->last_move, n->last_settle, n->overflow_seen, -(long)n->injecting};
     c->reduce_long(c->ctx, mx, 4, NET_OP_MAX);

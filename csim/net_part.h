@@ -18,7 +18,9 @@
  *   Totals : the counters in `network` that network.c sums (packets, flits, losses, events and
  *            control flits in flight, hop histogram, latency sums) hold, after net_part_sync, the
  *            whole network's values on every rank: each rank adds its own increments since the
- *            last sync, and last_move / last_settle are the maximum. net_run syncs before every
+ *            last sync (one reduction; the latency and creation-cycle sums are doubles holding
+ *            whole numbers below 2^53, summed exactly as longs), and last_move / last_settle are
+ *            the maximum. net_run syncs before every
  *            step, so the run's decisions (drain, early stop, watchdog, livelock, faults) see the
  *            serial run's figures in the same cycle.
  *   Results: net_part_finish sums the per-router arrays (channel loads, time series bins, the

@@ -46,6 +46,9 @@ check small_doar sim small --rate 0.3 $S
 check small_ugal_g sim small --rate 0.3 --routing ugal_g --traffic adv+1 $S
 check small_faults sim small --rate 0.3 --link-faults 4 --router-faults 1 --fault-at 700 --repair-at 1500 $S
 check small_sat sim small --rate 0.7 --routing min $S --drain-limit 300
+# the window is the global latency: 1 cycle, and 7 (a global latency below the local one)
+check small_lat1 sim small --rate 0.3 --latency 10,1 --warmup 500 --sample 500 --seed 4
+check small_lat7 sim small --rate 0.3 --latency 10,7 --routing ugal_g --warmup 500 --sample 500 --seed 4
 check mid_doar sim mid --rate 0.3 --traffic adv+1 $M
 check mid_ugal_l sim mid --rate 0.3 --routing ugal_l --traffic rp $M
 check mid_faults sim mid --rate 0.2 --link-faults 6 --router-faults 2 --fault-at 300 --repair-at 600 $M --drain-limit 300
