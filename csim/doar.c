@@ -3,13 +3,17 @@
  * Exit status: 0 ok, 1 a check failed, 2 bad input (one-line message on stderr).
  */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "check.h"
+#include "cli_parse.h"
 #include "doar_main.h"
 #include "fault_campaign.h"
 #include "net_part.h"
@@ -38,7 +42,9 @@ typedef struct {
     const char *example;
     net_params nprm;        /* sim */
     const char *routing, *traffic;
-    int have_rate, have_packet_len, have_fault_at;
+    int have_rate, have_packet_len, have_fault_at, have_repair_at, have_bin;
+    int have_faults, have_max_faults;   /* doar faults: --faults (exact) and --max-faults were given */
+    unsigned long long max_memory;     /* --max-memory (bytes); 0: the machine's memory */
     double sweep_step, sat_latency;   /* doar sweep */
     int full_points;                  /* doar sweep --full-points: saturated loads run to the end */
     const char *resume;               /* doar sweep --resume FILE: an interrupted run's output */
@@ -47,17 +53,23 @@ typedef struct {
     const net_comm *comm;             /* build/doar-mpi: the ranks sim and sweep run on; NULL: this process */
 } cli;
 
-static int bad(const cli *c, const char *fmt, const char *arg) {
-    fprintf(stderr, "doar %s: ", c->cmd);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n");
+/* The one line every refusal prints: the message is formatted first and then every control
+ * byte in it (a newline inside a quoted value, say) is escaped, so it stays one line. */
+__attribute__((format(printf, 2, 3))) static int bad(const cli *c, const char *fmt, ...) {
+    char msg[1024], shown[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cli_one_line(msg, shown, sizeof shown);
+    fprintf(stderr, "doar %s: %s\n", c->cmd, shown);
     return EXIT_BADINPUT;
 }
 
 static const char *common_help =
     "  CONFIG               one of: tiny small fig8 mid paper tianhe\n"
     "  --dfly p,a,h,g       any dragonfly instead of a named CONFIG (k = p+a-1+h <= 64, g <= a*h+1)\n"
-    "  --seed N             run seed (recorded; these commands make no random choices)\n"
+    "  --seed N             run seed, decimal (recorded; these commands make no random choices)\n"
     "  -h, --help           this text\n";
 
 static void usage_main(FILE *f) {
@@ -93,8 +105,9 @@ static void usage_tables(FILE *f) {
                "  --out DIR            write $readmemh images and DIR/manifest.txt (all routers, or one)\n"
                "  --sample N           with --out: only N routers spread evenly over the network\n"
                "  --dump               print one port's tables readably (needs --router and --port)\n"
-               "  --load DIR           validate a directory of images (exit 2 on the first problem);\n"
-               "                       with CONFIG, also require that configuration\n"
+               "  --load DIR           validate a directory of images (exit 2 on the first problem),\n"
+               "                       then check their routes (a sampled set: against the generated\n"
+               "                       tables); exit 1 on a wrong route. With CONFIG, also require it\n"
                "  --nm-slots N         table B non-minimal router slots (default 8, as the paper)\n"
                "  --c-ways N           route items per table C entry (default 6, as the paper)\n%s",
             common_help);
@@ -127,7 +140,9 @@ static void usage_faults(FILE *f) {
                "       or: faults: FAIL ...   (exit 1)\n\n"
                "  --campaigns N        campaigns (default 100)\n"
                "  --max-faults F       faults per campaign, 1..F uniformly (default 10)\n"
-               "  --faults F           exactly F faults per campaign\n"
+               "  --faults F           exactly F faults per campaign (not with --max-faults)\n"
+               "  --max-memory SIZE    refuse a run estimated above SIZE (K/M/G/T; default: the\n"
+               "                       machine's memory); the estimate is memory= in the first line\n"
                "  --router-share X     share of faults that are router faults, 0..1 (default 0.2)\n"
                "  --latency L,G        FD/FR link latency, intra-group and global (default 10,100)\n"
                "  --example NAME       seed 001's worked examples on fig8: fig8b, fig8c, fig9\n"
@@ -160,7 +175,8 @@ static void usage_sweep(FILE *f) {
                "  --resume FILE        FILE: the output of an interrupted run of the same sweep (same\n"
                "                       header lines); its loads are taken from it instead of run again.\n"
                "                       A missing FILE or another sweep's output: a note (sweep: resume:)\n"
-               "                       on stderr, and every load runs\n"
+               "                       on stderr, and every load runs; a finished run's output is taken\n"
+               "                       whole; a damaged load line (nan, negative, junk): exit 2\n"
                "  --csv FILE           also write rate,accepted,latency,hops,saturated,stopped rows to FILE\n"
                "  (and every option of doar sim but --rate and --repair-at: with --link-faults N the\n"
                "  links fail at --fault-at, default cycle 0, and stay failed: seed 001 Fig. 15's DFT_N)\n%s",
@@ -210,49 +226,68 @@ static void usage_sim(FILE *f) {
                "                       runs its fault units; losses are counted, not errors\n"
                "  --router-faults N    N random routers die at --fault-at (their nodes stop; neighbours\n"
                "                       see the peer down); may be combined with --link-faults\n"
-               "  --fault-at C         cycle of the link and router faults (default: the start of the sample)\n"
-               "  --repair-at C        cycle the links and routers come back (default: never)\n"
+               "  --fault-at C         cycle of the link and router faults (default: the start of the sample);\n"
+               "                       refused without faults or at/after warm-up + sample + drain limit,\n"
+               "                       exit 1 (sim: FAIL) when the run ends before it\n"
+               "  --repair-at C        cycle the links and routers come back (default: never); as --fault-at\n"
                "  --series-csv FILE    time series (seed 001 Fig. 17): cycle,accepted,latency,packets per\n"
                "                       bin of --bin N cycles (default 1000), up to the drain limit\n"
                "  --channel-csv FILE   load of every global link direction in the sample (seed 001\n"
                "                       Fig. 12): router,gid,bid,port,peer_gid,load (flits/cycle)\n"
+               "  --max-memory SIZE    refuse a run estimated above SIZE (K/M/G/T; default: the machine's\n"
+               "                       memory); the estimate is memory=NMiB at the end of the first line\n"
                "  --quiet              no progress lines\n%s",
             common_help);
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out) {
+/* Every integer option: decimal digits only, in [lo, hi] (cli_parse.h: no sign, no junk,
+ * no overflow; "010" is ten). */
+static int parse_int(const char *s, long lo, long hi, long *out) { return cli_parse_long(s, lo, hi, out); }
+
+/* A real option value: digits, '.', an exponent and nothing else (strtod alone would take
+ * leading spaces, hex, "inf" and "nan"), finite and in [lo, hi]. */
+static int parse_real(const char *s, double lo, double hi, double *out) {
+    if (!s || !*s || strspn(s, "0123456789.eE+-") != strlen(s)) return -1;
     char *end;
-    if (!s || !*s) return -1;
-    long v = strtol(s, &end, 10);
-    if (*end || v < lo || v > hi) return -1;
-    *out = v;
+    double x = strtod(s, &end);
+    if (*end || !isfinite(x) || !(x >= lo && x <= hi)) return -1;
+    *out = x;
     return 0;
 }
 
-/* "A,B" with both in [lo, hi]. */
+/* --max-memory: a whole number with a binary suffix K, M, G or T (bytes without one), >= 1 MiB. */
+static int parse_memory(const char *s, unsigned long long *out) {
+    char num[32];
+    size_t n = s ? strlen(s) : 0;
+    if (!n || n >= sizeof num) return -1;
+    memcpy(num, s, n + 1);
+    int shift = 0;
+    const char *units = "KMGT", *u = strchr(units, num[n - 1] & ~0x20);
+    if (num[n - 1] && u && *u) { shift = 10 * (int)(u - units + 1); num[n - 1] = '\0'; }
+    long v;
+    if (cli_parse_long(num, 1, 1L << 40, &v)) return -1;
+    if (shift && (unsigned long long)v > (~0ULL >> shift)) return -1;
+    *out = (unsigned long long)v << shift;
+    return *out < (1ULL << 20) ? -1 : 0;
+}
+
+/* "A,B" with both in [lo, hi], each strictly decimal. */
 static int parse_pair(const char *s, long lo, long hi, long *a, long *b) {
-    char *end;
-    *a = strtol(s, &end, 10);
-    if (end == s || *end != ',' || *a < lo || *a > hi) return -1;
-    const char *second = end + 1;
-    *b = strtol(second, &end, 10);
-    return end == second || *end || *b < lo || *b > hi ? -1 : 0;
+    const char *comma = s ? strchr(s, ',') : NULL;
+    char first[32];
+    if (!comma || (size_t)(comma - s) >= sizeof first) return -1;
+    memcpy(first, s, (size_t)(comma - s));
+    first[comma - s] = '\0';
+    return cli_parse_long(first, lo, hi, a) || cli_parse_long(comma + 1, lo, hi, b) ? -1 : 0;
 }
 
 static int parse_router(cli *c, const char *s) {
     long g, b;
-    char *end;
-    if (!s || *s < '0' || *s > '9') return bad(c, "--router '%s': expected G,B", s ? s : "");
-    g = strtol(s, &end, 10);
-    if (*end != ',' || end[1] < '0' || end[1] > '9' || g > 100000) return bad(c, "--router '%s': expected G,B", s);
-    b = strtol(end + 1, &end, 10);
-    if (*end || b > 100000) return bad(c, "--router '%s': expected G,B", s);
+    if (parse_pair(s, 0, 100000, &g, &b)) return bad(c, "--router '%s': expected G,B", s ? s : "");
     if (!c->have_topo) return bad(c, "%s: --router needs CONFIG before it", "--router");
-    if (g < 0 || g >= c->t.g || b < 0 || b >= c->t.a) {
-        fprintf(stderr, "doar %s: --router %s: no such router in dfly(%d,%d,%d,%d) (G < %d, B < %d)\n", c->cmd, s,
-                c->t.p, c->t.a, c->t.h, c->t.g, c->t.g, c->t.a);
-        return EXIT_BADINPUT;
-    }
+    if (g >= c->t.g || b >= c->t.a)
+        return bad(c, "--router %s: no such router in dfly(%d,%d,%d,%d) (G < %d, B < %d)", s, c->t.p, c->t.a, c->t.h,
+                   c->t.g, c->t.g, c->t.a);
     c->router = topo_router(&c->t, (int)g, (int)b);
     return 0;
 }
@@ -267,7 +302,10 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         char err[DOAR_ERRLEN];
         long n;
-#define NEED_VALUE() do { if (!v) return bad(c, "option %s needs a value", a); i++; } while (0)
+/* A value that is itself an option ("--resume --quiet") is a missing value, not a file name. */
+#define NEED_VALUE() do { if (!v) return bad(c, "option %s needs a value", a); \
+                          if (!strncmp(v, "--", 2)) return bad(c, "option %s needs a value (got the option '%s')", a, v); \
+                          i++; } while (0)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return -1; }
         else if (!strcmp(a, "--dfly")) {
             NEED_VALUE();
@@ -276,10 +314,9 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             c->have_topo = 1;
         } else if (!strcmp(a, "--seed")) {
             NEED_VALUE();
-            char *end;
-            if (!*v || *v == '-') return bad(c, "--seed '%s': expected a non-negative integer", v);
-            c->seed = strtoull(v, &end, 0);
-            if (*end) return bad(c, "--seed '%s': expected a non-negative integer", v);
+            uint64_t seed;
+            if (cli_parse_u64(v, &seed)) return bad(c, "--seed '%s': expected a decimal integer 0..2^64-1", v);
+            c->seed = seed;
         } else if (!strcmp(a, "--router")) { NEED_VALUE(); router_arg = v; }
         else if (!strcmp(a, "--port")) { NEED_VALUE(); port_arg = v; }
         else if (!strcmp(a, "--out") && !strcmp(c->cmd, "tables")) { NEED_VALUE(); c->out_dir = v; }
@@ -305,14 +342,14 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
                    (!strcmp(a, "--campaigns") || !strcmp(a, "--max-faults") || !strcmp(a, "--faults"))) {
             NEED_VALUE();
             if (parse_int(v, 1, 100000, &n)) return bad(c, "%s: expected a positive integer (at most 100000)", a);
+            /* only --faults makes the count exact, whatever order the options come in */
             if (a[2] == 'c') c->fopt.campaigns = (int)n;
-            else c->fopt.max_faults = (int)n;
-            c->fopt.exact_faults = !strcmp(a, "--faults");
+            else if (!strcmp(a, "--faults")) { c->fopt.max_faults = (int)n; c->have_faults = 1; }
+            else { c->fopt.max_faults = (int)n; c->have_max_faults = 1; }
         } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--router-share")) {
             NEED_VALUE();
-            char *end;
-            double x = strtod(v, &end);
-            if (!*v || *end || !(x >= 0.0 && x <= 1.0)) return bad(c, "--router-share '%s': expected 0..1", v);
+            double x;
+            if (parse_real(v, 0.0, 1.0, &x)) return bad(c, "--router-share '%s': expected 0..1", v);
             c->fopt.router_permille = (int)(x * 1000.0 + 0.5);
         } else if (is_net(c) && (!strcmp(a, "--routing") || !strcmp(a, "--traffic"))) {
             NEED_VALUE();
@@ -320,9 +357,8 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             else c->traffic = v;
         } else if (!strcmp(c->cmd, "sim") && !strcmp(a, "--rate")) {
             NEED_VALUE();
-            char *end;
-            double x = strtod(v, &end);
-            if (!*v || *end || !(x >= 0.0 && x <= 1.0)) return bad(c, "--rate '%s': expected 0..1 flits/node/cycle", v);
+            double x;
+            if (parse_real(v, 0.0, 1.0, &x)) return bad(c, "--rate '%s': expected 0..1 flits/node/cycle", v);
             c->nprm.rate = x;
             c->have_rate = 1;
         } else if (is_net(c) && (!strcmp(a, "--warmup") || !strcmp(a, "--sample") ||
@@ -346,7 +382,7 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (!strcmp(a, "--link-faults")) c->nprm.fault_links = (int)n;
             else if (!strcmp(a, "--router-faults")) c->nprm.fault_routers = (int)n;
             else if (!strcmp(a, "--fault-at")) { c->nprm.fault_at = n; c->have_fault_at = 1; }
-            else c->nprm.repair_at = n;
+            else { c->nprm.repair_at = n; c->have_repair_at = 1; }
         } else if (is_net(c) && !strcmp(a, "--thresholds")) {
             NEED_VALUE();
             long tl, tg;
@@ -369,10 +405,9 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
         } else if (is_net(c) && !strcmp(a, "--quiet")) c->quiet = 1;
         else if (!strcmp(c->cmd, "sweep") && (!strcmp(a, "--step") || !strcmp(a, "--sat-latency"))) {
             NEED_VALUE();
-            char *end;
-            double x = strtod(v, &end);
+            double x;
             int step = !strcmp(a, "--step");
-            if (!*v || *end || !(step ? (x >= 0.005 && x <= 0.5) : (x >= 1.0 && x <= 1e6)))
+            if (step ? parse_real(v, 0.005, 0.5, &x) : parse_real(v, 1.0, 1e6, &x))
                 return bad(c, step ? "--step '%s': expected 0.005..0.5" : "--sat-latency '%s': expected 1..1000000 cycles", v);
             if (step) c->sweep_step = x;
             else c->sat_latency = x;
@@ -388,6 +423,7 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             NEED_VALUE();
             if (parse_int(v, 1, 1000000000L, &n)) return bad(c, "--bin '%s': expected 1..1000000000 cycles", v);
             c->series_bin = n;
+            c->have_bin = 1;
         } else if ((!strcmp(c->cmd, "sweep") && !strcmp(a, "--csv")) ||
                    (!strcmp(c->cmd, "sim") && !strcmp(a, "--channel-csv"))) {
             NEED_VALUE();
@@ -400,6 +436,10 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (is_net(c) && (l < 1 || gl < 1)) return bad(c, "--latency '%s': links need >= 1 cycle", v);
             c->fopt.lat_local = c->nprm.lat_local = (int)l;
             c->fopt.lat_global = c->nprm.lat_global = (int)gl;
+        } else if ((!strcmp(c->cmd, "faults") || is_net(c)) && !strcmp(a, "--max-memory")) {
+            NEED_VALUE();
+            if (parse_memory(v, &c->max_memory))
+                return bad(c, "--max-memory '%s': expected a size such as 4096M, 16G or 1T (at least 1M)", v);
         } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--example")) {
             NEED_VALUE();
             if (strcmp(v, "fig8b") && strcmp(v, "fig8c") && strcmp(v, "fig9"))
@@ -417,8 +457,7 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (parse_int(v, 1, TABLES_MAX_C_WAYS, &n)) return bad(c, "--c-ways '%s': expected 1..8", v);
             c->prm.c_ways = (int)n;
         } else if (a[0] == '-') {
-            fprintf(stderr, "doar %s: unknown option '%s' (see doar %s --help)\n", c->cmd, a, c->cmd);
-            return EXIT_BADINPUT;
+            return bad(c, "unknown option '%s' (see doar %s --help)", a, c->cmd);
         } else {
             if (c->have_topo) return bad(c, "give one configuration ('%s' is the second)", a);
             if (topo_named(&c->t, a, err)) return bad(c, "%s", err);
@@ -430,12 +469,13 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
     if (port_arg) {
         long n;
         if (!c->have_topo) return bad(c, "%s: --port needs CONFIG", "--port");
-        if (parse_int(port_arg, 0, c->t.k - 1, &n)) {
-            fprintf(stderr, "doar %s: --port '%s': expected 0..%d (k=%d)\n", c->cmd, port_arg, c->t.k - 1, c->t.k);
-            return EXIT_BADINPUT;
-        }
+        if (parse_int(port_arg, 0, c->t.k - 1, &n))
+            return bad(c, "--port '%s': expected 0..%d (k=%d)", port_arg, c->t.k - 1, c->t.k);
         c->port = (int)n;
     }
+    if (c->have_faults && c->have_max_faults)
+        return bad(c, "%s", "give --faults F (exactly F per campaign) or --max-faults F (1..F), not both");
+    c->fopt.exact_faults = c->have_faults;
     return 0;
 }
 
@@ -499,20 +539,78 @@ static void dump_port(const table_set *ts, int r, int port) {
            " all-zero rows omitted)\n");
 }
 
+/* What `tables --load` proves about a loaded set beyond its encoding. A complete set gets the
+ * route check (doar check's: every route arrives, shapes, hops, VCs, deadlock freedom): *how =
+ * "routes". A partial set (--sample, --router) cannot be route-checked, so each of its routers
+ * must equal the generated tables of the same shape and parameters word for word: *how =
+ * "generated". Returns 0 verified, 1 wrong (why says where), -1 could not run (err). */
+static int verify_loaded(const table_set *ts, const char **how, char why[DOAR_ERRLEN], char err[DOAR_ERRLEN]) {
+    const topo *t = &ts->t;
+    if (ts->routers_present == t->n_routers) {
+        check_opts o;
+        check_default_opts(&o);
+        check_result *res = malloc(sizeof *res);   /* per-kind messages: too big for the stack */
+        if (!res) { snprintf(err, DOAR_ERRLEN, "out of memory"); return -1; }
+        *how = "routes";
+        int rc = check_run(ts, &o, res, err);
+        int wrong = !rc && !res->ok;
+        if (wrong) snprintf(why, DOAR_ERRLEN, "%s", res->fail);
+        free(res);
+        return rc ? -1 : wrong;
+    }
+    table_set ref;
+    *how = "generated";
+    if (tables_generate(&ref, t, &ts->prm, err)) return -1;
+    int wrong = 0;
+    for (int r = 0; r < t->n_routers && !wrong; r++) {
+        if (!ts->present[r]) continue;
+        if (memcmp(&ts->rcfg[r].wired, &ref.rcfg[r].wired, sizeof ref.rcfg[r].wired)) {
+            snprintf(why, DOAR_ERRLEN, "router %d,%d: wired-port mask differs from the generated one", topo_gid(t, r),
+                     topo_bid(t, r));
+            wrong = 1;
+        }
+        for (int port = 0; port < t->k && !wrong; port++) {
+            const port_tables *x = tables_port(ts, r, port), *y = tables_port(&ref, r, port);
+            const uint64_t *xs[3] = {x->a, x->b, x->c}, *ys[3] = {y->a, y->b, y->c};
+            const int depth[3] = {ts->depth_a, ts->depth_b, ts->depth_c};
+            for (int tab = 0; tab < 3 && !wrong; tab++)
+                for (int row = 0; row < depth[tab] && !wrong; row++)
+                    if (xs[tab][row] != ys[tab][row]) {
+                        snprintf(why, DOAR_ERRLEN, "router %d,%d port %d table %c row %d differs from the generated "
+                                 "tables", topo_gid(t, r), topo_bid(t, r), port, "ABC"[tab], row);
+                        wrong = 1;
+                    }
+        }
+    }
+    tables_free(&ref);
+    return wrong;
+}
+
 static int cmd_tables(cli *c) {
     char err[DOAR_ERRLEN];
     table_set ts;
     if (c->load_dir) {
         if (c->out_dir || c->dump) return bad(c, "%s", "--load cannot be combined with --out or --dump");
-        if (tables_load_images(&ts, c->load_dir, err)) { fprintf(stderr, "doar tables: %s\n", err); return EXIT_BADINPUT; }
+        if (tables_load_images(&ts, c->load_dir, err)) return bad(c, "%s", err);
         if (c->have_topo && (ts.t.p != c->t.p || ts.t.a != c->t.a || ts.t.h != c->t.h || ts.t.g != c->t.g)) {
-            fprintf(stderr, "doar tables: %s/manifest.txt: images are for dfly(%d,%d,%d,%d), not %s\n", c->load_dir,
-                    ts.t.p, ts.t.a, ts.t.h, ts.t.g, c->t.name);
+            bad(c, "%s/manifest.txt: images are for dfly(%d,%d,%d,%d), not %s", c->load_dir, ts.t.p, ts.t.a, ts.t.h,
+                ts.t.g, c->t.name);
             tables_free(&ts);
             return EXIT_BADINPUT;
         }
-        printf("tables: ok loaded dir=%s config=%s routers=%d/%d ports=%d distinct_port_tables=%d\n", c->load_dir,
-               ts.t.name, ts.routers_present, ts.t.n_routers, ts.routers_present * ts.t.k, ts.pool_n);
+        /* well-encoded is not right: a valid entry pointing at the wrong port passes the loader
+         * (and a lock-step, whose two sides read the same table); check what the tables do */
+        const char *how = NULL;
+        char why[DOAR_ERRLEN];
+        int vrc = verify_loaded(&ts, &how, why, err);
+        if (vrc < 0) { tables_free(&ts); return bad(c, "%s", err); }
+        if (vrc > 0) {
+            printf("tables: FAIL dir=%s config=%s %s: %s\n", c->load_dir, ts.t.name, how, why);
+            tables_free(&ts);
+            return EXIT_FAIL;
+        }
+        printf("tables: ok loaded dir=%s config=%s routers=%d/%d ports=%d distinct_port_tables=%d verified=%s\n",
+               c->load_dir, ts.t.name, ts.routers_present, ts.t.n_routers, ts.routers_present * ts.t.k, ts.pool_n, how);
         tables_free(&ts);
         return 0;
     }
@@ -522,7 +620,7 @@ static int cmd_tables(cli *c) {
     if (c->out_dir && c->router < 0 && !c->sample && (long)c->t.n_routers * (1 + 3 * c->t.k) > 1000000)
         return bad(c, "%s", "the full image set would exceed a million files: give --router G,B or --sample N");
     if (c->dump && (c->router < 0 || c->port < 0)) return bad(c, "%s", "--dump needs --router G,B and --port P");
-    if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar tables: %s\n", err); return EXIT_BADINPUT; }
+    if (tables_generate(&ts, &c->t, &c->prm, err)) return bad(c, "%s", err);
     if (c->dump) dump_port(&ts, c->router, c->port);
     if (c->out_dir) {
         uint8_t *select = NULL;
@@ -539,9 +637,8 @@ static int cmd_tables(cli *c) {
         int wrc = tables_write_images(&ts, c->out_dir, select, err);
         free(select);
         if (wrc) {
-            fprintf(stderr, "doar tables: %s\n", err);
             tables_free(&ts);
-            return EXIT_BADINPUT;
+            return bad(c, "%s", err);
         }
         printf("tables: wrote dir=%s config=%s routers=%d files=%d entries_per_port=%d+%d+%d\n", c->out_dir,
                c->t.name, nr, nr * (1 + 3 * c->t.k), ts.depth_a, ts.depth_b, ts.depth_c);
@@ -560,16 +657,16 @@ static int cmd_check(cli *c) {
     char err[DOAR_ERRLEN];
     table_set ts;
     if (c->tables_dir) {
-        if (tables_load_images(&ts, c->tables_dir, err)) { fprintf(stderr, "doar check: %s\n", err); return EXIT_BADINPUT; }
+        if (tables_load_images(&ts, c->tables_dir, err)) return bad(c, "%s", err);
         if (c->have_topo && (ts.t.p != c->t.p || ts.t.a != c->t.a || ts.t.h != c->t.h || ts.t.g != c->t.g)) {
-            fprintf(stderr, "doar check: %s: images are for dfly(%d,%d,%d,%d), not %s\n", c->tables_dir, ts.t.p,
-                    ts.t.a, ts.t.h, ts.t.g, c->t.name);
+            bad(c, "%s: images are for dfly(%d,%d,%d,%d), not %s", c->tables_dir, ts.t.p, ts.t.a, ts.t.h, ts.t.g,
+                c->t.name);
             tables_free(&ts);
             return EXIT_BADINPUT;
         }
     } else {
         if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar check --help)");
-        if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar check: %s\n", err); return EXIT_BADINPUT; }
+        if (tables_generate(&ts, &c->t, &c->prm, err)) return bad(c, "%s", err);
     }
     const topo *t = &ts.t;
     printf("check: config=%s dfly(%d,%d,%d,%d) k=%d routers=%d nodes=%d vcs=%d vc_rule=%s tables=%s\n", t->name,
@@ -582,7 +679,7 @@ static int cmd_check(cli *c) {
     int rc = check_run(&ts, &c->copt, &res, err);
     double dt = now_s() - t0;
     tables_free(&ts);
-    if (rc) { fprintf(stderr, "doar check: %s\n", err); return EXIT_BADINPUT; }
+    if (rc) return bad(c, "%s", err);
     char shapes[1024];
     size_t n = 0;
     shapes[0] = '\0';
@@ -611,31 +708,97 @@ static int cmd_check(cli *c) {
     return 0;
 }
 
+/* What a run will allocate, in bytes, counted from the structures that grow with the network,
+ * before any of it is (issue 24: a run that cannot fit used to grow for minutes toward ~18 GB
+ * without a word). Counted: the tables (three distinct port tables per router, entries stored
+ * as 64-bit words); for the network simulator each port's route-compute unit's own copy of
+ * them, its input buffers and the link rings; with faults each router's fault unit (k x
+ * (nz+bz+gz) route options of 25 bytes), and for doar faults the oracle's as many again.
+ * Fixed overheads and per-packet state are left out: the figure is of the order of the peak,
+ * a little under it (tests/bad_input_test.sh compares it with the measured peak). */
+enum { EST_FAULTS, EST_NET };
+static double estimate_bytes(const topo *t, const table_params *prm, int kind, const net_params *p) {
+    const double nr = t->n_routers, k = t->k;
+    const double da = t->p + t->a + t->g, db = t->a + t->g, dc = t->a;   /* zones nz+bz+gz, bz+gz, a */
+    (void)prm;
+    double bytes = nr * 3.0 * (da + db + dc) * 8.0 + nr * k * 4.0 + nr * (double)sizeof(router_cfg);
+    const double options = nr * k * da * 25.0;   /* opt_src, opt_int, mask (8 B each) + acc (1 B) */
+    if (kind == EST_FAULTS) return bytes + 2.0 * options;
+    /* input buffers: VCs x depth flits by port class, each flit with its route entry */
+    const double flits = (double)t->p * p->rprm.depth[PORT_TERMINAL] + (t->a - 1.0) * p->rprm.depth[PORT_LOCAL] +
+                         (double)t->h * p->rprm.depth[PORT_GLOBAL];
+    int vcs = p->rprm.vcs > 0 ? p->rprm.vcs : 4;
+    bytes += nr * ((double)sizeof(router) + k * ((double)sizeof(rcu) + (da + db + dc) * 8.0));
+    bytes += nr * vcs * flits * (double)(sizeof(flit) + sizeof(route_entry));
+    const int ring = (p->lat_local > p->lat_global ? p->lat_local : p->lat_global) + NET_MAX_BLOCK;
+    bytes += (nr * k + t->n_nodes) * (double)ring * (double)sizeof(link_word);
+    if (p->fault_links > 0 || p->fault_routers > 0) bytes += options;
+    return bytes;
+}
+
+/* The machine's memory (MemTotal), bytes; 0 when it cannot be read (then only --max-memory limits). */
+static double machine_bytes(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    double kib = 0.0;
+    if (!f) return 0.0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %lf kB", &kib) == 1) break;
+    fclose(f);
+    return kib * 1024.0;
+}
+
+/* Refuses (one line, exit 2) a run whose estimate exceeds --max-memory or the machine. Split over
+ * MPI ranks (sim, sweep in doar-mpi) a machine holds its ranks' share of the network: that share is
+ * compared, and a network too large for one process points to MPI (docs/network.md "Memory"). */
+static int check_memory(const cli *c, double need) {
+    double limit = c->max_memory ? (double)c->max_memory : machine_bytes();
+    const net_comm *comm = is_net(c) ? c->comm : NULL;
+    const double gib = 1073741824.0;
+    double here = comm ? need * (comm->host_ranks > 0 ? comm->host_ranks : 1) / comm->size : need;
+    if (limit <= 0.0 || here <= limit) return 0;
+    if (comm)
+        return bad(c, "this run needs about %.1f GiB of memory, %.1f GiB of it on this machine's ranks, more than %s "
+                   "(%.1f GiB): use more machines", need / gib, here / gib,
+                   c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+    if (is_net(c))
+        return bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network, fewer "
+                   "faults, or MPI ranks on several machines (make mpi; mpirun -np R build/doar-mpi ...)",
+                   need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+    return bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network or "
+               "fewer faults", need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+}
+
 static int cmd_faults(cli *c) {
     char err[DOAR_ERRLEN];
     table_set ts;
     if (!c->have_topo) return bad(c, "%s", "missing CONFIG (see doar faults --help)");
-    if (tables_generate(&ts, &c->t, &c->prm, err)) { fprintf(stderr, "doar faults: %s\n", err); return EXIT_BADINPUT; }
+    if (tables_check_params(&c->t, &c->prm, err)) return bad(c, "%s", err);
+    double need = estimate_bytes(&c->t, &c->prm, EST_FAULTS, &c->nprm);
+    int mrc = check_memory(c, need);
+    if (mrc) return mrc;
+    if (tables_generate(&ts, &c->t, &c->prm, err)) return bad(c, "%s", err);
     const topo *t = &ts.t;
     if (c->example) {
         int rc = fault_example_run(&ts, c->example, stdout, err);
         tables_free(&ts);
-        if (rc) { fprintf(stderr, "doar faults: %s\n", err); return EXIT_BADINPUT; }
+        if (rc) return bad(c, "%s", err);
         return 0;
     }
     c->fopt.seed = c->seed;
     c->fopt.progress = c->quiet ? NULL : stderr;
-    printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu%s\n",
+    printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu%s "
+           "memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, c->fopt.campaigns, c->fopt.exact_faults ? "faults" : "max_faults",
            c->fopt.max_faults, c->fopt.router_permille / 1000.0,
-           c->fopt.lat_local, c->fopt.lat_global, c->seed, c->fopt.plant ? " PLANTED-BUG" : "");
+           c->fopt.lat_local, c->fopt.lat_global, c->seed, c->fopt.plant ? " PLANTED-BUG" : "", need / 1048576.0);
     fflush(stdout);
     fault_campaign_result r;
     double t0 = now_s();
     int rc = fault_campaign_run(&ts, &c->fopt, &r, err);
     double dt = now_s() - t0;
     tables_free(&ts);
-    if (rc) { fprintf(stderr, "doar faults: %s\n", err); return EXIT_BADINPUT; }
+    if (rc) return bad(c, "%s", err);
     printf("faults: link_faults=%llu router_faults=%llu fd_msgs=%llu fr_msgs=%llu lost_msgs=%llu\n",
            (unsigned long long)r.faults_links, (unsigned long long)r.faults_routers, (unsigned long long)r.fd_msgs,
            (unsigned long long)r.fr_msgs, (unsigned long long)r.lost_msgs);
@@ -674,6 +837,26 @@ static void print_mpi_line(const net_comm *comm, const network *net, double run_
            100.0 * share / comm->size, (double)mx[0] / 1024.0);
 }
 
+/* Options that would be silently ignored are refused (issue 24): --fault-at / --repair-at
+ * without faults, --bin without --series-csv, and fault or repair cycles the run never reaches.
+ * `last` is the first cycle the run is sure not to simulate with injection on: sim, the end of
+ * the drain limit; sweep, the end of the sample (a load may stop there). */
+static int check_fault_cycles(cli *c, long last) {
+    const net_params *p = &c->nprm;
+    int faulty = p->fault_links > 0 || p->fault_routers > 0;
+    if (!faulty && (c->have_fault_at || c->have_repair_at))
+        return bad(c, "%s needs --link-faults N or --router-faults N (without faults it would be ignored)",
+                   c->have_fault_at ? "--fault-at" : "--repair-at");
+    if (c->have_bin && !c->series_csv) return bad(c, "%s", "--bin needs --series-csv FILE (it sets that file's bins)");
+    if (faulty && p->fault_at >= last)
+        return bad(c, "--fault-at %ld: past the end of the run (cycle %ld = warm-up + sample%s): the faults would never "
+                   "strike", p->fault_at, last, !strcmp(c->cmd, "sim") ? " + drain limit" : "");
+    if (faulty && p->repair_at >= last)
+        return bad(c, "--repair-at %ld: past the end of the run (cycle %ld = warm-up + sample + drain limit): leave "
+                   "it out for faults that are never repaired", p->repair_at, last);
+    return 0;
+}
+
 static int cmd_sim(cli *c) {
     char err[DOAR_ERRLEN];
     net_params *p = &c->nprm;
@@ -686,15 +869,22 @@ static int cmd_sim(cli *c) {
     if (!c->have_fault_at) p->fault_at = p->warmup;
     net_size_router(&c->t, p);   /* buffers and thresholds follow the packet length */
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
+    if (tables_check_params(&c->t, &p->tprm, err)) return bad(c, "%s", err);   /* before the header line */
+    int frc = check_fault_cycles(c, p->warmup + p->sample + p->drain_limit);
+    if (frc) return frc;
+    double need = estimate_bytes(&c->t, &p->tprm, EST_NET, p);
+    int mrc = check_memory(c, need);
+    if (mrc) return mrc;
     p->progress = c->quiet ? NULL : stderr;
     p->comm = c->comm;
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
     printf("sim: config=%s dfly(%d,%d,%d,%d) routers=%d nodes=%d routing=%s traffic=%s rate=%g packet_len=%d "
-           "latency=%d,%d warmup=%ld sample=%ld seed=%llu\n",
+           "latency=%d,%d warmup=%ld sample=%ld seed=%llu memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
-           p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed);
+           p->packet_len, p->lat_local, p->lat_global, p->warmup, p->sample, (unsigned long long)p->seed,
+           need / 1048576.0);
     fflush(stdout);
     FILE *chan = NULL, *series = NULL;
     if (c->series_csv) p->series_bin = c->series_bin > 0 ? c->series_bin : SERIES_BIN_DEFAULT;
@@ -714,8 +904,7 @@ static int cmd_sim(cli *c) {
     if (net_init(&net, t, p, err)) {
         if (chan) fclose(chan);
         if (series) fclose(series);
-        fprintf(stderr, "doar sim: %s\n", err);
-        return EXIT_BADINPUT;
+        return bad(c, "%s", err);
     }
     net_result r;
     int rc = net_run(&net, &r);
@@ -759,6 +948,18 @@ static int cmd_sim(cli *c) {
                r.lost_link, r.lost_discard, r.lost_before_fault, r.lost_diagnosis, r.lost_after_diagnosis,
                r.lost_recovery, r.lost_after_recovery, r.unreachable_pairs, r.created_unreachable, r.lost_unreachable);
     if (rc) printf("sim: FAIL %s%s\n", r.deadlock ? "deadlock: " : "", r.report);
+    /* a run whose drain ended before the fault (or repair) cycle did not do what was asked:
+     * say so and fail rather than report a fault-free figure as a faulty one */
+    int faulty = p->fault_links > 0 || p->fault_routers > 0;
+    const char *missed = !faulty ? NULL : r.cycles <= p->fault_at ? "--fault-at" :
+                         p->repair_at >= 0 && r.cycles <= p->repair_at ? "--repair-at" : NULL;
+    if (missed) {
+        long at = r.cycles <= p->fault_at ? p->fault_at : p->repair_at;
+        fprintf(stderr, "doar sim: warning: the run ended at cycle %ld, before %s %ld: its result is not the one asked "
+                "for\n", r.cycles, missed, at);
+        printf("sim: FAIL the run ended at cycle %ld, before %s %ld\n", r.cycles, missed, at);
+        rc = 1;
+    }
     printf("sim: config=%s routing=%s traffic=%s offered=%.4f accepted=%.4f latency=%.1f hops=%.3f delivered=%ld lost=%ld\n",
            t->name, net_routing_name(p->routing), tname, r.offered, r.accepted, r.latency, r.hops, r.delivered, r.lost);
     return rc ? EXIT_FAIL : 0;
@@ -789,64 +990,6 @@ static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char 
     return 0;
 }
 
-/* The loads an interrupted sweep already ran (doar sweep --resume): its "sweep: rate=..." lines,
- * taken only when the file's header lines are the ones this sweep prints. */
-#define SWEEP_MAX_RESUMED 256
-typedef struct {
-    int n;
-    char rate[SWEEP_MAX_RESUMED][16];
-    net_result r[SWEEP_MAX_RESUMED];
-    int sat[SWEEP_MAX_RESUMED];
-    double seconds[SWEEP_MAX_RESUMED];   /* the load's own run time; 0 from an output without it */
-} sweep_resumed;
-
-static void sweep_load_resume(const char *path, const char *header, sweep_resumed *res) {
-    res->n = 0;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "sweep: resume: %s: no such output, every load runs\n", path);
-        return;
-    }
-    char line[1024], seen[1024] = "";
-    size_t seen_len = 0;
-    int ok = 1;
-    while (ok && fgets(line, sizeof line, f)) {
-        if (strncmp(line, "sweep: ", 7) || !strncmp(line, "sweep: resume: ", 15)) continue;   /* notes */
-        if (strncmp(line, "sweep: rate=", 12)) {   /* a header line: they come first */
-            size_t len = strlen(line);
-            if (res->n || seen_len + len >= sizeof seen) ok = 0;
-            else {
-                memcpy(seen + seen_len, line, len + 1);
-                seen_len += len;
-            }
-            continue;
-        }
-        double rate, acc, lat, hops;
-        int sat, stopped;
-        double seconds = 0.0;
-        if (strcmp(seen, header)) ok = 0;
-        else if (res->n < SWEEP_MAX_RESUMED &&
-                 sscanf(line, "sweep: rate=%lf accepted=%lf latency=%lf hops=%lf saturated=%d stopped=%d time=%lfs", &rate,
-                        &acc, &lat, &hops, &sat, &stopped, &seconds) >= 6) {
-            net_result *r = &res->r[res->n];
-            memset(r, 0, sizeof *r);
-            r->accepted = acc;
-            r->latency = lat;
-            r->hops = hops;
-            r->stopped = stopped;
-            res->sat[res->n] = sat;
-            res->seconds[res->n] = seconds >= 0.0 ? seconds : 0.0;
-            snprintf(res->rate[res->n], sizeof res->rate[0], "%.4f", rate);
-            res->n++;
-        }
-    }
-    fclose(f);
-    if (!ok || strcmp(seen, header)) {
-        res->n = 0;
-        fprintf(stderr, "sweep: resume: %s: not the output of this sweep, every load runs\n", path);
-    }
-}
-
 static int cmd_sweep(cli *c) {
     char err[DOAR_ERRLEN];
     net_params *p = &c->nprm;
@@ -859,6 +1002,16 @@ static int cmd_sweep(cli *c) {
         return bad(c, "faults need --routing doar: routing %s has no fault handling (fault units mask the DOAR tables)",
                    net_routing_name(p->routing));
     if (faulty && !c->have_fault_at) p->fault_at = 0;   /* diagnosed during the warm-up */
+    int frc = check_fault_cycles(c, p->warmup + p->sample);
+    if (frc) return frc;
+    /* an impossible shape (dfly 1,1,63,64: table A too narrow) is bad input, refused before the header */
+    if (tables_check_params(&c->t, &c->prm, err)) return bad(c, "%s", err);
+    if (c->csv && c->resume) {   /* --csv would empty the file --resume is about to read */
+        struct stat a, b;
+        if (!strcmp(c->csv, c->resume) ||
+            (!stat(c->csv, &a) && !stat(c->resume, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino))
+            return bad(c, "--csv '%s' is the --resume file: it would be emptied before it is read", c->csv);
+    }
     if (c->sweep_step <= 0) c->sweep_step = 0.05;
     if (c->sat_latency <= 0) c->sat_latency = 500.0;
     p->seed = c->seed;
@@ -866,14 +1019,11 @@ static int cmd_sweep(cli *c) {
     p->rate = c->sweep_step;
     net_size_router(&c->t, p);
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
+    /* one load at a time: a sweep needs what one doar sim of it needs (not printed: the header
+     * lines are what --resume matches, and older outputs must stay resumable) */
+    int mrc = check_memory(c, estimate_bytes(&c->t, &p->tprm, EST_NET, p));
+    if (mrc) return mrc;
     p->comm = c->comm;
-    FILE *csv = NULL;
-    const int root = net_comm_root(c->comm);   /* rank 0 writes the file; every rank gives up when it cannot */
-    if (!net_comm_all(c->comm, !(root && c->csv && !(csv = fopen(c->csv, "w"))))) {
-        if (csv) fclose(csv);
-        return root ? bad(c, "--csv '%s': cannot write the file", c->csv) : EXIT_BADINPUT;
-    }
-    if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated,stopped\n");
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
@@ -898,15 +1048,38 @@ static int cmd_sweep(cli *c) {
              /* only DOAR reads the congestion unit (route policies keep their headers, and so
               * their resumable loads, from before the option) */
              p->routing != NET_ROUTING_DOAR ? "" : p->cong_demand ? " cong_demand=1" : " cong_demand=0");
-    fputs(header, stdout);
-    fflush(stdout);
     sweep_resumed *resumed = calloc(1, sizeof *resumed);
     if (!resumed) {
-        if (csv) fclose(csv);
         fprintf(stderr, "doar sweep: out of memory\n");
         return EXIT_FAIL;
     }
-    if (c->resume) sweep_load_resume(c->resume, header, resumed);
+    if (c->resume) {
+        FILE *rf = fopen(c->resume, "r");
+        char shown[256];
+        cli_one_line(c->resume, shown, sizeof shown);
+        if (!rf) fprintf(stderr, "sweep: resume: %s: no such output, every load runs\n", shown);
+        else {
+            int rrc = sweep_resume_read(rf, c->resume, header, resumed, err);
+            fclose(rf);
+            if (rrc == SWEEP_RESUME_BAD) {   /* a damaged output of this very sweep: trust none of it */
+                free(resumed);
+                return bad(c, "%s", err);
+            }
+            if (rrc == SWEEP_RESUME_OTHER)
+                fprintf(stderr, "sweep: resume: %s: not the output of this sweep, every load runs\n", shown);
+        }
+    }
+    /* the resume file is read and the header settled before anything is written */
+    FILE *csv = NULL;
+    const int root = net_comm_root(c->comm);   /* rank 0 writes the file; every rank gives up when it cannot */
+    if (!net_comm_all(c->comm, !(root && c->csv && !(csv = fopen(c->csv, "w"))))) {
+        if (csv) fclose(csv);
+        free(resumed);
+        return root ? bad(c, "--csv '%s': cannot write the file", c->csv) : EXIT_BADINPUT;
+    }
+    if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated,stopped\n");
+    fputs(header, stdout);
+    fflush(stdout);
     double lo = 0.0, hi = -1.0, best = 0.0;
     int steps = (int)(1.0 / c->sweep_step + 1e-9), points = 0;
     double t0 = now_s(), seconds_total = 0.0;   /* every load's own time, a resumed one's too */
@@ -922,11 +1095,16 @@ static int cmd_sweep(cli *c) {
             char key[16];
             snprintf(key, sizeof key, "%.4f", rate);
             for (int j = 0; j < resumed->n && reused < 0; j++)
-                if (!strcmp(resumed->rate[j], key)) reused = j;
+                if (!strcmp(resumed->load[j].key, key)) reused = j;
             if (reused >= 0) {
-                r = resumed->r[reused];
-                sat = resumed->sat[reused];
-                seconds = resumed->seconds[reused];
+                const sweep_load *l = &resumed->load[reused];
+                memset(&r, 0, sizeof r);
+                r.accepted = l->accepted;
+                r.latency = l->latency;
+                r.hops = l->hops;
+                r.stopped = l->stopped;
+                sat = l->saturated;
+                seconds = l->seconds;
             } else if (sweep_point(c, rate, &r, &sat, err)) {
                 if (csv) fclose(csv);
                 free(resumed);
@@ -967,7 +1145,10 @@ static int cmd_sweep(cli *c) {
 }
 
 int doar_main(int argc, char **argv, const net_comm *comm) {
-    if (argc < 2) { usage_main(stderr); return EXIT_BADINPUT; }
+    if (argc < 2) {   /* one line, like every other refusal; the usage is one --help away */
+        fprintf(stderr, "doar: missing command (commands: topo tables check faults sim sweep; see doar --help)\n");
+        return EXIT_BADINPUT;
+    }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { usage_main(stdout); return 0; }
     cli c;
@@ -989,7 +1170,9 @@ int doar_main(int argc, char **argv, const net_comm *comm) {
     else if (!strcmp(cmd, "sim")) { usage = usage_sim; run = cmd_sim; }
     else if (!strcmp(cmd, "sweep")) { usage = usage_sweep; run = cmd_sweep; }
     else {
-        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim sweep; see doar --help)\n", cmd);
+        char shown[256];
+        cli_one_line(cmd, shown, sizeof shown);
+        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim sweep; see doar --help)\n", shown);
         return EXIT_BADINPUT;
     }
     if (comm && comm->size > 1 && run != cmd_sim && run != cmd_sweep) {   /* the others would run R times */

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_parse.h"
+
 static const char *class_name(port_class pc) {
     return pc == PORT_TERMINAL ? "internal" : pc == PORT_LOCAL ? "local" : "global";
 }
@@ -154,10 +156,24 @@ static int parse_hex(const char *s, int digits, uint64_t *out) {
     return 0;
 }
 
+/* Opens an image for reading; a directory or device where a .hex file belongs is named as what
+ * it is, not reported as a header mismatch. */
+static FILE *open_image(const char *path, char err[DOAR_ERRLEN]) {
+    struct stat st;
+    if (stat(path, &st)) { snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, DOAR_ERRLEN, "%s: not a regular file (%s)", path, S_ISDIR(st.st_mode) ? "a directory" : "a device or pipe");
+        return NULL;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno));
+    return f;
+}
+
 static int load_table(table_set *ts, const char *path, int router, int port, table_id tab, uint64_t *rows,
                       char err[DOAR_ERRLEN]) {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno)); return -1; }
+    FILE *f = open_image(path, err);
+    if (!f) return -1;
     char line[256], want[160];
     int lineno = 0, depth = table_depth(ts, tab), digits = table_bits(ts, tab) / 4, n = 0, rc;
     header_line(ts, router, port, tab, want, sizeof want);
@@ -200,8 +216,8 @@ fail:
 }
 
 static int load_router_cfg(table_set *ts, const char *path, int router, char err[DOAR_ERRLEN]) {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno)); return -1; }
+    FILE *f = open_image(path, err);
+    if (!f) return -1;
     char line[DOAR_MAX_GROUP_PORTS / 4 + 64], want[160], expect_hex[DOAR_MAX_GROUP_PORTS / 4 + 1];
     int lineno = 0, rc;
     router_header(ts, router, want, sizeof want);
@@ -236,6 +252,50 @@ static int same_tables(const table_set *ts, const port_tables *x, const port_tab
            !memcmp(x->c, y->c, (size_t)ts->depth_c * 8);
 }
 
+/* A manifest number: decimal digits only, nothing after them, in [lo, hi] (issue 24: "6abc" and
+ * twenty nines were once read as 6 and -1). */
+static int manifest_int(const char *val, long lo, long hi, int *out) {
+    long v;
+    if (cli_parse_long(val, lo, hi, &v)) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* "a,b,c" of manifest_int's. */
+static int manifest_ints(const char *val, int n, long lo, long hi, int *out) {
+    char buf[64];
+    if (strlen(val) >= sizeof buf) return -1;
+    snprintf(buf, sizeof buf, "%s", val);
+    char *p = buf;
+    for (int i = 0; i < n; i++) {
+        char *comma = strchr(p, ',');
+        if ((i < n - 1) != (comma != NULL)) return -1;
+        if (comma) *comma = '\0';
+        if (manifest_int(p, lo, hi, &out[i])) return -1;
+        p = comma ? comma + 1 : p;
+    }
+    return 0;
+}
+
+/* config= names the shape: a named configuration with exactly dfly='s shape, or the name a
+ * --dfly set gets ("dflyP.A.H.G"). A label is not free text: `tiny` images marked `small` fail. */
+static int config_matches(const char *config, const topo *t, char err[DOAR_ERRLEN]) {
+    topo named;
+    char why[DOAR_ERRLEN], own[32];
+    snprintf(own, sizeof own, "dfly%d.%d.%d.%d", t->p, t->a, t->h, t->g);
+    if (!strcmp(config, own)) return 0;
+    if (topo_named(&named, config, why)) {
+        snprintf(err, DOAR_ERRLEN, "config=%.40s: not a named configuration nor %s", config, own);
+        return -1;
+    }
+    if (named.p != t->p || named.a != t->a || named.h != t->h || named.g != t->g) {
+        snprintf(err, DOAR_ERRLEN, "config=%s is dfly(%d,%d,%d,%d) but dfly=%d,%d,%d,%d", config, named.p, named.a,
+                 named.h, named.g, t->p, t->a, t->h, t->g);
+        return -1;
+    }
+    return 0;
+}
+
 int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
     char path[4096], line[512];
     memset(ts, 0, sizeof *ts);
@@ -244,7 +304,10 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
     if (!m) { snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno)); return -1; }
     int lineno = 0, rc, have_dfly = 0, routers_declared = -1, routers_seen = 0, k = -1;
     int zones[3] = {-1, -1, -1};
-    char config[32] = "custom", format[64] = "";
+    char config[32] = "", format[64] = "";
+    /* each header key once: a second value would silently win */
+    static const char *const header_keys[] = {"format", "config", "dfly", "k", "zones", "nm_slots", "c_ways"};
+    int key_seen[sizeof header_keys / sizeof header_keys[0]] = {0};
     table_params prm;
     tables_default_params(&prm);
     topo t;
@@ -264,28 +327,54 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
             snprintf(err, DOAR_ERRLEN, "%s:%d: header key '%s' after routers=", path, lineno, key);
             goto fail;
         }
+        for (size_t hk = 0; hk < sizeof header_keys / sizeof header_keys[0]; hk++)
+            if (!strcmp(key, header_keys[hk]) && key_seen[hk]++) {
+                snprintf(err, DOAR_ERRLEN, "%s:%d: %s= given twice", path, lineno, key);
+                goto fail;
+            }
         if (strcmp(key, "format") == 0) snprintf(format, sizeof format, "%s", val);
-        else if (strcmp(key, "config") == 0) snprintf(config, sizeof config, "%s", val);
-        else if (strcmp(key, "dfly") == 0) {
+        else if (strcmp(key, "config") == 0) {
+            if (!*val || strlen(val) >= sizeof config) {
+                snprintf(err, DOAR_ERRLEN, "%s:%d: config: expected a configuration name", path, lineno);
+                goto fail;
+            }
+            snprintf(config, sizeof config, "%s", val);
+        } else if (strcmp(key, "dfly") == 0) {
             char why[DOAR_ERRLEN];
             if (topo_parse_dfly(&t, val, why)) { snprintf(err, DOAR_ERRLEN, "%s:%d: %s", path, lineno, why); goto fail; }
             have_dfly = 1;
-        } else if (strcmp(key, "k") == 0) k = atoi(val);
-        else if (strcmp(key, "zones") == 0) {
-            if (sscanf(val, "%d,%d,%d", &zones[0], &zones[1], &zones[2]) != 3) {
+        } else if (strcmp(key, "k") == 0) {
+            if (manifest_int(val, 1, DOAR_MAX_RADIX, &k)) {
+                snprintf(err, DOAR_ERRLEN, "%s:%d: k: expected a whole number 1..%d", path, lineno, DOAR_MAX_RADIX);
+                goto fail;
+            }
+        } else if (strcmp(key, "zones") == 0) {
+            if (manifest_ints(val, 3, 0, 100000, zones)) {
                 snprintf(err, DOAR_ERRLEN, "%s:%d: zones: expected nz,bz,gz", path, lineno);
                 goto fail;
             }
-        } else if (strcmp(key, "nm_slots") == 0) prm.nm_slots = atoi(val);
-        else if (strcmp(key, "c_ways") == 0) prm.c_ways = atoi(val);
-        else if (strcmp(key, "routers") == 0) {
-            routers_declared = atoi(val);
+        } else if (strcmp(key, "nm_slots") == 0 || strcmp(key, "c_ways") == 0) {
+            int nm = key[0] == 'n';
+            if (manifest_int(val, 1, nm ? TABLES_MAX_NM_SLOTS : TABLES_MAX_C_WAYS, nm ? &prm.nm_slots : &prm.c_ways)) {
+                snprintf(err, DOAR_ERRLEN, "%s:%d: %s: expected a whole number 1..%d", path, lineno, key,
+                         nm ? TABLES_MAX_NM_SLOTS : TABLES_MAX_C_WAYS);
+                goto fail;
+            }
+        } else if (strcmp(key, "routers") == 0) {
+            if (manifest_int(val, 1, 100000000, &routers_declared)) {
+                snprintf(err, DOAR_ERRLEN, "%s:%d: routers: expected a whole number", path, lineno);
+                goto fail;
+            }
             /* All header keys are in: build the empty set. */
             if (strcmp(format, TABLES_IMAGE_FORMAT) != 0) {
                 snprintf(err, DOAR_ERRLEN, "%s: format '%s' is not %s", path, format, TABLES_IMAGE_FORMAT);
                 goto fail;
             }
             if (!have_dfly) { snprintf(err, DOAR_ERRLEN, "%s: missing dfly=", path); goto fail; }
+            if (!config[0]) { snprintf(err, DOAR_ERRLEN, "%s: missing config=", path); goto fail; }
+            if (k < 0) { snprintf(err, DOAR_ERRLEN, "%s: missing k=", path); goto fail; }
+            char cwhy[DOAR_ERRLEN];
+            if (config_matches(config, &t, cwhy)) { snprintf(err, DOAR_ERRLEN, "%s: %s", path, cwhy); goto fail; }
             snprintf(t.name, sizeof t.name, "%s", config);
             if (k != t.k) { snprintf(err, DOAR_ERRLEN, "%s: k=%d but dfly gives k=%d", path, k, t.k); goto fail; }
             if (zones[0] != t.p || zones[1] != t.a || zones[2] != t.g) {
@@ -301,9 +390,21 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
             if (tables_init(ts, &t, &prm, why)) { snprintf(err, DOAR_ERRLEN, "%s: %s", path, why); goto fail; }
             ready = 1;
         } else if (strcmp(key, "router") == 0) {
-            int gid, bid;
-            char rdir[64], want[32];
-            if (sscanf(val, "%d,%d dir=%63s", &gid, &bid, rdir) != 3 || gid < 0 || gid >= t.g || bid < 0 || bid >= t.a) {
+            int gid = -1, bid = -1, gb[2];
+            char rdir[64], want[32], pair[32];
+            /* exactly "G,B dir=NAME": one space, nothing after NAME */
+            const char *sp = strchr(val, ' ');
+            int shape_ok = sp && (size_t)(sp - val) < sizeof pair && !strncmp(sp + 1, "dir=", 4) &&
+                           strlen(sp + 5) > 0 && strlen(sp + 5) < sizeof rdir && !strpbrk(sp + 5, " \t");
+            if (shape_ok) {
+                memcpy(pair, val, (size_t)(sp - val));
+                pair[sp - val] = '\0';
+                snprintf(rdir, sizeof rdir, "%s", sp + 5);
+                shape_ok = !manifest_ints(pair, 2, 0, 100000, gb);
+                gid = gb[0];
+                bid = gb[1];
+            }
+            if (!shape_ok || gid >= t.g || bid >= t.a) {
                 snprintf(err, DOAR_ERRLEN, "%s:%d: bad router line", path, lineno);
                 goto fail;
             }

@@ -11,6 +11,12 @@
  *            matching the expected router/port/table, entry count (truncation), hex syntax and
  *            width, and every entry's encoding (tables_validate_entry). The first problem is
  *            reported as one line "PATH: problem" and the load fails; nothing is half-loaded.
+ *            The manifest is exact (issue 24): numbers are decimal digits with nothing after
+ *            them and in range, each header key appears once, config= and k= are required and
+ *            config= must name dfly='s shape (a named configuration of that shape, or
+ *            "dflyP.A.H.G"), a router line is exactly "G,B dir=NAME"; an image path that is not a
+ *            regular file is named as such. Encoding is all the loader proves: whether the
+ *            routes are right is check_run's question (doar tables --load asks it).
  */
 #ifndef DOAR_TABLES_IMAGE_H
 #define DOAR_TABLES_IMAGE_H

@@ -74,7 +74,7 @@ last_line_matches '^tables: wrote dir=.* config=small routers=36 files=792 '
 [ -f "$D/manifest.txt" ] && [ -f "$D/g0008b03/p06.c.hex" ] && ok || bad "image files missing"
 head -n 1 "$D/g0002b01/p03.a.hex" | grep -q '^// doar table=A router=2,1 port=3 class=local entries=15 bits=64$' && ok || bad "header"
 expect_exit 0 "$DOAR" tables --load "$D"
-last_line_matches '^tables: ok loaded dir=.* config=small routers=36/36 ports=252 distinct_port_tables=108$'
+last_line_matches '^tables: ok loaded dir=.* config=small routers=36/36 ports=252 distinct_port_tables=108 verified=routes$'
 expect_exit 0 "$DOAR" check small --tables "$D" --quiet
 gen_routes=$("$DOAR" check small --quiet | tail -n 1)
 [ "$(tail -n 1 "$TMP/out")" = "$gen_routes" ] && ok || bad "loaded tables check differently"
@@ -128,10 +128,11 @@ fresh
 expect_error "images are for dfly\(2,4,2,9\), not mid" "$DOAR" tables --load "$D" mid
 expect_error "manifest.txt: cannot open" "$DOAR" tables --load "$TMP/nowhere"
 
-echo "== a valid but wrong image is caught by the checker"
+echo "== a valid but wrong image is caught by the checker (and by tables --load, issue 24)"
 fresh; F="$D/g0005b00/p05.a.hex"   # router (5,0), global input: zone B[2] goes elsewhere
 row=$(grep -n '^// zone B' "$F" | cut -d: -f1); sed -i "$((row+3))s/.*/0000000000000000/" "$F"
-expect_exit 0 "$DOAR" tables --load "$D"
+expect_exit 1 "$DOAR" tables --load "$D"
+last_line_matches '^tables: FAIL dir=.* config=small routes: dead end: router \(5,0\) port 5: no route option toward router \(5,2\)'
 expect_exit 1 "$DOAR" check small --tables "$D" --quiet
 last_line_matches '^check: FAIL dead end: router \(5,0\) port 5: no route option toward router \(5,2\)'
 

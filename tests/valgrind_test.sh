@@ -27,5 +27,19 @@ run "$DOAR" faults fig8 --example fig9
 run "$DOAR" sim tiny --rate 0.2 --warmup 200 --sample 300 --quiet
 for r in par_ph ugal_g tpr; do run "$DOAR" sim tiny --routing $r --rate 0.2 --warmup 200 --sample 300 --quiet; done
 run "$DOAR" sim tiny --rate 0.2 --traffic 'fft3d(100)' --warmup 200 --sample 300 --quiet
+# issue 24's paths: a wrong route found by tables --load (complete and sampled sets), a strict
+# manifest refusal, --resume of a finished and of a damaged sweep, a refusal for memory
+run "$DOAR" tables small --out "$TMP/s"
+sed -i '3s/^0000000000000001$/0000000000000002/' "$TMP/s/g0000b00/p00.a.hex"
+run "$DOAR" tables --load "$TMP/s"
+run "$DOAR" tables small --router 0,1 --out "$TMP/one"
+run "$DOAR" tables --load "$TMP/one"
+sed -i 's/^k=7$/k=7x/' "$TMP/one/manifest.txt"
+run "$DOAR" tables --load "$TMP/one"
+"$DOAR" sweep tiny --warmup 200 --sample 300 --step 0.25 --quiet > "$TMP/sw.txt" 2>/dev/null
+run "$DOAR" sweep tiny --warmup 200 --sample 300 --step 0.25 --quiet --resume "$TMP/sw.txt"
+sed -i '3s/accepted=[0-9.]*/accepted=nan/' "$TMP/sw.txt"
+run "$DOAR" sweep tiny --warmup 200 --sample 300 --step 0.25 --quiet --resume "$TMP/sw.txt"
+run "$DOAR" faults --dfly 1,32,32,1025 --max-memory 1G
 echo "valgrind_test: $([ $fail -eq 0 ] && echo ok || echo FAIL)"
 exit $fail
