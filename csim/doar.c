@@ -769,6 +769,18 @@ static int check_memory(const cli *c, double need) {
                "fewer faults", need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
 }
 
+/* check_memory for sim and sweep: with doar-mpi the ranks' machines may differ, so all of them
+ * give up when one does (none is left waiting for the others); rank 0 says why, or that another
+ * machine refused. */
+static int net_check_memory(const cli *c, double need) {
+    int mrc = check_memory(c, need);
+    if (net_comm_all(c->comm, mrc == 0)) return 0;
+    if (!mrc && net_comm_root(c->comm))
+        fprintf(stderr, "doar %s: another machine of this run cannot hold its ranks' share of about %.1f GiB: use "
+                "more machines or fewer ranks per machine\n", c->cmd, need / 1073741824.0);
+    return EXIT_BADINPUT;
+}
+
 static int cmd_faults(cli *c) {
     char err[DOAR_ERRLEN];
     table_set ts;
@@ -873,7 +885,7 @@ static int cmd_sim(cli *c) {
     int frc = check_fault_cycles(c, p->warmup + p->sample + p->drain_limit);
     if (frc) return frc;
     double need = estimate_bytes(&c->t, &p->tprm, EST_NET, p);
-    int mrc = check_memory(c, need);
+    int mrc = net_check_memory(c, need);
     if (mrc) return mrc;
     p->progress = c->quiet ? NULL : stderr;
     p->comm = c->comm;
@@ -1021,7 +1033,7 @@ static int cmd_sweep(cli *c) {
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
     /* one load at a time: a sweep needs what one doar sim of it needs (not printed: the header
      * lines are what --resume matches, and older outputs must stay resumable) */
-    int mrc = check_memory(c, estimate_bytes(&c->t, &p->tprm, EST_NET, p));
+    int mrc = net_check_memory(c, estimate_bytes(&c->t, &p->tprm, EST_NET, p));
     if (mrc) return mrc;
     p->comm = c->comm;
     char tname[32];
@@ -1053,7 +1065,9 @@ static int cmd_sweep(cli *c) {
         fprintf(stderr, "doar sweep: out of memory\n");
         return EXIT_FAIL;
     }
-    if (c->resume) {
+    const int root = net_comm_root(c->comm);
+    int resume_ok = 1;
+    if (c->resume && root) {   /* doar-mpi: rank 0 reads it (its machine has it) and hands it round */
         FILE *rf = fopen(c->resume, "r");
         char shown[256];
         cli_one_line(c->resume, shown, sizeof shown);
@@ -1061,17 +1075,18 @@ static int cmd_sweep(cli *c) {
         else {
             int rrc = sweep_resume_read(rf, c->resume, header, resumed, err);
             fclose(rf);
-            if (rrc == SWEEP_RESUME_BAD) {   /* a damaged output of this very sweep: trust none of it */
-                free(resumed);
-                return bad(c, "%s", err);
-            }
+            if (rrc == SWEEP_RESUME_BAD) resume_ok = 0;   /* a damaged output of this very sweep: trust none of it */
             if (rrc == SWEEP_RESUME_OTHER)
                 fprintf(stderr, "sweep: resume: %s: not the output of this sweep, every load runs\n", shown);
         }
     }
+    if (!net_comm_all(c->comm, resume_ok)) {
+        free(resumed);
+        return root ? bad(c, "%s", err) : EXIT_BADINPUT;
+    }
+    if (c->comm && c->resume) c->comm->bcast(c->comm->ctx, resumed, sizeof *resumed, 0);
     /* the resume file is read and the header settled before anything is written */
-    FILE *csv = NULL;
-    const int root = net_comm_root(c->comm);   /* rank 0 writes the file; every rank gives up when it cannot */
+    FILE *csv = NULL;   /* rank 0 writes the file; every rank gives up when it cannot */
     if (!net_comm_all(c->comm, !(root && c->csv && !(csv = fopen(c->csv, "w"))))) {
         if (csv) fclose(csv);
         free(resumed);

@@ -63,6 +63,16 @@ for R in 1 2 3; do
   same=$((same + 1))
 done
 echo "mpi-test: sweep identical for R=1,2,3 ($(tail -n 1 "$TMP/sw.0"))"
+# an interrupted sweep resumed (rank 0 reads the file and hands it round)
+head -n 4 "$TMP/sw.0" > "$TMP/sw.part"
+"$DOAR" sweep small --step 0.25 --warmup 600 --sample 600 --seed 2 --quiet --resume "$TMP/sw.part" > "$TMP/swr.0" 2>&1
+timeout 300 mpirun -np 2 "$MPI" sweep small --step 0.25 --warmup 600 --sample 600 --seed 2 --quiet \
+  --resume "$TMP/sw.part" > "$TMP/swr.2" 2>&1 || fail "resumed sweep R=2 failed"
+runs=$((runs + 1))
+cmp -s <(strip < "$TMP/swr.0") <(strip < "$TMP/swr.2") || fail "resumed sweep R=2: output differs"
+grep -q "saturation=" "$TMP/swr.2" || fail "resumed sweep R=2: no summary"
+same=$((same + 1))
+echo "mpi-test: resumed sweep identical for R=2"
 # bad input: one line, exit 2, on every rank count (no rank left waiting)
 out=$(timeout 60 mpirun -np 3 "$MPI" sim small --rate 2 2>&1); rc=$?
 [ $rc -eq 2 ] && echo "$out" | grep -q "rate '2'" || fail "bad rate: exit $rc: $out"
