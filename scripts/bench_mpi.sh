@@ -17,6 +17,9 @@ REPEAT=${3:-1}
 [ -x "$DOAR" ] && [ -x "$MPI" ] || { echo "bench-mpi: $DOAR or $MPI is not executable" >&2; exit 2; }
 case $REPEAT in ''|*[!0-9]*|0) echo "bench-mpi: REPEAT '$REPEAT': expected a count >= 1" >&2; exit 2;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# a rank waiting in a reduction yields its core instead of spinning: on a machine whose cores are
+# shared (other jobs, or more ranks than cores) spinning takes the time the other ranks need
+export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
 cores=$(nproc)
 echo "bench-mpi: this machine has $cores cores; ranks beyond them share cores (oversubscribed)"
 runs=0 same=0 configs=0
