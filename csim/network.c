@@ -240,16 +240,16 @@ static void link_up_later(network *n, int r, int port) {
     n->events_queued += owned(n, r) + owned(n, pr);   /* each end's process counts its event */
 }
 
-/* Start of cycle c: links whose ends took their link-up two cycles ago carry traffic again; then
- * each waiting link whose two ends have nothing queued and a ready event input hands both their
- * link-up event this cycle (one event per router and cycle; links in the order they were queued).
- * Taking it in the same cycle, both stop holding full credits for the port from the same cycle on,
- * and what they switched before is dropped with the link still down: the credits are exact. */
 /* Router r could take a link-up event at the start of this cycle (nothing queued or handed over). */
 static int end_ready(const network *n, int r) {
     return n->ev_up[r] < 0 && !n->evq_n[r] && router_event_ready(&n->routers[r]);
 }
 
+/* Start of cycle c: links whose ends took their link-up two cycles ago carry traffic again; then
+ * each waiting link whose two ends have nothing queued and a ready event input hands both their
+ * link-up event this cycle (one event per router and cycle; links in the order they were queued).
+ * Taking it in the same cycle, both stop holding full credits for the port from the same cycle on,
+ * and what they switched before is dropped with the link still down: the credits are exact. */
 static void pair_link_ups(network *n) {
     const int k = n->t.k;
     int keep = 0;
