@@ -10,14 +10,14 @@ BUILD   := build
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
                 csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
-                csim/traffic.c csim/network.c csim/policy.c
+                csim/traffic.c csim/network.c csim/net_part.c csim/policy.c
 # the strict command-line parsers (issue 24), on a line of its own so the list above merges cleanly
 CSIM_LIB_SRC += csim/cli_parse.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
-.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save \
+.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
         rtl-tests faults-tests plant-block fuzz fuzz-smoke tables-verify reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
@@ -43,6 +43,9 @@ help:
 	@echo "               [REPRO_ONLY=REGEX] - only the runs whose names match (e.g. '_(val|tpr)_')"
 	@echo "make reproduce-save [REPRO_CONFIG=paper] - keep the runs so far in docs/reproduce/REPRO_CONFIG/runs"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
+	@echo "make mpi    - build build/doar-mpi: doar sim / sweep split by groups over MPI ranks (Open MPI)"
+	@echo "make mpi-tests - doar-mpi at 1, 2, 3 ranks gives build/doar's results byte for byte"
+	@echo "make bench-mpi - doar-mpi speed, communication and memory at 1, 2, 4 ranks"
 	@echo "make fuzz [FUZZ_SECONDS=180] - libFuzzer on the table-image loader, --resume, traffic, --dfly and"
 	@echo "               option parsers (tests/fuzz/; make test runs each a few seconds on its corpus)"
 	@echo "make clean  - remove build/"
@@ -63,6 +66,34 @@ $(BUILD)/asan/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
 $(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+
+# build/doar-mpi: the network simulator split by groups over MPI ranks (docs/network.md "Beyond one
+# machine"); the same command line as build/doar. Needs Open MPI (scripts/deps.sh installs it);
+# build/doar never needs it.
+MPICC ?= mpicc
+mpi: $(BUILD)/doar-mpi
+
+$(BUILD)/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
+	@command -v $(MPICC) >/dev/null 2>&1 || { echo "make mpi: $(MPICC) not found (scripts/deps.sh installs Open MPI)" >&2; exit 2; }
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) $(CFLAGS) -DDOAR_MPI -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
+
+# The split runs give the single process's results (R = 1, 2, 3), and a doar-mpi planted with
+# per-rank random streams is caught (tests/mpi_test.sh). Skipped with a note where MPI is missing.
+$(BUILD)/plant/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) -O2 -DDOAR_MPI -DNET_PLANT_RANK_STREAM -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
+
+# ASan/UBSan (leak checks off: Open MPI keeps its own allocations until exit)
+$(BUILD)/asan/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
+	@mkdir -p $(@D)
+	$(MPICC) $(CSTD) $(WARN) -O1 -g $(SAN) -DDOAR_MPI -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
+
+mpi-tests: $(BUILD)/doar
+	@if command -v $(MPICC) >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then \
+	   $(MAKE) --no-print-directory $(BUILD)/asan/doar-mpi $(BUILD)/plant/doar-mpi && \
+	   ASAN_OPTIONS=detect_leaks=0 tests/mpi_test.sh $(BUILD)/doar $(BUILD)/asan/doar-mpi $(BUILD)/plant/doar-mpi; \
+	 else echo "mpi-tests: skipped (no Open MPI: scripts/deps.sh installs it)"; fi
 
 # The main job: the small router, RTL against C model, a million cycles of random traffic.
 run: deps build
@@ -149,6 +180,7 @@ test: deps build
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory cli-tests
 	$(MAKE) --no-print-directory valgrind-tests
+	$(MAKE) --no-print-directory mpi-tests
 	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(MAKE) --no-print-directory rtl-tests
@@ -372,6 +404,11 @@ icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
 	iverilog -g2005 -Wall -o $(BUILD)/icarus/rcu_tb.vvp -s rcu_icarus_tb $(RTL_SRC) tb/rcu_icarus_tb.v
 	vvp -n $(BUILD)/icarus/rcu_tb.vvp +vectors=$(BUILD)/icarus/rcu_small.vec | tee $(BUILD)/icarus/result.txt
 	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
+
+# make bench-mpi: the simulator over 1, 2 and 4 MPI ranks on mid, paper and a tianhe slice: speed,
+# communication per exchange, memory per rank (scripts/bench_mpi.sh; a few minutes).
+bench-mpi: build mpi
+	@scripts/bench_mpi.sh $(BUILD)/doar $(BUILD)/doar-mpi
 
 # make bench: speeds, each measured in this run.
 bench: build

@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "check.h"
 #include "cli_parse.h"
+#include "doar_main.h"
 #include "fault_campaign.h"
+#include "net_part.h"
 #include "network.h"
 #include "tables.h"
 #include "tables_image.h"
@@ -47,6 +50,7 @@ typedef struct {
     const char *resume;               /* doar sweep --resume FILE: an interrupted run's output */
     const char *csv, *series_csv;
     long series_bin;
+    const net_comm *comm;             /* build/doar-mpi: the ranks sim and sweep run on; NULL: this process */
 } cli;
 
 /* The one line every refusal prints: the message is formatted first and then every control
@@ -750,14 +754,37 @@ static double machine_bytes(void) {
     return kib * 1024.0;
 }
 
-/* Refuses (one line, exit 2) a run whose estimate exceeds --max-memory or the machine. */
+/* Refuses (one line, exit 2) a run whose estimate exceeds --max-memory or the machine. Split over
+ * MPI ranks (sim, sweep in doar-mpi) a machine holds its ranks' share of the network: that share is
+ * compared, and a network too large for one process points to MPI (docs/network.md "Memory"). */
 static int check_memory(const cli *c, double need) {
     double limit = c->max_memory ? (double)c->max_memory : machine_bytes();
-    if (limit > 0.0 && need > limit)
-        return bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network or "
-                   "fewer faults", need / 1073741824.0, c->max_memory ? "--max-memory" : "the machine's",
-                   limit / 1073741824.0);
-    return 0;
+    const net_comm *comm = is_net(c) ? c->comm : NULL;
+    const double gib = 1073741824.0;
+    double here = comm ? need * (comm->host_ranks > 0 ? comm->host_ranks : 1) / comm->size : need;
+    if (limit <= 0.0 || here <= limit) return 0;
+    if (comm)
+        return bad(c, "this run needs about %.1f GiB of memory, %.1f GiB of it on this machine's ranks, more than %s "
+                   "(%.1f GiB): use more machines", need / gib, here / gib,
+                   c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+    if (is_net(c))
+        return bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network, fewer "
+                   "faults, or MPI ranks on several machines (make mpi; mpirun -np R build/doar-mpi ...)",
+                   need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+    return bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network or "
+               "fewer faults", need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+}
+
+/* check_memory for sim and sweep: with doar-mpi the ranks' machines may differ, so all of them
+ * give up when one does (none is left waiting for the others); rank 0 says why, or that another
+ * machine refused. */
+static int net_check_memory(const cli *c, double need) {
+    int mrc = check_memory(c, need);
+    if (net_comm_all(c->comm, mrc == 0)) return 0;
+    if (!mrc && net_comm_root(c->comm))
+        fprintf(stderr, "doar %s: another machine of this run cannot hold its ranks' share of about %.1f GiB: use "
+                "more machines or fewer ranks per machine\n", c->cmd, need / 1073741824.0);
+    return EXIT_BADINPUT;
 }
 
 static int cmd_faults(cli *c) {
@@ -806,6 +833,28 @@ static int cmd_faults(cli *c) {
 
 #define SERIES_BIN_DEFAULT 1000   /* cycles per bin of --series-csv */
 
+/* build/doar-mpi: how the run was split and what it cost — ranks, the window (the global link
+ * latency: the lookahead), exchanges, what crossed ranks per exchange (summed over the ranks),
+ * syncs, the ranks' mean share of the run spent in syncs and exchanges (waiting for the slowest
+ * included), and the largest resident memory of a rank. A collective: every rank calls it. */
+static void print_mpi_line(const net_comm *comm, const network *net, double run_seconds) {
+    long ex, words, bytes, syncs;
+    double comm_s;
+    net_part_stats(net, &ex, &words, &bytes, &syncs, &comm_s);
+    struct rusage ru;
+    long rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+    long sum[2] = {words, bytes}, mx[2] = {rss_kb, ex};
+    comm->reduce_long(comm->ctx, sum, 2, NET_OP_SUM);
+    comm->reduce_long(comm->ctx, mx, 2, NET_OP_MAX);
+    double share = run_seconds > 0.0 ? comm_s / run_seconds : 0.0;   /* the ranks' mean share */
+    comm->sum_double(comm->ctx, &share, 1);
+    printf("sim: mpi ranks=%d groups_per_rank=%d..%d window=%d exchanges=%ld words_per_exchange=%.1f "
+           "bytes_per_exchange=%.0f syncs=%ld comm_share=%.0f%% max_rss_per_rank=%.1fMiB\n",
+           comm->size, net->t.g / comm->size, (net->t.g + comm->size - 1) / comm->size, net->lat[PORT_GLOBAL], mx[1],
+           mx[1] ? (double)sum[0] / (double)mx[1] : 0.0, mx[1] ? (double)sum[1] / (double)mx[1] : 0.0, syncs,
+           100.0 * share / comm->size, (double)mx[0] / 1024.0);
+}
+
 /* Options that would be silently ignored are refused (issue 24): --fault-at / --repair-at
  * without faults, --bin without --series-csv, and fault or repair cycles the run never reaches.
  * `last` is the first cycle the run is sure not to simulate with injection on: sim, the end of
@@ -842,9 +891,10 @@ static int cmd_sim(cli *c) {
     int frc = check_fault_cycles(c, p->warmup + p->sample + p->drain_limit);
     if (frc) return frc;
     double need = estimate_bytes(&c->t, &p->tprm, EST_NET, p);
-    int mrc = check_memory(c, need);
+    int mrc = net_check_memory(c, need);
     if (mrc) return mrc;
     p->progress = c->quiet ? NULL : stderr;
+    p->comm = c->comm;
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
@@ -856,9 +906,16 @@ static int cmd_sim(cli *c) {
     fflush(stdout);
     FILE *chan = NULL, *series = NULL;
     if (c->series_csv) p->series_bin = c->series_bin > 0 ? c->series_bin : SERIES_BIN_DEFAULT;
-    if (c->csv && !(chan = fopen(c->csv, "w"))) return bad(c, "--channel-csv '%s': cannot write the file", c->csv);
-    if (c->series_csv && !(series = fopen(c->series_csv, "w"))) {
+    /* rank 0 writes the files; every rank gives up when it cannot */
+    const int root = net_comm_root(c->comm);
+    int chan_ok = !(root && c->csv && !(chan = fopen(c->csv, "w")));
+    int series_ok = !(root && c->series_csv && !(series = fopen(c->series_csv, "w")));
+    int files_ok = net_comm_all(c->comm, chan_ok && series_ok);
+    if (!files_ok) {
         if (chan) fclose(chan);
+        if (series) fclose(series);
+        if (!root) return EXIT_BADINPUT;
+        if (!chan_ok) return bad(c, "--channel-csv '%s': cannot write the file", c->csv);
         return bad(c, "--series-csv '%s': cannot write the file", c->series_csv);
     }
     network net;
@@ -869,6 +926,7 @@ static int cmd_sim(cli *c) {
     }
     net_result r;
     int rc = net_run(&net, &r);
+    if (c->comm) print_mpi_line(c->comm, &net, r.seconds);
     if (chan) {
         int bad_write = net_write_channels(&net, chan) != 0;
         if (fclose(chan)) bad_write = 1;
@@ -981,8 +1039,9 @@ static int cmd_sweep(cli *c) {
     if (net_check_params(&c->t, p, err)) return bad(c, "%s", err);
     /* one load at a time: a sweep needs what one doar sim of it needs (not printed: the header
      * lines are what --resume matches, and older outputs must stay resumable) */
-    int mrc = check_memory(c, estimate_bytes(&c->t, &p->tprm, EST_NET, p));
+    int mrc = net_check_memory(c, estimate_bytes(&c->t, &p->tprm, EST_NET, p));
     if (mrc) return mrc;
+    p->comm = c->comm;
     char tname[32];
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
@@ -1012,7 +1071,9 @@ static int cmd_sweep(cli *c) {
         fprintf(stderr, "doar sweep: out of memory\n");
         return EXIT_FAIL;
     }
-    if (c->resume) {
+    const int root = net_comm_root(c->comm);
+    int resume_ok = 1;
+    if (c->resume && root) {   /* doar-mpi: rank 0 reads it (its machine has it) and hands it round */
         FILE *rf = fopen(c->resume, "r");
         char shown[256];
         cli_one_line(c->resume, shown, sizeof shown);
@@ -1020,19 +1081,22 @@ static int cmd_sweep(cli *c) {
         else {
             int rrc = sweep_resume_read(rf, c->resume, header, resumed, err);
             fclose(rf);
-            if (rrc == SWEEP_RESUME_BAD) {   /* a damaged output of this very sweep: trust none of it */
-                free(resumed);
-                return bad(c, "%s", err);
-            }
+            if (rrc == SWEEP_RESUME_BAD) resume_ok = 0;   /* a damaged output of this very sweep: trust none of it */
             if (rrc == SWEEP_RESUME_OTHER)
                 fprintf(stderr, "sweep: resume: %s: not the output of this sweep, every load runs\n", shown);
         }
     }
-    /* the resume file is read and the header settled before anything is written */
-    FILE *csv = NULL;
-    if (c->csv && !(csv = fopen(c->csv, "w"))) {
+    if (!net_comm_all(c->comm, resume_ok)) {
         free(resumed);
-        return bad(c, "--csv '%s': cannot write the file", c->csv);
+        return root ? bad(c, "%s", err) : EXIT_BADINPUT;
+    }
+    if (c->comm && c->resume) c->comm->bcast(c->comm->ctx, resumed, sizeof *resumed, 0);
+    /* the resume file is read and the header settled before anything is written */
+    FILE *csv = NULL;   /* rank 0 writes the file; every rank gives up when it cannot */
+    if (!net_comm_all(c->comm, !(root && c->csv && !(csv = fopen(c->csv, "w"))))) {
+        if (csv) fclose(csv);
+        free(resumed);
+        return root ? bad(c, "--csv '%s': cannot write the file", c->csv) : EXIT_BADINPUT;
     }
     if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated,stopped\n");
     fputs(header, stdout);
@@ -1101,7 +1165,7 @@ static int cmd_sweep(cli *c) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+int doar_main(int argc, char **argv, const net_comm *comm) {
     if (argc < 2) {   /* one line, like every other refusal; the usage is one --help away */
         fprintf(stderr, "doar: missing command (commands: topo tables check faults sim sweep; see doar --help)\n");
         return EXIT_BADINPUT;
@@ -1111,6 +1175,7 @@ int main(int argc, char **argv) {
     cli c;
     memset(&c, 0, sizeof c);
     c.cmd = cmd;
+    c.comm = comm;
     c.router = -1;
     c.port = -1;
     tables_default_params(&c.prm);
@@ -1131,8 +1196,17 @@ int main(int argc, char **argv) {
         fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim sweep; see doar --help)\n", shown);
         return EXIT_BADINPUT;
     }
+    if (comm && comm->size > 1 && run != cmd_sim && run != cmd_sweep) {   /* the others would run R times */
+        if (comm->rank == 0)
+            fprintf(stderr, "doar-mpi: '%s' does not run split over ranks (sim and sweep do): use build/doar %s\n", cmd, cmd);
+        return EXIT_BADINPUT;
+    }
     int rc = parse_args(&c, argc - 2, argv + 2, usage);
     if (rc == -1) return 0;
     if (rc) return rc;
     return run(&c);
 }
+
+#ifndef DOAR_MPI   /* build/doar-mpi's main is in csim/net_mpi.c */
+int main(int argc, char **argv) { return doar_main(argc, argv, NULL); }
+#endif

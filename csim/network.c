@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "network.h"
+#include "net_part.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,9 @@ void net_default_params(const topo *t, net_params *p) {
 
 /* Fault units run (link or router faults). */
 static int faults_on(const net_params *p) { return p->fault_links > 0 || p->fault_routers > 0; }
+
+/* Router r runs in this process (net_part: a split run runs a range of groups). */
+static inline int owned(const network *n, int r) { return r >= n->r_lo && r < n->r_hi; }
 
 int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
     if (!(p->rate >= 0.0 && p->rate <= 1.0)) {
@@ -229,11 +233,18 @@ static void queue_event(network *n, int r, int kind, int port) {
 
 /* Link (r, port) comes up by the handshake (pair_link_ups); one event waits at each end. */
 static void link_up_later(network *n, int r, int port) {
+    int pr, pp;
+    topo_peer(&n->t, r, port, &pr, &pp);
     n->ups[n->n_ups].r = r;
     n->ups[n->n_ups].port = port;
     n->ups[n->n_ups].taken = -1;
     n->n_ups++;
-    n->events_queued += 2;
+    n->events_queued += owned(n, r) + owned(n, pr);   /* each end's process counts its event */
+}
+
+/* Router r could take a link-up event at the start of this cycle (nothing queued or handed over). */
+static int end_ready(const network *n, int r) {
+    return n->ev_up[r] < 0 && !n->evq_n[r] && router_event_ready(&n->routers[r]);
 }
 
 /* Start of cycle c: links whose ends took their link-up two cycles ago carry traffic again; then
@@ -244,6 +255,18 @@ static void link_up_later(network *n, int r, int port) {
 static void pair_link_ups(network *n) {
     const int k = n->t.k;
     int keep = 0;
+    /* the ends' readiness at the start of the cycle, from their owners when the run is split (a
+     * global link's ends may run in two processes); within the loop an end handed a link-up by
+     * an earlier entry is no longer ready (ev_up, set below on every process) */
+    long rdy_local[2 * 8], *rdy = n->n_ups <= 8 ? rdy_local : malloc((size_t)n->n_ups * 2 * sizeof *rdy);
+    if (!rdy) { fail(n, "out of memory pairing link-ups"); return; }
+    for (int i = 0; i < n->n_ups; i++) {
+        int pr, pp;
+        topo_peer(&n->t, n->ups[i].r, n->ups[i].port, &pr, &pp);
+        rdy[2 * i] = n->ups[i].taken < 0 && owned(n, n->ups[i].r) && end_ready(n, n->ups[i].r);
+        rdy[2 * i + 1] = n->ups[i].taken < 0 && owned(n, pr) && end_ready(n, pr);
+    }
+    if (n->part) net_part_max(n, rdy, 2 * n->n_ups);
     for (int i = 0; i < n->n_ups; i++) {
         net_link_up *u = &n->ups[i];
         int pr, pp;
@@ -253,8 +276,7 @@ static void pair_link_ups(network *n) {
                 n->link_down[u->r * k + u->port] = n->link_down[pr * k + pp] = 0;
                 continue;
             }
-        } else if (n->ev_up[u->r] < 0 && n->ev_up[pr] < 0 && !n->evq_n[u->r] && !n->evq_n[pr] &&
-                   router_event_ready(&n->routers[u->r]) && router_event_ready(&n->routers[pr])) {
+        } else if (rdy[2 * i] && rdy[2 * i + 1] && n->ev_up[u->r] < 0 && n->ev_up[pr] < 0) {
             n->ev_up[u->r] = u->port;
             n->ev_up[pr] = pp;
             u->taken = n->cycle;
@@ -262,6 +284,10 @@ static void pair_link_ups(network *n) {
         n->ups[keep++] = *u;
     }
     n->n_ups = keep;
+    if (rdy != rdy_local) free(rdy);
+    if (n->part)   /* another process's router takes its event there */
+        for (int r = 0; r < n->t.n_routers; r++)
+            if (!owned(n, r)) n->ev_up[r] = -1;
 }
 
 /* Fails (down = 1) or repairs the chosen links: both directions, events at both ends. */
@@ -275,8 +301,8 @@ static void set_links(network *n, int down) {
             continue;
         }
         n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
-        queue_event(n, r, FEV_LINK_DOWN, port);
-        queue_event(n, pr, FEV_LINK_DOWN, pp);
+        if (owned(n, r)) queue_event(n, r, FEV_LINK_DOWN, port);
+        if (owned(n, pr)) queue_event(n, pr, FEV_LINK_DOWN, pp);
     }
 }
 
@@ -373,22 +399,25 @@ static void kill_routers(network *n) {
     n->routers_dead = 1;
     for (int r = 0; r < t->n_routers; r++) {
         if (!n->router_failed[r]) continue;
-        n->lost_router += heads_held(&n->routers[r], k);
+        const int mine = owned(n, r);   /* split run: its own state only where it runs */
+        if (mine) {
+            n->lost_router += heads_held(&n->routers[r], k);
+            const router_out *ro = &n->routers[r].regs[n->routers[r].cur];   /* discards decided before */
+            for (uint64_t m = ro->discard; m; m &= m - 1)   /* one per VC: the planes discard in parallel */
+                for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
+            n->events_queued -= n->evq_n[r];   /* its queued events die with it */
+            n->evq_n[r] = 0;
+        }
         settled(n, n->cycle);
-        const router_out *ro = &n->routers[r].regs[n->routers[r].cur];   /* discards decided before */
-        for (uint64_t m = ro->discard; m; m &= m - 1)
-            for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
-        n->events_queued -= n->evq_n[r];   /* its queued events die with it */
-        n->evq_n[r] = 0;
         for (int port = 0; port < k; port++) {
             int pr, pp;
             if (topo_peer(t, r, port, &pr, &pp)) continue;
             n->dropping[r * k + port] = 0;
             if (pr < 0) continue;   /* a terminal port */
             n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
-            if (!n->router_failed[pr]) queue_event(n, pr, FEV_PEER_DOWN, pp);   /* also over a failed link */
+            if (!n->router_failed[pr] && owned(n, pr)) queue_event(n, pr, FEV_PEER_DOWN, pp);   /* also over a failed link */
         }
-        for (int nid = 0; nid < t->p; nid++) {   /* its nodes stop: their source queues are lost */
+        for (int nid = 0; nid < t->p && mine; nid++) {   /* its nodes stop: their source queues are lost */
             net_node *nd = &n->nodes[r * t->p + nid];
             n->lost_dead_source += nd->q_count;
             settled(n, n->cycle);
@@ -457,12 +486,14 @@ static void revive_routers(network *n) {
     for (int r = 0; r < t->n_routers; r++) {
         if (!n->router_failed[r]) continue;
         router *R = &n->routers[r];
-        router_cfg_in cfg = R->cfg;
-        router_reset(R, &cfg);
-        /* its links are not up yet: it treats them as down (full credits) until it takes each
-         * link-up event, as a neighbour does (router_reset clears what the events said) */
-        for (int port = t->first_local; port < k; port++) R->link_dn |= (uint64_t)1 << port;
-        for (int nid = 0; nid < t->p; nid++) {
+        if (owned(n, r)) {
+            router_cfg_in cfg = R->cfg;
+            router_reset(R, &cfg);
+            /* its links are not up yet: it treats them as down (full credits) until it takes each
+             * link-up event, as a neighbour does (router_reset clears what the events said) */
+            for (int port = t->first_local; port < k; port++) R->link_dn |= (uint64_t)1 << port;
+        }
+        for (int nid = 0; nid < t->p && owned(n, r); nid++) {
             net_node *nd = &n->nodes[r * t->p + nid];
             for (int v = 0; v < VCBUF_NUM_VCS; v++) nd->cred[v] = n->prm.rprm.depth[PORT_TERMINAL];
         }
@@ -493,13 +524,18 @@ static long *down_link_loss(network *n, int r, int port) {
     return &n->lost_link;
 }
 
-int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
+static int net_init_here(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
     memset(n, 0, sizeof *n);
     n->t = *t;
     n->prm = *p;
+    n->r_lo = 0;
+    n->r_hi = t->n_routers;
+    n->g_lo = 0;
+    n->g_hi = t->g;
     if (p->rprm.vcs < policy_vcs(p->routing)) n->prm.rprm.vcs = policy_vcs(p->routing);
     n->prm.rprm.pol.kind = p->routing;
     if (net_check_params(t, &n->prm, err)) return -1;
+    if (p->comm && net_part_range(n, err)) return -1;
     const int k = t->k;
     if (tables_generate(&n->ts, t, &p->tprm, err)) return -1;
     if (traffic_init(&n->tr, t, &p->traffic, p->seed, err)) goto fail;
@@ -528,7 +564,11 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
     n->nodes = calloc((size_t)t->n_nodes, sizeof *n->nodes);
     if (!n->routers || !n->in_ring || !n->out_ring || !n->node_ring || !n->nodes) goto oom;
 
-    for (int r = 0; r < t->n_routers; r++) {
+    n->routers_ready = n->r_lo;
+    const size_t mem_before = net_part_allocated();
+    for (int r = n->r_lo; r < n->r_hi; r++) {
+        /* the first router tells what all of them need: refuse what cannot fit (net_part.h) */
+        if (r == n->r_lo + 1 && net_part_memory_check(n, mem_before, err)) goto fail;
         router *R = &n->routers[r];
         if (router_init(R, t, rp, &p->tprm, err)) goto fail;
         n->routers_ready = r + 1;
@@ -568,11 +608,15 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
 #endif
     }
     for (int o = t->first_local; o < t->first_global; o++) n->local_ports |= (uint64_t)1 << o;
-    size_t words = (size_t)t->n_nodes * (size_t)n->ring_len[PORT_TERMINAL];
+    /* a split run: the rings into its routers and the rings its routers write into another
+     * process's (sent from there, net_part) */
+    const int node_lo = n->r_lo * t->p, node_hi = n->r_hi * t->p;
+    size_t words = (size_t)(node_hi - node_lo) * (size_t)n->ring_len[PORT_TERMINAL];
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
             int pr, pp;
-            if (topo_peer(t, r, port, &pr, &pp) == 0) words += (size_t)n->ring_len[topo_port_class(t, port)];
+            if (topo_peer(t, r, port, &pr, &pp) == 0 && (!p->comm || net_part_needs_ring(n, r, port)))
+                words += (size_t)n->ring_len[topo_port_class(t, port)];
         }
     /* cache-line aligned: a 32-byte link word then never straddles two lines */
     size_t pool_bytes = (words * sizeof *n->ring_pool + 63) / 64 * 64;
@@ -583,11 +627,11 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
     for (int r = 0; r < t->n_routers; r++)
         for (int port = 0; port < k; port++) {
             int pr, pp;
-            if (topo_peer(t, r, port, &pr, &pp)) continue;
+            if (topo_peer(t, r, port, &pr, &pp) || (p->comm && !net_part_needs_ring(n, r, port))) continue;
             n->in_ring[r * k + port] = next;
             next += n->ring_len[topo_port_class(t, port)];
         }
-    for (int node = 0; node < t->n_nodes; node++) {
+    for (int node = node_lo; node < node_hi; node++) {
         n->node_ring[node] = next;
         next += n->ring_len[PORT_TERMINAL];
     }
@@ -604,14 +648,18 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         for (int port = 0; port < k; port++) {
             int pr, pp;
             n->out_peer[r * k + port] = -1;
-            if (topo_peer(t, r, port, &pr, &pp)) continue;
+            if (topo_peer(t, r, port, &pr, &pp) || !owned(n, r)) continue;
             n->out_ring[r * k + port] = pr < 0 ? n->node_ring[pp] : n->in_ring[pr * k + pp];
             if (pr >= 0) n->out_peer[r * k + port] = pr * ROUTER_MAX_PORTS + pp;
         }
 
-    for (int node = 0; node < t->n_nodes; node++) {
+    for (int node = node_lo; node < node_hi; node++) {
         net_node *nd = &n->nodes[node];
+#ifdef NET_PLANT_RANK_STREAM   /* planted bug (tests/mpi_test.sh): a stream per rank-local index */
+        prng_seed(&nd->rng, p->seed, NODE_STREAM, (uint64_t)(node - node_lo));
+#else
         prng_seed(&nd->rng, p->seed, NODE_STREAM, (uint64_t)node);
+#endif
         nd->q = malloc(QUEUE_INITIAL * sizeof *nd->q);
         if (!nd->q) goto oom;
         nd->q_cap = QUEUE_INITIAL;
@@ -649,6 +697,7 @@ int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLE
         n->open_left = calloc((size_t)t->n_routers * (size_t)k, 1);
         if (!n->router_failed || !n->open_vc || !n->open_left || choose_routers(n)) goto oom;
     }
+    if (p->comm && net_part_init(n, err)) goto fail;
     n->inject_threshold = prng_threshold(p->rate / p->packet_len);
     n->injecting = 1;
     return 0;
@@ -656,6 +705,15 @@ oom:
     snprintf(err, DOAR_ERRLEN, "out of memory");
 fail:
     net_free(n);
+    return -1;
+}
+
+int net_init(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
+    int rc = net_init_here(n, t, p, err);
+    if (!p->comm) return rc;
+    /* a split run fails on every process or on none (no process is left waiting for the others) */
+    if (net_part_agree(p->comm, rc == 0, err)) return 0;
+    if (rc == 0) net_free(n);
     return -1;
 }
 
@@ -679,7 +737,8 @@ void net_free(network *n) {
     free(n->bin_latency);
     free(n->created_at);
     free(n->delivered_from);
-    for (int r = 0; n->routers && r < n->routers_ready; r++) router_free(&n->routers[r]);
+    for (int r = n->r_lo; n->routers && r < n->routers_ready; r++) router_free(&n->routers[r]);
+    net_part_free(n);
     for (int node = 0; n->nodes && node < n->t.n_nodes; node++) free(n->nodes[node].q);
     free(n->routers);
     free(n->in_ring);
@@ -749,6 +808,7 @@ static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd
 int net_send(network *n, int src, int dst) {
     if (src < 0 || src >= n->t.n_nodes || dst < 0 || dst >= n->t.n_nodes || src == dst) return -1;
     if (net_router_dead(n, src / n->t.p)) return -1;
+    if (!owned(n, src / n->t.p)) return 0;   /* a split run: the source's process creates it */
     return enqueue_to(n, &n->nodes[src], dst);
 }
 
@@ -1062,20 +1122,25 @@ static void cycle_end(network *n, long c) {
     const topo *t = &n->t;
     n->step_phase = 3;
     n->step_router = -1;
-    if (faults_on(&n->prm) && c >= n->prm.fault_at) {   /* the end of diagnosis / recovery */
-        /* quiet: no event waiting, no FD/FR on a link, in an output register or in a unit */
+    const int diagnosing = n->diag_end < 0 && (n->prm.repair_at < 0 || c < n->prm.repair_at);
+    const int recovering = n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at;
+    if (faults_on(&n->prm) && c >= n->prm.fault_at && (diagnosing || recovering)) {   /* the end of diagnosis / recovery */
+        /* quiet: no event waiting, no FD/FR on a link, in an output register or in a unit; a split
+         * run sums the counters first and asks every process about its routers */
+        if (n->part) net_part_sync(n);
         int quiet = n->ctl_in_flight == 0 && n->events_queued == 0;
-        for (int r = 0; r < t->n_routers && quiet; r++)
+        for (int r = n->r_lo; r < n->r_hi && quiet; r++)
             quiet = net_router_dead(n, r) || (fault_idle(n->routers[r].fu) && !router_ctl_out_pending(&n->routers[r]));
-        if (quiet && n->diag_end < 0 && (n->prm.repair_at < 0 || c < n->prm.repair_at)) {
+        if (n->part) quiet = net_part_all(n, quiet);
+        if (quiet && diagnosing) {
             n->diag_end = c;
-            for (int s = 0; s < t->n_nodes; s++)
+            for (int s = n->r_lo * t->p; s < n->r_hi * t->p; s++)   /* each process its sources */
                 for (int d = 0; d < t->n_nodes; d++)   /* pairs of live nodes; dead ones are apart */
                     if (d != s && !net_router_dead(n, s / t->p) && !net_router_dead(n, d / t->p) &&
                         !pair_reachable(n, s, d))
                         n->unreachable_pairs++;
         }
-        if (quiet && n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at) n->recov_end = c;
+        if (quiet && recovering) n->recov_end = c;
     }
 }
 
@@ -1111,10 +1176,10 @@ static void net_block(network *n, int b) {
     if (b <= 1) {   /* one cycle: every node, then every router, as the hardware's one clock edge */
         cycle_start(n, c0);
         ring_slots(n, c0, rd, wr);
-        for (int r = 0; r < t->n_routers; r++) nodes_step(n, r, c0, rd, wr);
+        for (int r = n->r_lo; r < n->r_hi; r++) nodes_step(n, r, c0, rd, wr);
         if (n->group_occ)
-            for (int g = 0; g < t->g; g++) group_estimates(n, g);
-        for (int r = 0; r < t->n_routers; r++) router_step(n, r, c0, rd, wr);
+            for (int g = n->g_lo; g < n->g_hi; g++) group_estimates(n, g);
+        for (int r = n->r_lo; r < n->r_hi; r++) router_step(n, r, c0, rd, wr);
         cycle_end(n, c0);
         n->cycle = c0 + 1;
         return;
@@ -1123,7 +1188,7 @@ static void net_block(network *n, int b) {
     for (int i = 0; i < b; i++) ring_slots(n, c0 + i, rdb[i], wrb[i]);
     if (n->group_occ) {   /* UGAL_G: a group runs b cycles, its routers cycle by cycle; only global
                            * links (latency >= b) join groups */
-        for (int g = 0; g < t->g; g++)
+        for (int g = n->g_lo; g < n->g_hi; g++)
             for (int i = 0; i < b; i++) {
                 for (int r = g * t->a; r < (g + 1) * t->a; r++) nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
                 group_estimates(n, g);
@@ -1132,7 +1197,7 @@ static void net_block(network *n, int b) {
         n->cycle = c0 + b;
         return;
     }
-    for (int r = 0; r < t->n_routers; r++)
+    for (int r = n->r_lo; r < n->r_hi; r++)
         for (int i = 0; i < b; i++) {
             nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
             router_step(n, r, c0 + i, rdb[i], wrb[i]);
@@ -1140,7 +1205,10 @@ static void net_block(network *n, int b) {
     n->cycle = c0 + b;
 }
 
-void net_cycle(network *n) { net_block(n, 1); }
+void net_cycle(network *n) {
+    if (n->part) net_part_exchange(n, n->cycle, 1);
+    net_block(n, 1);
+}
 
 int net_write_series(const network *n, FILE *f) {
     if (fprintf(f, "cycle,accepted,latency,packets\n") < 0) return -1;
@@ -1178,7 +1246,7 @@ static void deadlock_report(const network *n, char *buf, size_t len) {
     const topo *t = &n->t;
     int holding = 0, fr = -1, fp = -1, fv = -1;
     long flits = 0;
-    for (int r = 0; r < t->n_routers; r++) {
+    for (int r = n->r_lo; r < n->r_hi; r++) {
         int b = router_buffered(&n->routers[r]);
         if (!b) continue;
         holding++;
@@ -1187,20 +1255,23 @@ static void deadlock_report(const network *n, char *buf, size_t len) {
             for (int v = 0; v < n->prm.rprm.vcs && fr < 0; v++)
                 if (n->routers[r].in[i].count[v]) { fr = r; fp = i; fv = v; }
     }
-    int off = snprintf(buf, len, "no flit moved for %ld cycles (cycle %ld): %d routers hold %ld flits, %ld packets outstanding",
-                       n->cycle - n->last_move, n->cycle, holding, flits, net_outstanding(n));
-    if (fr < 0 || off < 0 || (size_t)off >= len) return;
-    const vcbuf *b = &n->routers[fr].in[fp];
-    const flit *f = vcbuf_front(b, fv);
-    const route_entry *e = vcbuf_route(b, fv);
-    char route[64];
-    if (!f->head) snprintf(route, sizeof route, "a body flit");
-    else if (!e) snprintf(route, sizeof route, "a head not yet routed");
-    else if (e->discard) snprintf(route, sizeof route, "a head without a route");
-    else snprintf(route, sizeof route, "a head for output port %d VC %d", __builtin_ctzll(e->ports), e->ovc);
-    snprintf(buf + off, len - (size_t)off, "; first: router (%d,%d) input port %d VC %d holds %d flits, front %s to <%d,%d,%d>",
-             topo_gid(t, fr), topo_bid(t, fr), fp, fv, b->count[fv], route, flit_dst_gid(f->data),
-             flit_dst_bid(f->data), flit_dst_nid(f->data));
+    char first[320] = "";
+    if (fr >= 0) {   /* this process's first router holding flits */
+        const vcbuf *b = &n->routers[fr].in[fp];
+        const flit *f = vcbuf_front(b, fv);
+        const route_entry *e = vcbuf_route(b, fv);
+        char route[64];
+        if (!f->head) snprintf(route, sizeof route, "a body flit");
+        else if (!e) snprintf(route, sizeof route, "a head not yet routed");
+        else if (e->discard) snprintf(route, sizeof route, "a head without a route");
+        else snprintf(route, sizeof route, "a head for output port %d VC %d", __builtin_ctzll(e->ports), e->ovc);
+        snprintf(first, sizeof first, "; first: router (%d,%d) input port %d VC %d holds %d flits, front %s to <%d,%d,%d>",
+                 topo_gid(t, fr), topo_bid(t, fr), fp, fv, b->count[fv], route, flit_dst_gid(f->data),
+                 flit_dst_bid(f->data), flit_dst_nid(f->data));
+    }
+    if (n->part) net_part_deadlock(n, &holding, &flits, &fr, first, sizeof first);   /* every process's */
+    snprintf(buf, len, "no flit moved for %ld cycles (cycle %ld): %d routers hold %ld flits, %ld packets outstanding%s",
+             n->cycle - n->last_move, n->cycle, holding, flits, net_outstanding(n), first);
 }
 
 /* The mean latency the sample packets must at least reach: each one still out is at least as old
@@ -1220,6 +1291,15 @@ static int saturated_for_certain(const network *n, long c) {
     return !faults_on(p) && sample_latency_bound(n, c) > p->stop_latency;
 }
 
+/* Cycles [c, c + len) may run without looking between them (net_run's decisions cannot fire
+ * inside): before the sample ends (no stop, no drain), the watchdog and the livelock end unable to
+ * fire (last_move and last_settle only rise), no fault activity (faults_quiet). */
+static int may_block(const network *n, long c, long len, long sample_end, long livelock_after) {
+    return c + len <= sample_end && faults_quiet(n, c, (int)len) &&
+           (net_outstanding(n) == 0 ||
+            (c + len - 1 - n->last_move <= n->prm.watchdog && c + len - 1 - n->last_settle <= livelock_after));
+}
+
 int net_run(network *n, net_result *res) {
     const net_params *p = &n->prm;
     const long sample_end = p->warmup + p->sample;
@@ -1228,6 +1308,7 @@ int net_run(network *n, net_result *res) {
     const long livelock_after = NET_LIVELOCK_WATCHDOGS * p->watchdog;
     for (;;) {
         const long c = n->cycle;
+        if (n->part) net_part_sync(n);   /* a split run decides on the whole network's figures */
         if (c >= sample_end) {
             if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
                 n->injecting = 0;
@@ -1252,18 +1333,21 @@ int net_run(network *n, net_result *res) {
                      c - n->last_settle, c, net_outstanding(n));
             break;
         }
-        /* a block of cycles router by router where nothing above could happen inside it: before
-         * the sample ends (no stop, no drain), the watchdog and the livelock end unable to fire
-         * (last_move and last_settle only rise),
-         * no fault activity (faults_quiet); else one cycle */
+        /* a block of cycles router by router where nothing above could happen inside it
+         * (may_block); else one cycle */
         int b = 1;
-        if (n->block > 1 && c + n->block <= sample_end && faults_quiet(n, c, n->block) &&
-            (net_outstanding(n) == 0 ||
-             (c + n->block - 1 - n->last_move <= p->watchdog && c + n->block - 1 - n->last_settle <= livelock_after)))
-            b = n->block;
-        net_block(n, b);
-        if (b > 1) res->block_cycles += b;
-        if (p->progress && ((c + b) & ~(long)PROGRESS_CHECK_MASK) != (c & ~(long)PROGRESS_CHECK_MASK)) {
+        if (n->block > 1 && may_block(n, c, n->block, sample_end, livelock_after)) b = n->block;
+        /* a split run looks (sums its counters) only between windows of several blocks, up to the
+         * global latency (the lookahead): the same cycles could have run without looking */
+        long span = b;
+        if (n->part && b > 1)
+            while (span + b <= n->lat[PORT_GLOBAL] && may_block(n, c, span + b, sample_end, livelock_after)) span += b;
+        for (long done = 0; done < span; done += b) {
+            if (n->part) net_part_exchange(n, c + done, b);
+            net_block(n, b);
+        }
+        if (b > 1) res->block_cycles += span;
+        if (p->progress && ((c + span) & ~(long)PROGRESS_CHECK_MASK) != (c & ~(long)PROGRESS_CHECK_MASK)) {
             double now = now_s();
             if (now - last_print >= PROGRESS_SECONDS) {
                 last_print = now;
@@ -1277,11 +1361,12 @@ int net_run(network *n, net_result *res) {
     }
     res->seconds = now_s() - t0;
     res->cycles = n->cycle;
-    for (int r = 0; r < n->t.n_routers && n->routers; r++)
+    for (int r = n->r_lo; r < n->r_hi && n->routers; r++)
         if (n->routers[r].pol) {
             res->decisions += n->routers[r].pol->decisions;
             res->nonminimal += n->routers[r].pol->nonminimal;
         }
+    if (n->part) net_part_finish(n, res);   /* the arrays and the first error of every process */
     const double node_cycles = (double)n->t.n_nodes * (double)p->sample;
     res->offered = p->rate;
     res->generated = (double)n->sample_flits_created / node_cycles;
@@ -1296,7 +1381,8 @@ int net_run(network *n, net_result *res) {
     res->channel_min = -1.0;
     for (int r = 0; r < n->t.n_routers; r++)
         for (int o = n->t.first_global; o < n->t.k; o++) {
-            if (!n->in_ring[r * n->t.k + o]) continue;   /* unwired */
+            int pr, pp;
+            if (topo_peer(&n->t, r, o, &pr, &pp)) continue;   /* unwired */
             double load = (double)n->channel_flits[r * n->t.k + o] / (double)p->sample;
             res->channels++;
             res->channel_mean += load;

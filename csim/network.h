@@ -34,11 +34,13 @@
  *            creation cycle [39:0]}. Latency = cycle the tail reaches the sink - creation cycle
  *            (source queueing included); hops = router-to-router links crossed, the convention of
  *            seed 001 Fig. 10 and `doar check` (minimal L-G-L = 3); router traversals = hops + 1.
- *   Group split (later: one process per group): a group's routers and nodes read only their own
- *            input queues; the only queues another group writes are global-link queues, whose
- *            latency is lat_global >= 1, so groups can exchange those writes every lat_global
- *            cycles (conservative lookahead). No state is shared but the totals in `network`,
- *            which a split run sums. There is no global mutable state.
+ *   Group split (prm.comm, build/doar-mpi): each process runs a contiguous range of groups; a
+ *            group's routers and nodes read only their own input queues, and the only queues
+ *            another group writes are global-link queues, whose latency lat_global >= 1 is the
+ *            lookahead: the processes exchange those writes at least every lat_global cycles and
+ *            sum the totals in `network` between steps (net_part.h), so every decision is taken
+ *            on the same figures in the same cycle and the results are those of one process.
+ *            There is no global mutable state.
  *   Faults : with fault_links > 0 every router gets its fault units (router_enable_faults): FD/FR
  *            packets travel the links as control flits with their own credits. At cycle fault_at
  *            that many random network links fail in both directions; both ends get a link-down
@@ -85,6 +87,7 @@
 
 #include <stdio.h>
 
+#include "net_comm.h"
 #include "router.h"
 #include "tables.h"
 #include "traffic.h"
@@ -160,6 +163,9 @@ typedef struct {
     router_params rprm;       /* filled by net_default_params(); callers may change it */
     table_params tprm;
     FILE *progress;           /* progress lines (NULL: none) */
+    /* The processes this run is split over by groups (net_part.h, docs/network.md "Beyond one
+     * machine"); NULL: the whole network in this process. The results are the same either way. */
+    const net_comm *comm;
 } net_params;
 
 typedef struct {
@@ -319,6 +325,10 @@ typedef struct {
     uint8_t *open_vc;         /* [n_routers * k] */
     uint8_t *open_left;       /* [n_routers * k]: flits of that packet not yet on the link */
     long lost_router, lost_dead_source, created_to_dead, delivered_to_dead, delivered_unreachable;
+    /* The routers (and their nodes) this process runs: [r_lo, r_hi), whole groups [g_lo, g_hi);
+     * everything without prm.comm. The state of the others is not allocated. */
+    int r_lo, r_hi, g_lo, g_hi;
+    struct net_part *part;    /* with prm.comm: the exchange across processes (net_part.h) */
 } network;
 
 /* Parses a routing name (policy_parse); unknown names get a reason listing them. */

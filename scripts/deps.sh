@@ -11,8 +11,9 @@ if [ "${DOAR_DEPS_SKIP:-0}" = "1" ]; then
   exit 0
 fi
 
-# Debian packages: the C toolchain, the HDL simulators, the open FPGA flow, waveform tools, SystemC.
-debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys nextpnr-ice40 fpga-icestorm gtkwave libsystemc-dev"
+# Debian packages: the C toolchain, the HDL simulators, the open FPGA flow, waveform tools, SystemC,
+# Open MPI (make mpi: the network simulator over several processes or machines).
+debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys nextpnr-ice40 fpga-icestorm gtkwave libsystemc-dev openmpi-bin libopenmpi-dev"
 # clang and its compiler-rt (libFuzzer, ASan, UBSan runtimes): the fuzz targets (make fuzz, make test)
 debian_packages="$debian_packages clang libclang-rt-dev"
 # /usr/bin/time: tests/bad_input_test.sh compares doar's memory estimate with the measured peak
