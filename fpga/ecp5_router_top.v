@@ -186,6 +186,7 @@ module ecp5_router_top #(
 
     // ---- sinks: take every flit, return its credit next cycle, check terminal addressing ----
     reg [31:0] heads_out, flits_out;
+    reg planted;                           // PLANT_LOSS: the one flit has been forgotten
     reg        misrouted;
     integer o;
     reg [3:0] n_in, n_hin, n_out, n_hout;
@@ -201,6 +202,7 @@ module ecp5_router_top #(
     always @(posedge clk) begin
         if (router_rst) begin
             heads_in <= 32'd0; flits_in <= 32'd0; heads_out <= 32'd0; flits_out <= 32'd0;
+            planted <= 1'b0;
             misrouted <= 1'b0;
             cr_in_valid <= {K{1'b0}};
             cr_in_vc <= {K*2{1'b0}};
@@ -208,7 +210,10 @@ module ecp5_router_top #(
             heads_in <= heads_in + {28'd0, n_hin};
             flits_in <= flits_in + {28'd0, n_in};
             heads_out <= heads_out + {28'd0, n_hout};
-            flits_out <= flits_out + {28'd0, n_out} - ((PLANT_LOSS != 0 && flits_out == 32'd100) ? 32'd1 : 32'd0);
+            // the planted loss: once, when the count first reaches 100 (several outputs may deliver
+            // in one cycle, so the count can step over any one value)
+            flits_out <= flits_out + {28'd0, n_out} - ((PLANT_LOSS != 0 && !planted && flits_out >= 32'd100) ? 32'd1 : 32'd0);
+            if (flits_out >= 32'd100) planted <= 1'b1;
             cr_in_valid <= out_valid;
             cr_in_vc <= out_vc;
             for (o = 0; o < P; o = o + 1)

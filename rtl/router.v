@@ -518,6 +518,7 @@ module router #(
     /* verilator lint_on UNUSEDSIGNAL */
     reg [1:0] tw;
     always @* begin
+        o = 0;                         // loop variables are assigned on every path (no latch)
         lower = {K*4*CRW{1'b0}};
         cancel = {K*S{1'b0}};
         et = {RW{1'b0}};
@@ -595,6 +596,7 @@ module router #(
         held_clr = {K*4{1'b0}};
         held_or = {K*4*K{1'b0}};
         take_len = {K*S*4{1'b0}};
+        o = 0;                         // loop variables are assigned on every path (no latch)
         sf = 66'd0;
         gf = 66'd0;
         ge = {RW{1'b0}};
@@ -743,6 +745,7 @@ module router #(
         lq = {QW{1'b0}};
         found_q = 1'b0;
         c2 = 0;
+        n2 = 0;
         for (o = 0; o < K; o = o + 1) begin
             fv = oq_valid[o*S +: S];
             found_q = 1'b0;
@@ -914,21 +917,21 @@ module router #(
     reg [K-1:0] cr_next_valid;
     reg [K*2-1:0] cr_next_vc;
     reg [3:0] owed;
-    reg [CPW-1:0] cp;
+    reg [4*CPW-1:0] cpv;               // this input's counts after this cycle's pops
     reg [1:0] cstart, cidx;
     reg cfound;
     integer cn;
     always @* begin
         owed = 4'd0;
-        cp = {CPW{1'b0}};
+        cpv = {4*CPW{1'b0}};
         cstart = 2'd0;
         cidx = 2'd0;
         cfound = 1'b0;
+        cn = 0;
         for (i = 0; i < K; i = i + 1) begin
             for (v = 0; v < 4; v = v + 1) begin
-                cp = crp[(i*4+v)*CPW +: CPW] + {{(CPW-1){1'b0}}, pop[i*4+v]};
-                crp_next[(i*4+v)*CPW +: CPW] = cp;
-                owed[v] = cp != {CPW{1'b0}};
+                cpv[v*CPW +: CPW] = crp[(i*4+v)*CPW +: CPW] + {{(CPW-1){1'b0}}, pop[i*4+v]};
+                owed[v] = cpv[v*CPW +: CPW] != {CPW{1'b0}};
             end
             cstart = rr_cr[i*2 +: 2];
             cfound = 1'b0;
@@ -940,7 +943,8 @@ module router #(
                 end
             cr_next_valid[i] = cfound;
             cr_next_vc[i*2 +: 2] = cidx;
-            if (cfound) crp_next[(i*4 + {30'd0, cidx})*CPW +: CPW] = crp_next[(i*4 + {30'd0, cidx})*CPW +: CPW] - 1'b1;
+            for (v = 0; v < 4; v = v + 1)
+                crp_next[(i*4+v)*CPW +: CPW] = cpv[v*CPW +: CPW] - {{(CPW-1){1'b0}}, cfound && cidx == v[1:0]};
         end
     end
 
