@@ -447,6 +447,8 @@ lint:
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GPLANT_BUG=$$b || exit 1; done; \
 	  iverilog -g2005 -Wall -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
+	@set -- $(DFLY_tianhe); verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
+	  && echo "lint: router tianhe (64-port size, S=2) elaborates clean (verilator -Wall)"
 	@verilator --lint-only -Wall -Irtl fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
 
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a

@@ -582,19 +582,25 @@ module router #(
         xv = {K*S{1'b0}};
         xports = {K*S*K{1'b0}};
         xovc = {K*S*2{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         xflit = {K*S*66{1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
         pop = {K*4{1'b0}};
         rpop = {K*4{1'b0}};
         disc_vcs = {K*4{1'b0}};
         busy_set = {K*S{1'b0}};
         busy_clr = {K*S{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         strm_new = {K*S*(4+K+2){1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
         set_lock = {K*S{1'b0}};
         clr_lock = {K*S{1'b0}};
         set_grb = {K*S{1'b0}};
         clr_grb = {K*S{1'b0}};
         held_clr = {K*4{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         held_or = {K*4*K{1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
         take_len = {K*S*4{1'b0}};
         o = 0;                         // loop variables are assigned on every path (no latch)
         sf = 66'd0;
@@ -684,7 +690,9 @@ module router #(
     /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
         wr_valid = {K*S{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         wr_flit = {K*S*68{1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
         wr_take = {K*S*4{1'b0}};
         fx = 66'd0;
         for (o = 0; o < K; o = o + 1)
@@ -975,7 +983,9 @@ module router #(
             res_valid <= 1'b0;
             res_in <= {KW{1'b0}};
             res_vc <= 2'd0;
+            /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
             held <= {K*4*K{1'b0}};
+            /* verilator lint_on WIDTHCONCAT */
             rr_in <= {K*S*2{1'b0}};
             rr_out <= {K*S*KW{1'b0}};
             rr_mc <= {KW{1'b0}};
