@@ -1207,6 +1207,7 @@ int doar_main(int argc, char **argv, const net_comm *comm) {
     return run(&c);
 }
 
-#ifndef DOAR_MPI   /* build/doar-mpi's main is in csim/net_mpi.c */
+#if !defined(DOAR_MPI) && !defined(DOAR_NO_MAIN)   /* build/doar-mpi's main is in csim/net_mpi.c;
+                                                    the fuzz targets include this file for its parser */
 int main(int argc, char **argv) { return doar_main(argc, argv, NULL); }
 #endif

@@ -2,12 +2,10 @@
  * libFuzzer target: doar's option parser (csim/doar.c parse_args) on any command line. The input
  * is split at newlines into arguments; the first picks the command. Only the parser runs (not
  * the command): it must return 0, -1 (help) or 2, and never crash. doar.c is included whole so
- * that its static parser is reachable; its main is renamed.
+ * that its static parser is reachable, without its main (DOAR_NO_MAIN).
  */
-#define main doar_main
-int doar_main(int argc, char **argv);
+#define DOAR_NO_MAIN
 #include "../../csim/doar.c"
-#undef main
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
