@@ -29,11 +29,13 @@ typedef struct {
 
 static inline void oq_reset(oq *q) { q->head = q->count = 0; q->room = (int16_t)q->depth; }
 static inline const flit *oq_front(const oq *q) { return q->count ? &q->ring[q->head] : (const flit *)0; }
-static inline void oq_push(oq *q, const flit *f) {
-    if (q->count == q->depth) return;
+/* Returns 1 if the flit was stored, 0 if the queue was full (dropped). */
+static inline int oq_push(oq *q, const flit *f) {
+    if (q->count == q->depth) return 0;
     int at = q->head + q->count;
     q->ring[at >= q->depth ? at - q->depth : at] = *f;
     q->count++;
+    return 1;
 }
 static inline void oq_pop(oq *q) {
     q->head = (uint16_t)(q->head + 1 == q->depth ? 0 : q->head + 1);

@@ -105,8 +105,10 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->rr_link = calloc((size_t)k, 1);
     r->crp = calloc((size_t)k, sizeof *r->crp);
     r->rr_cr = calloc((size_t)k, 1);
+    r->crp_vcs = calloc((size_t)k, 1);
+    r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->rr_in || !r->rr_out || !r->oqs ||
-        !r->oq_store || !r->lk_q || !r->rr_link || !r->crp || !r->rr_cr)
+        !r->oq_store || !r->lk_q || !r->rr_link || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total)
         goto oom;
     for (int n = 0; n < k * np; n++) {
         r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
@@ -175,6 +177,8 @@ void router_free(router *r) {
     free(r->rr_link);
     free(r->crp);
     free(r->rr_cr);
+    free(r->crp_vcs);
+    free(r->oq_total);
     mcast_free(&r->mc);
     cong_free(&r->cg);
     memset(r, 0, sizeof *r);
@@ -202,7 +206,8 @@ void router_reset(router *r, const router_cfg_in *cfg) {
             r->rr_out[i * r->np + q] = 0;
             oq_reset(&r->oqs[i * r->np + q]);
         }
-        r->lk_q[i] = r->rr_link[i] = r->rr_cr[i] = 0;
+        r->lk_q[i] = r->rr_link[i] = r->rr_cr[i] = r->crp_vcs[i] = 0;
+        r->oq_total[i] = 0;
         memset(r->crp[i], 0, sizeof r->crp[i]);
     }
     r->rr_mc = 0;
@@ -330,7 +335,7 @@ static void cross(router *r, int pl, uint64_t ports, int ovc, const flit *f, con
     if (rw && rw->rewrite && f->head) w.data = rw->hdr;
     for (uint64_t m = ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        oq_push(&r->oqs[o * r->np + pl], &w);
+        r->oq_total[o] = (uint16_t)(r->oq_total[o] + oq_push(&r->oqs[o * r->np + pl], &w));
     }
     r->oq_busy |= ports;
     written[pl] |= ports;
@@ -421,9 +426,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         oq_pop(b);
         room_back[o] = q;
         room_ports |= bit;
-        int any = 0;
-        for (int c = 0; c < np; c++) any |= r->oqs[o * np + c].count;
-        if (!any) r->oq_busy &= ~bit;
+        if (!--r->oq_total[o]) r->oq_busy &= ~bit;
     }
 
     /* ---- router_alloc, stage 2: the registered picks propose again on this cycle's state ---- */
@@ -668,23 +671,18 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     /* ---- router_input: credits upstream, one a cycle per input, round robin over the VCs owed ---- */
     for (uint64_t m = popped_ports | r->crp_ports; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
-        unsigned owed = 0;
-        for (int v = 0; v < vcs; v++) {
-            r->crp[i][v] = (uint16_t)(r->crp[i][v] + ((popped[i] >> v) & 1));
-            if (r->crp[i][v]) owed |= 1u << v;
-        }
-        int start = r->rr_cr[i], v = -1;
-        for (int n = 0; n < vcs && v < 0; n++) {
-            int c = start + n >= vcs ? start + n - vcs : start + n;
-            if ((owed >> c) & 1) v = c;
-        }
-        r->crp[i][v]--;
+        for (unsigned pv = popped[i]; pv; pv &= pv - 1) r->crp[i][__builtin_ctz(pv)]++;
+        unsigned owed = r->crp_vcs[i] | popped[i];
+        const unsigned hi = owed & (~0u << r->rr_cr[i]);   /* the first owed VC at or after rr_cr */
+        const int v = __builtin_ctz(hi ? hi : owed);
+        if (!--r->crp[i][v]) owed &= ~(1u << v);
+        r->crp_vcs[i] = (uint8_t)owed;
         r->rr_cr[i] = (uint8_t)(v + 1 == vcs ? 0 : v + 1);
         nx->cr_valid[i] = 1;
         nx->cr_vc[i] = (uint8_t)v;
         nx->cr_ports |= (uint64_t)1 << i;
-        if (owed == (1u << v) && !r->crp[i][v]) r->crp_ports &= ~((uint64_t)1 << i);
-        else r->crp_ports |= (uint64_t)1 << i;
+        if (owed) r->crp_ports |= (uint64_t)1 << i;
+        else r->crp_ports &= ~((uint64_t)1 << i);
     }
 
     if (r->pol) policy_tick(r->pol, taken);

@@ -151,6 +151,9 @@ typedef struct {
     uint16_t (*crp)[VCBUF_MAX_VCS];  /* [k]: credits owed upstream per input VC, one leaves a cycle */
     uint8_t *rr_cr;            /* [k] */
     uint64_t crp_ports;        /* inputs with a credit owed */
+    /* kept with the state they summarise (simulation speed only): */
+    uint8_t *crp_vcs;          /* [k]: the VCs with crp > 0 */
+    uint16_t *oq_total;        /* [k]: flits in all output queues of the port */
     /* Output registers, two sets: regs[cur] is on the outputs this cycle, the other is built for
      * the next one (all zero at the start of a cycle but for the ports its masks name, which
      * router_cycle clears first) */

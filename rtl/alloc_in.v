@@ -29,7 +29,11 @@ module alloc_in #(
                 wire [1:0] idx;
                 rcu_pick #(.W(4), .IW(2)) arb (.req(vm), .start(rr_in[(gi*S+gq)*2 +: 2]), .found(found), .idx(idx));
                 localparam [KW-1:0] I = gi;
-                wire prio = prio_valid && prio_in == I && vm[prio_vc] && req_kind[(gi*4)*3 + prio_vc*3 +: 3] == R_MCAST;
+                wire [3:0] mc_vcs;         // the plane's VCs that propose MCAST
+                for (gv = 0; gv < 4; gv = gv + 1) begin : g_mc
+                    assign mc_vcs[gv] = vm[gv] && req_kind[(gi*4+gv)*3 +: 3] == R_MCAST;
+                end
+                wire prio = prio_valid && prio_in == I && (mc_vcs & (4'd1 << prio_vc)) != 4'd0;
                 assign pick_valid[gi*S+gq] = found;
                 assign pick_vc[(gi*S+gq)*2 +: 2] = prio ? prio_vc : idx;
             end

@@ -369,19 +369,21 @@ module router #(
             for (rb = 0; rb < 4; rb = rb + 1)
                 if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_entry = res_entry | e_entry[(ra*4+rb)*RW +: RW];
     end
-    // the plane of the reserved multicast: (res_in + res_vc) mod S
-    wire [KW+1:0] res_sum = {2'b00, res_in} + {{KW{1'b0}}, res_vc};
-    wire [QW-1:0] res_plane = plane_of(res_sum);
-    function [QW-1:0] plane_of;
-        input [KW+1:0] n;
-    /* verilator lint_off UNUSEDSIGNAL */
-        reg [KW+1:0] m;
-    /* verilator lint_on UNUSEDSIGNAL */
-        begin
-            m = n % S[KW+1:0];
-            plane_of = m[QW-1:0];
-        end
-    endfunction
+    // the plane of the reserved multicast, (res_in + res_vc) mod S, and its stage-1 pick: selected
+    // over constant indices (no divider, no variable part-select)
+    reg [QW-1:0] res_plane;
+    reg [1:0] res_pick_vc;
+    integer rp_i, rp_v, rp_q;
+    always @* begin
+        res_plane = {QW{1'b0}};
+        res_pick_vc = 2'd0;
+        for (rp_i = 0; rp_i < K; rp_i = rp_i + 1)
+            for (rp_v = 0; rp_v < 4; rp_v = rp_v + 1)
+                if (res_in == rp_i[KW-1:0] && res_vc == rp_v[1:0]) res_plane = plane_idx(rp_i, rp_v);
+        for (rp_i = 0; rp_i < K; rp_i = rp_i + 1)
+            for (rp_q = 0; rp_q < S; rp_q = rp_q + 1)
+                if (res_in == rp_i[KW-1:0] && res_plane == rp_q[QW-1:0]) res_pick_vc = pk_vc[(rp_i*S + rp_q)*2 +: 2];
+    end
 
     // ---------------- proposals (csim/router.c propose) ----------------
     function [CRW-1:0] cred_of;        // one output's credit counter of VC vc
@@ -516,32 +518,36 @@ module router #(
     /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
     reg [RW-1:0] et;
     /* verilator lint_on UNUSEDSIGNAL */
-    reg [1:0] tw;
+    integer tv, tw;
     always @* begin
         o = 0;                         // loop variables are assigned on every path (no latch)
+        tv = 0;
+        tw = 0;
         lower = {K*4*CRW{1'b0}};
         cancel = {K*S{1'b0}};
         et = {RW{1'b0}};
-        tw = 2'd0;
         for (q = 0; q < S; q = q + 1) begin
             for (i = 0; i < K; i = i + 1) begin
-                et = e_entry[(i*4 + {30'd0, pk_vc[(i*S+q)*2 +: 2]})*RW +: RW];
-                tw = et[E_OVC +: 2];
-                if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
-                    for (o = 0; o < K; o = o + 1)
-                        if (granted[(i*S+q)*K + o] &&
-                            {1'b0, lower[(o*4 + {30'd0, tw})*CRW +: CRW]} + {{(CRW-3){1'b0}}, et[E_LEN +: 4]} >
-                            {1'b0, cred[(o*4 + {30'd0, tw})*CRW +: CRW]})
+                et = {RW{1'b0}};       // the picked VC's route entry (a 4-way selection)
+                for (tv = 0; tv < 4; tv = tv + 1)
+                    if (pk_vc[(i*S+q)*2 +: 2] == tv[1:0]) et = e_entry[(i*4 + tv)*RW +: RW];
+                for (o = 0; o < K; o = o + 1)
+                    for (tw = 0; tw < 4; tw = tw + 1)
+                        if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && granted[(i*S+q)*K + o] &&
+                            et[E_OVC +: 2] == tw[1:0] &&
+                            {1'b0, lower[(o*4 + tw)*CRW +: CRW]} + {{(CRW-3){1'b0}}, et[E_LEN +: 4]} >
+                            {1'b0, cred[(o*4 + tw)*CRW +: CRW]})
                             cancel[i*S+q] = 1'b1;
             end
             for (i = 0; i < K; i = i + 1) begin   // this plane's tentative grants count for the next
-                et = e_entry[(i*4 + {30'd0, pk_vc[(i*S+q)*2 +: 2]})*RW +: RW];
-                tw = et[E_OVC +: 2];
-                if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
-                    for (o = 0; o < K; o = o + 1)
-                        if (granted[(i*S+q)*K + o])
-                            lower[(o*4 + {30'd0, tw})*CRW +: CRW] = lower[(o*4 + {30'd0, tw})*CRW +: CRW] +
-                                                                   {{(CRW-4){1'b0}}, et[E_LEN +: 4]};
+                et = {RW{1'b0}};
+                for (tv = 0; tv < 4; tv = tv + 1)
+                    if (pk_vc[(i*S+q)*2 +: 2] == tv[1:0]) et = e_entry[(i*4 + tv)*RW +: RW];
+                for (o = 0; o < K; o = o + 1)
+                    for (tw = 0; tw < 4; tw = tw + 1)
+                        if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && granted[(i*S+q)*K + o] &&
+                            et[E_OVC +: 2] == tw[1:0])
+                            lower[(o*4 + tw)*CRW +: CRW] = lower[(o*4 + tw)*CRW +: CRW] + {{(CRW-4){1'b0}}, et[E_LEN +: 4]};
             end
         end
         go_f = go & ~cancel;
@@ -554,7 +560,10 @@ module router #(
                     for (o = 0; o < K; o = o + 1)
                         if (granted[(i*S+q)*K + o]) out_granted_f[o*S+q] = 1'b0;
                 end
-        mc_valid_f = mc_valid && !cancel[mc_in*S + {{(32-QW){1'b0}}, mc_plane}];
+        mc_valid_f = mc_valid;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1)
+                if (mc_in == i[KW-1:0] && mc_plane == q[QW-1:0] && cancel[i*S+q]) mc_valid_f = 1'b0;
     end
 
     // ---------------- router_input + router_xbar: streams and grants move flits ----------------
@@ -574,8 +583,10 @@ module router #(
     reg [65:0] sf, gf;
     reg [RW-1:0] ge;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer svc, gvc;
+    reg [1:0] svc, gvc;
     reg [2:0] gk;
+    reg sfv, gev, s_pop, g_pop, g_rpop, g_disc, g_hclr;
+    reg [K-1:0] gheld, g_hor;
     reg [K-1:0] gp, sports;
     reg complete;
     always @* begin
@@ -607,20 +618,52 @@ module router #(
         gf = 66'd0;
         ge = {RW{1'b0}};
         complete = 1'b0;
+        sfv = 1'b0;
+        gev = 1'b0;
+        gheld = {K{1'b0}};
+        s_pop = 1'b0;
+        g_pop = 1'b0;
+        g_rpop = 1'b0;
+        g_disc = 1'b0;
+        g_hclr = 1'b0;
+        g_hor = {K{1'b0}};
+        tv = 0;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
-                svc = {30'd0, strm_vc[(i*S+q)*2 +: 2]};
-                gvc = {30'd0, pk_vc[(i*S+q)*2 +: 2]};
+                svc = strm_vc[(i*S+q)*2 +: 2];
+                gvc = pk_vc[(i*S+q)*2 +: 2];
                 sports = strm_ports[(i*S+q)*K +: K];
-                sf = f_flit[(i*4 + svc)*66 +: 66];
-                gf = f_flit[(i*4 + gvc)*66 +: 66];
-                ge = e_entry[(i*4 + gvc)*RW +: RW];
+                // the stream's VC and the picked VC, selected over constant indices
+                sf = 66'd0;
+                sfv = 1'b0;
+                gf = 66'd0;
+                ge = {RW{1'b0}};
+                gev = 1'b0;
+                gheld = {K{1'b0}};
+                for (tv = 0; tv < 4; tv = tv + 1) begin
+                    if (svc == tv[1:0]) begin
+                        sf = f_flit[(i*4 + tv)*66 +: 66];
+                        sfv = f_valid[i*4 + tv];
+                    end
+                    if (gvc == tv[1:0]) begin
+                        gf = f_flit[(i*4 + tv)*66 +: 66];
+                        ge = e_entry[(i*4 + tv)*RW +: RW];
+                        gev = e_valid[i*4 + tv];
+                        gheld = held[(i*4 + tv)*K +: K];
+                    end
+                end
                 gk = kind2[(i*S+q)*3 +: 3];
                 gp = granted_f[(i*S+q)*K +: K];
+                s_pop = 1'b0;
+                g_pop = 1'b0;
+                g_rpop = 1'b0;
+                g_disc = 1'b0;
+                g_hclr = 1'b0;
+                g_hor = {K{1'b0}};
                 if (in_busy[i*S+q]) begin
                     // the stream's next flit, if it has arrived
-                    if (f_valid[i*4 + svc]) begin
-                        pop[i*4 + svc] = 1'b1;
+                    if (sfv) begin
+                        s_pop = 1'b1;
                         if (!strm_disc[i*S+q]) begin
                             xv[i*S+q] = 1'b1;
                             xports[(i*S+q)*K +: K] = sports;
@@ -638,13 +681,13 @@ module router #(
                     end
                 end else if (go_f[i*S+q]) begin
                     if (gk == R_DISCARD) begin
-                        pop[i*4 + gvc] = 1'b1;
-                        if (gf[65] && e_valid[i*4 + gvc]) begin
-                            rpop[i*4 + gvc] = 1'b1;
-                            disc_vcs[i*4 + gvc] = 1'b1;
+                        g_pop = 1'b1;
+                        if (gf[65] && gev) begin
+                            g_rpop = 1'b1;
+                            g_disc = 1'b1;
                             if (!gf[64]) begin
                                 busy_set[i*S+q] = 1'b1;
-                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc[1:0], 2'b00, 1'b0, 1'b1, {K{1'b0}}};
+                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, 2'b00, 1'b0, 1'b1, {K{1'b0}}};
                             end
                         end
                     end else begin
@@ -654,17 +697,17 @@ module router #(
                                 set_lock[o*S+q] = 1'b1;
                                 if (gk == R_MCAST) clr_grb[o*S+q] = 1'b1;
                             end
-                        complete = gk != R_ACQ || (held[(i*4 + gvc)*K +: K] | gp) == ge[K-1:0];
-                        if (gk == R_ACQ) held_or[(i*4 + gvc)*K +: K] = gp;
+                        complete = gk != R_ACQ || (gheld | gp) == ge[K-1:0];
+                        if (gk == R_ACQ) g_hor = gp;
                         if (complete) begin
                             // the head crosses; the packet streams on from the next cycle
                             xv[i*S+q] = 1'b1;
                             xports[(i*S+q)*K +: K] = ge[K-1:0];
                             xovc[(i*S+q)*2 +: 2] = ge[E_OVC +: 2];
                             xflit[(i*S+q)*66 +: 66] = gf;
-                            pop[i*4 + gvc] = 1'b1;
-                            rpop[i*4 + gvc] = 1'b1;
-                            held_clr[i*4 + gvc] = 1'b1;
+                            g_pop = 1'b1;
+                            g_rpop = 1'b1;
+                            g_hclr = 1'b1;
                             if (gf[64]) begin
                                 for (o = 0; o < K; o = o + 1)
                                     if (ge[o]) begin
@@ -673,9 +716,20 @@ module router #(
                                     end
                             end else begin
                                 busy_set[i*S+q] = 1'b1;
-                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc[1:0], ge[E_OVC +: 2], ge[E_MCAST], 1'b0, ge[K-1:0]};
+                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, ge[E_OVC +: 2], ge[E_MCAST], 1'b0, ge[K-1:0]};
                             end
                         end
+                    end
+                end
+                // back to the VCs, over constant indices
+                for (tv = 0; tv < 4; tv = tv + 1) begin
+                    if (s_pop && svc == tv[1:0]) pop[i*4 + tv] = 1'b1;
+                    if (gvc == tv[1:0]) begin
+                        if (g_pop) pop[i*4 + tv] = 1'b1;
+                        if (g_rpop) rpop[i*4 + tv] = 1'b1;
+                        if (g_disc) disc_vcs[i*4 + tv] = 1'b1;
+                        if (g_hclr) held_clr[i*4 + tv] = 1'b1;
+                        held_or[(i*4 + tv)*K +: K] = held_or[(i*4 + tv)*K +: K] | g_hor;
                     end
                 end
             end
@@ -732,9 +786,6 @@ module router #(
     reg found_q;
     integer n2;
     /* verilator lint_off UNUSEDSIGNAL */
-    integer c2;
-    /* verilator lint_on UNUSEDSIGNAL */
-    /* verilator lint_off UNUSEDSIGNAL */
     reg [67:0] lf;
     /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
@@ -752,7 +803,6 @@ module router #(
         lf = 68'd0;
         lq = {QW{1'b0}};
         found_q = 1'b0;
-        c2 = 0;
         n2 = 0;
         for (o = 0; o < K; o = o + 1) begin
             fv = oq_valid[o*S +: S];
@@ -760,28 +810,34 @@ module router #(
             lq = {QW{1'b0}};
             if (lk_lock[o]) begin
                 lq = lk_q[o*QW +: QW];
-                found_q = fv[lq];
+                for (n2 = 0; n2 < S; n2 = n2 + 1)
+                    if (lq == n2[QW-1:0]) found_q = fv[n2];
             end else if (ctl_ports[o]) begin
                 nx_valid[o] = 1'b1;
                 nx_head[o] = 1'b1;
                 nx_tail[o] = 1'b1;
                 nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
             end else begin
-                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1) begin
-                    c2 = ({{(32-QW){1'b0}}, rr_link[o*QW +: QW]} + n2) % S;
-                    if (fv[c2]) begin
+                // round robin over the planes: the first non-empty queue at or after rr_link, else
+                // the first one (scanning down, the last hit is the lowest index)
+                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
+                    if (fv[n2]) begin
                         found_q = 1'b1;
-                        lq = c2[QW-1:0];
+                        lq = n2[QW-1:0];
                     end
-                end
+                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
+                    if (fv[n2] && n2[QW-1:0] >= rr_link[o*QW +: QW]) lq = n2[QW-1:0];
                 if (found_q) begin
                     lk_new[o] = 1'b1;
                     rr_link_next[o*QW +: QW] = (lq == LAST_Q) ? {QW{1'b0}} : lq + 1'b1;
                 end
             end
             if (found_q) begin
-                lf = oq_front[(o*S + {{(32-QW){1'b0}}, lq})*68 +: 68];
-                oq_pop[o*S + {{(32-QW){1'b0}}, lq}] = 1'b1;
+                for (n2 = 0; n2 < S; n2 = n2 + 1)
+                    if (lq == n2[QW-1:0]) begin
+                        lf = oq_front[(o*S + n2)*68 +: 68];
+                        oq_pop[o*S + n2] = 1'b1;
+                    end
                 nx_valid[o] = 1'b1;
                 nx_head[o] = lf[67];
                 nx_tail[o] = lf[66];
@@ -803,14 +859,18 @@ module router #(
     /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
     reg [RW-1:0] ec;
     /* verilator lint_on UNUSEDSIGNAL */
+    integer dk;
     always @* begin
         ec = {RW{1'b0}};
+        dk = 0;
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
                 for (i = 0; i < K; i = i + 1)
                     for (q = 0; q < S; q = q + 1) begin
-                        ec = e_entry[(i*4 + {30'd0, pk_vc[(i*S+q)*2 +: 2]})*RW +: RW];
+                        ec = {RW{1'b0}};
+                        for (dk = 0; dk < 4; dk = dk + 1)
+                            if (pk_vc[(i*S+q)*2 +: 2] == dk[1:0]) ec = e_entry[(i*4 + dk)*RW +: RW];
                         if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && ec[E_OVC +: 2] == v[1:0])
                             dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
                     end
@@ -892,8 +952,7 @@ module router #(
         res_from = (res_upper != {K{1'b0}}) ? res_upper : res_in_cand;
         res_pick = res_from & (~res_from + {{(K-1){1'b0}}, 1'b1});
         if (BULLETIN != 0) begin
-            if (res_valid && mc_valid_f && mc_in == res_in && mc_plane == res_plane &&
-                pk_vc[({{(32-KW){1'b0}}, res_in}*S + {{(32-QW){1'b0}}, res_plane})*2 +: 2] == res_vc)
+            if (res_valid && mc_valid_f && mc_in == res_in && mc_plane == res_plane && res_pick_vc == res_vc)
                 n_res_valid = 1'b0;
             if (!res_valid && res_pick != {K{1'b0}}) begin
                 n_res_valid = 1'b1;
@@ -944,11 +1003,13 @@ module router #(
             cstart = rr_cr[i*2 +: 2];
             cfound = 1'b0;
             cidx = 2'd0;
-            for (cn = 3; cn >= 0; cn = cn - 1)
-                if (owed[(cstart + cn[1:0]) & 2'd3]) begin
+            for (cn = 3; cn >= 0; cn = cn - 1)   // the first owed VC at or after rr_cr, else the first
+                if (owed[cn]) begin
                     cfound = 1'b1;
-                    cidx = cstart + cn[1:0];
+                    cidx = cn[1:0];
                 end
+            for (cn = 3; cn >= 0; cn = cn - 1)
+                if (owed[cn] && cn[1:0] >= cstart) cidx = cn[1:0];
             cr_next_valid[i] = cfound;
             cr_next_vc[i*2 +: 2] = cidx;
             for (v = 0; v < 4; v = v + 1)
