@@ -429,8 +429,25 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         if (!--r->oq_total[o]) r->oq_busy &= ~bit;
     }
 
-    /* ---- router_alloc, stage 2: the registered picks propose again on this cycle's state ---- */
+    /* ---- router_alloc: every VC's proposal on the state at the start of the cycle ---- */
     const int vcs = r->prm.vcs;
+    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* written where req_vcs says */
+    uint8_t req_vcs[ROUTER_MAX_PORTS];
+    uint64_t req_inputs = 0;
+    for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
+        int i = __builtin_ctzll(m);
+        unsigned vm = 0;
+        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
+            int v = __builtin_ctz(mv);
+            alloc_req q = propose(r, i, v, 1);
+            if (q.kind == REQ_NONE) continue;
+            reqs[i * vcs + v] = q;
+            vm |= 1u << v;
+        }
+        req_vcs[i] = (uint8_t)vm;
+        if (vm) req_inputs |= (uint64_t)1 << i;
+    }
+    /* ---- router_alloc, stage 2: the registered picks propose again on this cycle's state ---- */
     alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
     alloc_out_view ov;
     memset(&ov, 0, sizeof ov);
@@ -445,7 +462,10 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             int i = __builtin_ctzll(m);
             int v = r->pick[i * np + q];
             if (v < 0) continue;
-            req2[i * np + q] = propose(r, i, v, 0);
+            /* stage 2's proposal is stage 1's of the same cycle (the same state), except that a VC
+             * streaming a packet proposes nothing (propose's look) */
+            if (((req_vcs[i] >> v) & 1) && !r->in[i].active[v]) req2[i * np + q] = reqs[i * vcs + v];
+            else req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
         }
     }
@@ -491,23 +511,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         }
     }
 
-    /* ---- router_alloc, stage 1: new picks (registers) from every VC's proposal ---- */
-    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* written where req_vcs says */
-    uint8_t req_vcs[ROUTER_MAX_PORTS];
-    uint64_t req_inputs = 0;
-    for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
-        int i = __builtin_ctzll(m);
-        unsigned vm = 0;
-        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
-            int v = __builtin_ctz(mv);
-            alloc_req q = propose(r, i, v, 1);
-            if (q.kind == REQ_NONE) continue;
-            reqs[i * vcs + v] = q;
-            vm |= 1u << v;
-        }
-        req_vcs[i] = (uint8_t)vm;
-        if (vm) req_inputs |= (uint64_t)1 << i;
-    }
+    /* ---- router_alloc, stage 1: new picks (registers) ---- */
     alloc_in_view iv = {k, vcs, np, reqs, req_vcs, req_inputs, r->rr_in, r->res_valid ? r->res_in : -1, r->res_vc};
     int8_t pick_next[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
     alloc_stage1(&iv, pick_next);
