@@ -412,8 +412,8 @@ bench-mpi: build mpi
 
 # make bench: speeds, each measured in this run.
 bench: build
-	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim), cycle by cycle and in blocks; target mid 1.3 M, paper 750 k"
-	@scripts/bench_sim.sh $(BUILD)/doar
+	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim), cycle by cycle and in blocks; target mid 1.3 M, paper 750 k; then S=1 vs S=2"
+	@BENCH_BASELINE="$(BENCH_BASELINE)" scripts/bench_sim.sh $(BUILD)/doar
 	@echo "== static checker"
 	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
 	@echo "== router: C model alone, Verilator alone (router-cycles per second, same stimulus)"
