@@ -9,8 +9,7 @@ static int first_from(uint64_t m, int start) {
 }
 
 void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
-    const int k = v->k, vcs = v->vcs, np = v->planes;
-    (void)k;
+    const int vcs = v->vcs, np = v->planes;
     for (uint64_t m = v->req_inputs; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         for (int q = 0; q < np; q++) {

@@ -261,16 +261,14 @@ static uint64_t reserved_ports(const router *r, int plane) {
     return e ? e->ports : 0;
 }
 
-/* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). look: stage 1,
- * which may look past the packet the VC streams now to the next one (its route entry is the
- * front of the route FIFO: an entry leaves the FIFO when its head is granted). */
-static alloc_req propose(const router *r, int i, int v, int look) {
+/* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). A VC streaming a
+ * packet proposes its next one (its route entry is the front of the route FIFO: an entry leaves the
+ * FIFO when its head is granted); stage 2 drops such proposals (router_cycle_ref). */
+static alloc_req propose(const router *r, int i, int v) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
-    if (b->active[v]) {
-        if (!look) return q;
-    } else if (!((b->front_head >> v) & 1)) {
+    if (!b->active[v] && !((b->front_head >> v) & 1)) {
         q.kind = REQ_DISCARD;   /* a stray body flit: drained */
         return q;
     }
@@ -439,7 +437,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         unsigned vm = 0;
         for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
-            alloc_req q = propose(r, i, v, 1);
+            alloc_req q = propose(r, i, v);
             if (q.kind == REQ_NONE) continue;
             reqs[i * vcs + v] = q;
             vm |= 1u << v;
@@ -463,7 +461,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
             int v = r->pick[i * np + q];
             if (v < 0) continue;
             /* stage 2's proposal is stage 1's of the same cycle (the same state), except that a VC
-             * streaming a packet proposes nothing (propose's look) */
+             * streaming a packet proposes nothing there */
             if (((req_vcs[i] >> v) & 1) && !r->in[i].active[v]) req2[i * np + q] = reqs[i * vcs + v];
             else req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;

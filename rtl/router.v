@@ -614,20 +614,8 @@ module router #(
         /* verilator lint_on WIDTHCONCAT */
         take_len = {K*S*4{1'b0}};
         o = 0;                         // loop variables are assigned on every path (no latch)
-        sf = 66'd0;
-        gf = 66'd0;
-        ge = {RW{1'b0}};
         complete = 1'b0;
-        sfv = 1'b0;
-        gev = 1'b0;
-        gheld = {K{1'b0}};
-        s_pop = 1'b0;
-        g_pop = 1'b0;
-        g_rpop = 1'b0;
-        g_disc = 1'b0;
-        g_hclr = 1'b0;
-        g_hor = {K{1'b0}};
-        tv = 0;
+        tv = 0;                        // the per-plane selections below are set in every iteration
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
                 svc = strm_vc[(i*S+q)*2 +: 2];
@@ -777,7 +765,7 @@ module router #(
         end
     endgenerate
     // per output: the packet it is sending, else a waiting FD/FR packet, else a queue in round robin
-    reg [K-1:0] nx_valid, nx_head, nx_tail, lk_set, lk_clr, lk_new;
+    reg [K-1:0] nx_valid, nx_head, nx_tail, lk_set, lk_clr;
     reg [K*2-1:0] nx_vc;
     reg [K*64-1:0] nx_data;
     reg [K*QW-1:0] lk_q_next, rr_link_next;
@@ -797,7 +785,6 @@ module router #(
         oq_pop = {K*S{1'b0}};
         lk_set = {K{1'b0}};
         lk_clr = {K{1'b0}};
-        lk_new = {K{1'b0}};
         lk_q_next = lk_q;
         rr_link_next = rr_link;
         lf = 68'd0;
@@ -828,7 +815,6 @@ module router #(
                 for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
                     if (fv[n2] && n2[QW-1:0] >= rr_link[o*QW +: QW]) lq = n2[QW-1:0];
                 if (found_q) begin
-                    lk_new[o] = 1'b1;
                     rr_link_next[o*QW +: QW] = (lq == LAST_Q) ? {QW{1'b0}} : lq + 1'b1;
                 end
             end
@@ -1124,7 +1110,4 @@ module router #(
             overflow <= overflow | push_drop | ctl_bad;
         end
     end
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire unused_lk = &{1'b0, lk_new};
-    /* verilator lint_on UNUSEDSIGNAL */
 endmodule

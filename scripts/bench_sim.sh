@@ -20,9 +20,9 @@ DOAR=${1:?usage: scripts/bench_sim.sh DOAR [REPEAT]}
 REPEAT=${2:-3}
 [ -x "$DOAR" ] || { echo "bench_sim: $DOAR is not executable" >&2; exit 2; }
 case $REPEAT in ''|*[!0-9]*|0) echo "bench_sim: REPEAT '$REPEAT': expected a count >= 1" >&2; exit 2;; esac
-speed() {  # CONFIG ROUTING BLOCK PHASES [ENV]: router-cycles/s of one run
+speed() {  # CONFIG ROUTING BLOCK PHASES [ENV [BINARY]]: router-cycles/s of one run
   local out
-  out=$(env ${5:-} "$DOAR" sim "$1" --routing "$2" --traffic ur --rate 0.3 --seed 1 --quiet --block "$3" $4) || return 1
+  out=$(env ${5:-} "${6:-$DOAR}" sim "$1" --routing "$2" --traffic ur --rate 0.3 --seed 1 --quiet --block "$3" $4) || return 1
   # whole-run figures (drain included): cycles * routers / time
   echo "$out" | sed -nE 's/^sim: cycles=.* speed=([0-9]+) .*/\1/p'
 }
@@ -59,8 +59,7 @@ for c in mid paper; do
     [ "${s:-0}" -gt "$b2" ] && b2=$s
     runs=$((runs + 2))
     if [ -n "$BASE" ]; then
-      s=$(out=$("$BASE" sim $c --routing doar --traffic ur --rate 0.3 --seed 1 --quiet $ph) && \
-          echo "$out" | sed -nE 's/^sim: cycles=.* speed=([0-9]+) .*/\1/p') || { echo "bench_sim: baseline failed" >&2; exit 1; }
+      s=$(speed $c doar 0 "$ph" "" "$BASE") || { echo "bench_sim: baseline failed" >&2; exit 1; }
       [ "${s:-0}" -gt "$bb" ] && bb=$s
       runs=$((runs + 1))
     fi
