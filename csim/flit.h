@@ -22,24 +22,56 @@ typedef struct {
     uint64_t data;
 } flit;
 
+/* The layouts below are the single definition for both languages: scripts/gen_flit_fields.py turns
+ * every `#define NAME integer` of this file into `define NAME integer` in rtl/flit_fields.vh
+ * (committed; `make flit-fields-check`, part of `make lint`, fails when it is stale). */
+
+/* header fields: bit position (SHIFT) and width (BITS) */
 #define FLIT_NID_SHIFT 0
+#define FLIT_NID_BITS 6
 #define FLIT_BID_SHIFT 6
+#define FLIT_BID_BITS 6
 #define FLIT_GID_SHIFT 12
+#define FLIT_GID_BITS 11
 #define FLIT_SRC_SHIFT 23
+#define FLIT_SRC_BITS 11
 #define FLIT_MCAST_SHIFT 34
 #define FLIT_MGRP_SHIFT 35
+#define FLIT_MGRP_BITS 8
 #define FLIT_LEN_SHIFT 43
+#define FLIT_LEN_BITS 4
 #define FLIT_TAG_SHIFT 47
+#define FLIT_TAG_BITS 16
 #define FLIT_MAX_LEN 15
+#define FLIT_DATA_BITS 64
+#define FLIT_VC_BITS 2          /* the link's VC field (the RTL's 4 VCs) */
 
-static inline int flit_dst_nid(uint64_t d) { return (int)((d >> FLIT_NID_SHIFT) & 0x3f); }
-static inline int flit_dst_bid(uint64_t d) { return (int)((d >> FLIT_BID_SHIFT) & 0x3f); }
-static inline int flit_dst_gid(uint64_t d) { return (int)((d >> FLIT_GID_SHIFT) & 0x7ff); }
-static inline int flit_src_gid(uint64_t d) { return (int)((d >> FLIT_SRC_SHIFT) & 0x7ff); }
+/* The RTL's flit words. A buffered flit (vcbuf) is {head, tail, data}; a queued flit (oq, the
+ * crossbar's output) is {head, tail, vc, data}: positions of head, tail and vc in them. */
+#define FLITW_TAIL_BIT 64
+#define FLITW_HEAD_BIT 65
+#define FLITW_BITS 66
+#define QFLITW_VC_SHIFT 64
+#define QFLITW_TAIL_BIT 66
+#define QFLITW_HEAD_BIT 67
+#define QFLITW_BITS 68
+
+/* The RTL's route entry (csim/vcbuf.h route_entry, packed): {discard, mcast, ovc, len, ports[K-1:0]};
+ * the fields sit above the K port bits, at K + OFF. */
+#define RENTRY_LEN_OFF 0
+#define RENTRY_OVC_OFF 4
+#define RENTRY_MCAST_OFF 6
+#define RENTRY_DISCARD_OFF 7
+#define RENTRY_FIELD_BITS 8     /* entry width: K + RENTRY_FIELD_BITS */
+
+static inline int flit_dst_nid(uint64_t d) { return (int)((d >> FLIT_NID_SHIFT) & ((1u << FLIT_NID_BITS) - 1)); }
+static inline int flit_dst_bid(uint64_t d) { return (int)((d >> FLIT_BID_SHIFT) & ((1u << FLIT_BID_BITS) - 1)); }
+static inline int flit_dst_gid(uint64_t d) { return (int)((d >> FLIT_GID_SHIFT) & ((1u << FLIT_GID_BITS) - 1)); }
+static inline int flit_src_gid(uint64_t d) { return (int)((d >> FLIT_SRC_SHIFT) & ((1u << FLIT_SRC_BITS) - 1)); }
 static inline int flit_mcast(uint64_t d) { return (int)((d >> FLIT_MCAST_SHIFT) & 1); }
-static inline int flit_mgrp(uint64_t d) { return (int)((d >> FLIT_MGRP_SHIFT) & 0xff); }
-static inline int flit_len(uint64_t d) { return (int)((d >> FLIT_LEN_SHIFT) & 0xf); }
-static inline int flit_tag(uint64_t d) { return (int)((d >> FLIT_TAG_SHIFT) & 0xffff); }
+static inline int flit_mgrp(uint64_t d) { return (int)((d >> FLIT_MGRP_SHIFT) & ((1u << FLIT_MGRP_BITS) - 1)); }
+static inline int flit_len(uint64_t d) { return (int)((d >> FLIT_LEN_SHIFT) & ((1u << FLIT_LEN_BITS) - 1)); }
+static inline int flit_tag(uint64_t d) { return (int)((d >> FLIT_TAG_SHIFT) & ((1u << FLIT_TAG_BITS) - 1)); }
 
 static inline uint64_t flit_header(int dst_gid, int dst_bid, int dst_nid, int src_gid, int mcast, int mgrp,
                                    int len, int tag) {

@@ -1,5 +1,11 @@
 #include "router.h"
 
+#include "router_alloc.h"
+#include "router_bulletin.h"
+#include "router_input.h"
+#include "router_output.h"
+#include "router_xbar.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,57 +260,6 @@ int router_gport_estimate(const router *r, int o) {
     return e > 0 ? e : 0;
 }
 
-/* Slots (o, plane) the waiting multicast has reserved (they leave the bulletin until it is done). */
-static uint64_t reserved_ports(const router *r, int plane) {
-    if (!r->res_valid || alloc_plane(r->res_in, r->res_vc, r->np) != plane) return 0;
-    const route_entry *e = vcbuf_route(&r->in[r->res_in], r->res_vc);
-    return e ? e->ports : 0;
-}
-
-/* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). A VC streaming a
- * packet proposes its next one (its route entry is the front of the route FIFO: an entry leaves the
- * FIFO when its head is granted); stage 2 drops such proposals (router_cycle_ref). */
-static alloc_req propose(const router *r, int i, int v) {
-    alloc_req q = {REQ_NONE, 0};
-    const vcbuf *b = &r->in[i];
-    if (!b->count[v]) return q;
-    if (!b->active[v] && !((b->front_head >> v) & 1)) {
-        q.kind = REQ_DISCARD;   /* a stray body flit: drained */
-        return q;
-    }
-    const route_entry *e = vcbuf_route(b, v);
-    if (!e) return q;           /* still being routed */
-    if (e->discard) { q.kind = REQ_DISCARD; return q; }
-    const int pl = alloc_plane(i, v, r->np);
-    uint64_t ok = 0;
-    for (uint64_t m = e->ports; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        if (!((r->locked[pl] >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
-            ok |= (uint64_t)1 << o;
-    }
-    if (!e->mcast) {
-        /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
-        uint64_t bulletin = r->prm.bulletin ? r->grb_free[pl] & ~reserved_ports(r, pl) : ~(uint64_t)0;
-        if (ok == e->ports && (e->ports & ~bulletin) == 0) { q.kind = REQ_HEAD; q.ports = ok; }
-    } else if (r->prm.bulletin) {
-        int mine = r->res_valid && r->res_in == i && r->res_vc == v;
-        if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free[pl]) == 0)) {
-            q.kind = REQ_MCAST;
-            q.ports = ok;
-        }
-    } else {
-        uint64_t want = ok & ~b->held[v];
-        if (want) { q.kind = REQ_ACQ; q.ports = want; }
-    }
-    return q;
-}
-
-/* A credit of output port o, VC v becomes cred (the occupancy follows). */
-static void set_cred(router *r, int o, int v, int cred) {
-    r->occ[o] -= cred - r->cred[o][v];
-    r->cred[o][v] = cred;
-}
-
 /* Clears the register set ro for a new cycle: every entry its masks name, then the masks. */
 static void regs_clear(router_out *ro) {
     for (uint64_t m = ro->out_ports; m; m &= m - 1) memset(&ro->out[__builtin_ctzll(m)], 0, sizeof ro->out[0]);
@@ -324,550 +279,118 @@ static void regs_clear(router_out *ro) {
 
 void router_cycle(router *r, const router_in *in, router_out *out) { *out = *router_cycle_ref(r, in, NULL); }
 
-/* The crossbar: flit f of a packet that holds `ports` through plane pl is written into their output
- * queues (VC and, for a head a route policy rewrote, header applied). */
-static void cross(router *r, int pl, uint64_t ports, int ovc, const flit *f, const route_entry *rw, uint64_t *written) {
-    flit w = *f;
-    w.valid = 1;
-    w.vc = (uint8_t)ovc;
-    if (rw && rw->rewrite && f->head) w.data = rw->hdr;
-    for (uint64_t m = ports; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        r->oq_total[o] = (uint16_t)(r->oq_total[o] + oq_push(&r->oqs[o * r->np + pl], &w));
-    }
-    r->oq_busy |= ports;
-    written[pl] |= ports;
-}
+/* ---- fault unit wiring (csim/fault.h calling order; rtl/router.v's g_fault) ---- */
 
-/* Takes the credits and output-queue room of a packet for `ports` on plane pl. */
-static void take_ports(router *r, int pl, uint64_t ports, const route_entry *e, uint8_t *taken) {
-    for (uint64_t m = ports; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
-        r->oqs[o * r->np + pl].room = (int16_t)(r->oqs[o * r->np + pl].room - e->len);
-        r->demand[o] -= e->len;
-        taken[o] = (uint8_t)(taken[o] + e->len);
+/* Start of the cycle: the unit's outputs and readiness. */
+static void fault_start(router *r, router_wires *w) {
+    fault_unit *fu = r->fu;
+    const int k = r->t.k;
+    w->port_down = r->link_dn;
+    w->ev_ready = fault_event_ready(fu);
+    for (int o = 0; o < k; o++) {
+        w->ctl_ready[o] = fault_receive_ready(fu, o);
+        if (r->ctl_cred[o] > 0 && fault_out_head(fu, o, &w->ctl_msg[o])) w->ctl_wait |= (uint64_t)1 << o;
+        /* the synchronous mask read for the RCU (read before this cycle's writes) */
+        int row = rcu_mask_row(&r->rcus[o]);
+        w->inv_next[o] = (row >= 0 && row < fu->et_num) ? ~fault_mask(fu, o, row) & w->kmask : 0;
     }
 }
 
+/* End of the cycle: the masks read become the RCUs' (one cycle late), the tick, then this cycle's
+ * inputs (seen from the next cycle). */
+static void fault_end(router *r, const router_in *in, router_wires *w) {
+    fault_unit *fu = r->fu;
+    const int k = r->t.k;
+    router_out *nx = w->nx;
+    memcpy(r->inv_q, w->inv_next, (size_t)k * sizeof w->inv_next[0]);
+    fault_tick(fu);
+    if (fu->in_taken >= 0) {
+        nx->ctl_cr_valid[fu->in_taken] = 1;
+        nx->ctl_cr_ports |= (uint64_t)1 << fu->in_taken;
+    }
+    if (in->ev_valid) {
+        if (w->ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN && in->ev_kind <= FEV_UP) {
+            fault_event(fu, (fault_event_kind)in->ev_kind, in->ev_port);
+            if (in->ev_kind == FEV_UP) r->link_dn &= ~((uint64_t)1 << in->ev_port);
+            else r->link_dn |= (uint64_t)1 << in->ev_port;
+        } else
+            r->events_dropped++;
+    }
+    for (uint64_t mi = w->pm.in & w->kmask; mi; mi &= mi - 1) {
+        int i = __builtin_ctzll(mi);
+        const flit *f = &in->in[i];
+        if (!fault_is_ctl(f)) continue;
+        fault_msg m;
+        fault_msg_unpack(f->data, &m);
+        if (w->ctl_ready[i] && (m.kind == FMSG_FD || m.kind == FMSG_FR)) {
+            fault_receive(fu, i, &m);
+        } else {   /* no control credit was free, or not a message: a protocol error */
+            r->ctl_dropped++;
+            nx->overflow |= (uint64_t)1 << i;
+        }
+    }
+}
+
+/* One cycle, structural: the units in the order rtl/router.v's compute (the state they read is
+ * the state at the start of the cycle wherever the RTL reads a register). */
 const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports) {
     const topo *t = &r->t;
-    const int k = t->k, np = r->np;
-    router_in_ports pm = {0, 0, 0, 0};   /* from here on, only these input entries are read */
+    const int k = t->k;
+    router_wires w;   /* only what each unit defines is read: no clearing of the big arrays */
     if (ports) {
-        pm = *ports;
+        w.pm = *ports;
     } else {
+        w.pm = (router_in_ports){0, 0, 0, 0};
         for (int i = 0; i < k; i++) {
-            if (in->in[i].valid) pm.in |= (uint64_t)1 << i;
-            if (in->cr_valid[i]) pm.cr |= (uint64_t)1 << i;
-            if (in->sb_valid[i]) pm.sb |= (uint64_t)1 << i;
-            if (in->ctl_cr_valid[i]) pm.ctl_cr |= (uint64_t)1 << i;
+            if (in->in[i].valid) w.pm.in |= (uint64_t)1 << i;
+            if (in->cr_valid[i]) w.pm.cr |= (uint64_t)1 << i;
+            if (in->sb_valid[i]) w.pm.sb |= (uint64_t)1 << i;
+            if (in->ctl_cr_valid[i]) w.pm.ctl_cr |= (uint64_t)1 << i;
         }
     }
-    const router_out *regs = &r->regs[r->cur];   /* the outputs during this cycle */
-    router_out *nx = &r->regs[r->cur ^ 1];       /* the registers after the edge */
-    regs_clear(nx);
+    w.regs = &r->regs[r->cur];
+    w.nx = &r->regs[r->cur ^ 1];
+    regs_clear(w.nx);
+    w.kmask = k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1);
+    memcpy(w.occ, r->occ, (size_t)k * sizeof w.occ[0]);
+    if (r->prm.cong_demand) memcpy(w.demand_start, r->demand, (size_t)k * sizeof w.demand_start[0]);
+    w.ctl_wait = w.ctl_ports = w.port_down = 0;
+    w.ev_ready = 0;
+    memset(w.taken, 0, (size_t)k);
+    memset(w.popped, 0, (size_t)k);
+    w.popped_ports = 0;
+    memset(w.written, 0, sizeof w.written);
 
-    int occ[ROUTER_MAX_PORTS];   /* output port occupancy at the start of the cycle */
-    memcpy(occ, r->occ, (size_t)k * sizeof occ[0]);
-    int demand_start[ROUTER_MAX_PORTS];
-    if (r->prm.cong_demand) memcpy(demand_start, r->demand, (size_t)k * sizeof demand_start[0]);
+    if (r->fu) fault_start(r, &w);
+    router_output_link(r, &w);           /* one flit per output onto the link registers */
+    router_input_propose(r, &w);         /* every VC's proposal */
+    router_alloc_grant(r, &w);           /* stage 2 and the credit check across planes */
+    router_alloc_pick(r, &w);            /* stage 1 */
+    router_bulletin_next(r, &w);         /* the reservation after the edge */
+    router_input_move(r, &w);            /* streams and grants through router_xbar */
+    router_xbar_count(r, &w);
+    router_alloc_edge(r, &w);
+    router_bulletin_edge(r, &w);
+    router_output_room(r, &w);           /* the room the link stage freed */
+    router_input_credits(r, &w);         /* credits upstream */
+    if (r->pol) policy_tick(r->pol, w.taken);
+    router_output_ctl(r, &w);            /* FD/FR packets leave on the ports the link stage gave them */
+    router_output_credits(r, in, &w);    /* credits returned by the downstream routers */
+    router_input_route(r, in, &w);       /* route-compute units, route FIFOs, arrivals */
+    if (r->fu) fault_end(r, in, &w);
+    w.nx->overflow |= w.regs->overflow;
 
-    /* ---- fault unit, start of the cycle: its outputs and readiness (fault.h calling order) ---- */
-    fault_unit *fu = r->fu;
-    uint64_t ctl_ports = 0, port_down = 0, kmask = k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1);
-    fault_msg ctl_msg[ROUTER_MAX_PORTS];
-    uint64_t inv_next[ROUTER_MAX_PORTS];
-    uint64_t ctl_wait = 0;   /* outputs whose unit has a message and a control credit */
-    int ev_ready = 0, ctl_ready[ROUTER_MAX_PORTS];
-    if (fu) {
-        port_down = r->link_dn;
-        ev_ready = fault_event_ready(fu);
-        for (int o = 0; o < k; o++) {
-            ctl_ready[o] = fault_receive_ready(fu, o);
-            if (r->ctl_cred[o] > 0 && fault_out_head(fu, o, &ctl_msg[o])) ctl_wait |= (uint64_t)1 << o;
-            /* the synchronous mask read for the RCU (read before this cycle's writes) */
-            int row = rcu_mask_row(&r->rcus[o]);
-            inv_next[o] = (row >= 0 && row < fu->et_num) ? ~fault_mask(fu, o, row) & kmask : 0;
-        }
-    }
-
-    /* ---- router_output, link stage: each output sends one flit of its queues (start of cycle):
-     * the packet it is sending, else a waiting FD/FR packet, else a head of a queue in round robin
-     * over the planes. The room a flit frees counts from the next cycle. ---- */
-    int room_back[ROUTER_MAX_PORTS];   /* per output: the plane whose queue gave a flit, -1 none */
-    uint64_t room_ports = 0;
-    for (uint64_t m = (r->oq_busy | ctl_wait) & kmask; m; m &= m - 1) {
-        const int o = __builtin_ctzll(m);
-        const uint64_t bit = (uint64_t)1 << o;
-        int q = -1;
-        if (r->lk_lock & bit) {
-            q = r->lk_q[o];
-            if (!r->oqs[o * np + q].count) q = -1;   /* the packet's next flit has not arrived */
-        } else if (ctl_wait & bit) {
-            ctl_ports |= bit;
-        } else {
-            for (int n = 0; n < np && q < 0; n++) {
-                int c = r->rr_link[o] + n;
-                if (c >= np) c -= np;
-                if (r->oqs[o * np + c].count) q = c;
-            }
-            if (q >= 0) r->rr_link[o] = (uint8_t)(q + 1 == np ? 0 : q + 1);
-        }
-        if (q < 0) continue;
-        oq *b = &r->oqs[o * np + q];
-        const flit *f = oq_front(b);
-        nx->out[o] = *f;
-        nx->out_ports |= bit;
-        if (f->tail) r->lk_lock &= ~bit;
-        else { r->lk_lock |= bit; r->lk_q[o] = (uint8_t)q; }
-        oq_pop(b);
-        room_back[o] = q;
-        room_ports |= bit;
-        if (!--r->oq_total[o]) r->oq_busy &= ~bit;
-    }
-
-    /* ---- router_alloc: every VC's proposal on the state at the start of the cycle ---- */
-    const int vcs = r->prm.vcs;
-    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* written where req_vcs says */
-    uint8_t req_vcs[ROUTER_MAX_PORTS];
-    uint64_t req_inputs = 0;
-    for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
-        int i = __builtin_ctzll(m);
-        unsigned vm = 0;
-        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
-            int v = __builtin_ctz(mv);
-            alloc_req q = propose(r, i, v);
-            if (q.kind == REQ_NONE) continue;
-            reqs[i * vcs + v] = q;
-            vm |= 1u << v;
-        }
-        req_vcs[i] = (uint8_t)vm;
-        if (vm) req_inputs |= (uint64_t)1 << i;
-    }
-    /* ---- router_alloc, stage 2: the registered picks propose again on this cycle's state ---- */
-    alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
-    alloc_out_view ov;
-    memset(&ov, 0, sizeof ov);
-    ov.k = k;
-    ov.planes = np;
-    ov.bulletin = r->prm.bulletin;
-    ov.req = req2;
-    ov.rr_out = r->rr_out;
-    ov.rr_mc = r->rr_mc;
-    for (int q = 0; q < np; q++) {
-        for (uint64_t m = r->pick_inputs & r->busy & ~r->in_busy[q]; m; m &= m - 1) {   /* a pick needs flits and a free plane */
-            int i = __builtin_ctzll(m);
-            int v = r->pick[i * np + q];
-            if (v < 0) continue;
-            /* stage 2's proposal is stage 1's of the same cycle (the same state), except that a VC
-             * streaming a packet proposes nothing there */
-            if (((req_vcs[i] >> v) & 1) && !r->in[i].active[v]) req2[i * np + q] = reqs[i * vcs + v];
-            else req2[i * np + q].kind = REQ_NONE;
-            if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
-        }
-    }
-    alloc_grants g;
-    alloc_stage2(&ov, &g);
-    /* Credits across planes: the planes grant in parallel, and two of them may send packets to
-     * the same output VC in one cycle. A grant stands only if its len, added to what the lower
-     * planes granted there (before their own cancellations: no chain), fits the credits; else it
-     * is cancelled whole (a multicast stays atomic) and its output slots grant nothing this cycle. */
-    if (np > 1) {
-        int tent[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
-        uint64_t tent_ports = 0;
-        for (int q = 0; q < np; q++) {
-            uint64_t cancel = 0;
-            for (uint64_t m = g.go[q]; m; m &= m - 1) {
-                int i = __builtin_ctzll(m);
-                if (req2[i * np + q].kind == REQ_DISCARD) continue;
-                const route_entry *e = vcbuf_route(&r->in[i], r->pick[i * np + q]);
-                for (uint64_t mo = g.granted_ports[i * np + q] & tent_ports; mo; mo &= mo - 1) {
-                    int o = __builtin_ctzll(mo);
-                    if (tent[o][e->ovc] + e->len > r->cred[o][e->ovc]) cancel |= (uint64_t)1 << i;
-                }
-            }
-            for (uint64_t m = g.go[q]; m; m &= m - 1) {   /* this plane's tentative grants count for the next */
-                int i = __builtin_ctzll(m);
-                if (req2[i * np + q].kind == REQ_DISCARD) continue;
-                const route_entry *e = vcbuf_route(&r->in[i], r->pick[i * np + q]);
-                for (uint64_t mo = g.granted_ports[i * np + q]; mo; mo &= mo - 1) {
-                    int o = __builtin_ctzll(mo);
-                    if (!((tent_ports >> o) & 1)) {
-                        memset(tent[o], 0, sizeof tent[o]);
-                        tent_ports |= (uint64_t)1 << o;
-                    }
-                    tent[o][e->ovc] += e->len;
-                }
-            }
-            for (uint64_t m = cancel; m; m &= m - 1) {
-                int i = __builtin_ctzll(m);
-                g.go[q] &= ~((uint64_t)1 << i);
-                g.out_granted[q] &= ~g.granted_ports[i * np + q];
-                if (g.mc_in == i && g.mc_plane == q) g.mc_in = g.mc_plane = -1;
-            }
-        }
-    }
-
-    /* ---- router_alloc, stage 1: new picks (registers) ---- */
-    alloc_in_view iv = {k, vcs, np, reqs, req_vcs, req_inputs, r->rr_in, r->res_valid ? r->res_in : -1, r->res_vc};
-    int8_t pick_next[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
-    alloc_stage1(&iv, pick_next);
-
-    /* The reservation: a multicast that waits (or lost the bulletin) reserves its slots, so that
-     * unicast heads stop starting on them and it gets them once their packets end. Only a route
-     * entry with mcast set and discard clear can reserve (none: nothing to search). */
-    int n_res_valid = r->res_valid, n_res_in = r->res_in, n_res_vc = r->res_vc;
-    if (r->prm.bulletin) {
-        if (r->res_valid && g.mc_in == r->res_in && g.mc_plane == alloc_plane(r->res_in, r->res_vc, np) &&
-            r->pick[g.mc_in * np + g.mc_plane] == r->res_vc)
-            n_res_valid = 0;
-        if (!r->res_valid && r->mc_routes > 0) {
-            for (int n = 0; n < k && !n_res_valid; n++) {
-                int i = (r->rr_mc + n) % k;
-                for (int v = 0; v < vcs; v++) {
-                    const flit *f = vcbuf_front(&r->in[i], v);
-                    const route_entry *e = vcbuf_route(&r->in[i], v);
-                    int granted = g.mc_in == i && g.mc_plane == alloc_plane(i, v, np) && r->pick[i * np + g.mc_plane] == v;
-                    if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !granted) {
-                        n_res_valid = 1;
-                        n_res_in = i;
-                        n_res_vc = v;
-                        break;
-                    }
-                }
-            }
-        }
-    }
-
-    /* ---- router_input + router_xbar: streams and grants move flits (state as at the start) ---- */
-    uint8_t taken[ROUTER_MAX_PORTS] = {0};   /* credits each output took (route policies' history) */
-    uint8_t popped[ROUTER_MAX_PORTS] = {0};  /* per input: VCs a flit left */
-    uint64_t popped_ports = 0;
-    uint64_t busy_start[ROUTER_MAX_PLANES], written[ROUTER_MAX_PLANES] = {0};
-    memcpy(busy_start, r->in_busy, sizeof busy_start);
-    for (int q = 0; q < np; q++) {
-        /* streams: the packet an input plane holds sends its next flit, if it has arrived */
-        for (uint64_t m = busy_start[q]; m; m &= m - 1) {
-            const int i = __builtin_ctzll(m);
-            router_stream *s = &r->strm[i * np + q];
-            vcbuf *b = &r->in[i];
-            const flit *f = vcbuf_front(b, s->vc);
-            if (!f) continue;
-            if (!s->discard) cross(r, q, s->ports, s->ovc, f, NULL, written);
-            if (f->tail) {
-                r->locked[q] &= ~s->ports;
-                if (s->mcast) r->grb_free[q] |= s->ports;
-                r->in_busy[q] &= ~((uint64_t)1 << i);
-                b->active[s->vc] = 0;
-            }
-            popped[i] |= (uint8_t)(1u << s->vc);
-            popped_ports |= (uint64_t)1 << i;
-            vcbuf_pop(b, s->vc);
-        }
-        /* grants: a head crosses (or is dropped), its packet starts streaming */
-        for (uint64_t m = g.go[q]; m; m &= m - 1) {
-            const int i = __builtin_ctzll(m);
-            const int v = r->pick[i * np + q];
-            vcbuf *b = &r->in[i];
-            const alloc_req *rq = &req2[i * np + q];
-            const flit *f = vcbuf_front(b, v);
-            const route_entry *e = vcbuf_route(b, v);
-            router_stream *s = &r->strm[i * np + q];
-            if (rq->kind == REQ_DISCARD) {
-                /* A packet without a route is drained: its head here, the rest as a stream with no
-                 * output. A stray body flit (no packet in progress) just leaves. */
-                if (f->head && e) {
-                    if (!f->tail) {
-                        s->vc = (uint8_t)v;
-                        s->discard = 1;
-                        s->mcast = 0;
-                        s->ports = 0;
-                        s->ovc = 0;
-                        r->in_busy[q] |= (uint64_t)1 << i;
-                        b->active[v] = 1;
-                    }
-                    if (e->mcast && !e->discard) r->mc_routes--;
-                    vcbuf_pop_route(b, v);
-                    nx->discard |= (uint64_t)1 << i;
-                    nx->discard_vcs[i] |= (uint8_t)(1u << v);
-                    r->discarded_heads++;
-                }
-                popped[i] |= (uint8_t)(1u << v);
-                popped_ports |= (uint64_t)1 << i;
-                vcbuf_pop(b, v);
-                continue;
-            }
-            uint64_t got = g.granted_ports[i * np + q];
-            take_ports(r, q, got, e, taken);
-            if (rq->kind == REQ_ACQ) {
-                r->locked[q] |= got;
-                b->held[v] |= got;
-                if (b->held[v] != e->ports) continue;   /* still acquiring: nothing crosses */
-            } else if (rq->kind == REQ_MCAST) {
-                r->locked[q] |= got;
-                r->grb_free[q] &= ~got;
-            } else {
-                r->locked[q] |= got;
-            }
-            /* the head crosses; the packet streams on from the next cycle */
-            cross(r, q, e->ports, e->ovc, f, e, written);
-            if (f->tail) {
-                r->locked[q] &= ~e->ports;
-                if (e->mcast) r->grb_free[q] |= e->ports;
-            } else {
-                s->vc = (uint8_t)v;
-                s->discard = 0;
-                s->mcast = e->mcast;
-                s->ovc = e->ovc;
-                s->ports = e->ports;
-                r->in_busy[q] |= (uint64_t)1 << i;
-                b->active[v] = 1;
-            }
-            b->held[v] = 0;
-            if (e->mcast && !e->discard) r->mc_routes--;
-            vcbuf_pop_route(b, v);
-            popped[i] |= (uint8_t)(1u << v);
-            popped_ports |= (uint64_t)1 << i;
-            vcbuf_pop(b, v);
-        }
-        for (uint64_t m = g.out_granted[q]; m; m &= m - 1) {
-            int o = __builtin_ctzll(m);
-            int w = g.out_winner[o * np + q];
-            r->rr_out[o * np + q] = (uint8_t)(w + 1 == k ? 0 : w + 1);
-        }
-    }
-    if (np > 1) {   /* outputs two or more planes wrote this cycle */
-        uint64_t once = 0, twice = 0;
-        for (int q = 0; q < np; q++) { twice |= once & written[q]; once |= written[q]; }
-        r->multi_plane_cycles += (uint64_t)__builtin_popcountll(twice);
-    }
-    for (uint64_t m = popped_ports; m; m &= m - 1) {
-        const int i = __builtin_ctzll(m);
-        if (!r->in[i].nonempty) r->busy &= ~((uint64_t)1 << i);
-    }
-    if (g.mc_in >= 0) r->rr_mc = g.mc_in + 1 == k ? 0 : g.mc_in + 1;
-    r->res_valid = n_res_valid;
-    r->res_in = n_res_in;
-    r->res_vc = n_res_vc;
-    /* the new picks become the stage-1 registers; the round robin moves past each pick */
-    for (uint64_t m = r->pick_inputs & ~req_inputs; m; m &= m - 1)   /* no proposal: no pick */
-        for (int q = 0; q < np; q++) r->pick[__builtin_ctzll(m) * np + q] = -1;
-    r->pick_inputs = 0;
-    for (uint64_t m = req_inputs; m; m &= m - 1) {
-        const int i = __builtin_ctzll(m);
-        for (int q = 0; q < np; q++) {
-            const int n = i * np + q, pv = pick_next[n];
-            r->pick[n] = (int8_t)pv;
-            if (pv < 0) continue;
-            r->rr_in[n] = (uint8_t)(pv + 1 == vcs ? 0 : pv + 1);
-            r->pick_inputs |= (uint64_t)1 << i;
-        }
-    }
-    /* the room the link stage freed */
-    for (uint64_t m = room_ports; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        r->oqs[o * np + room_back[o]].room++;
-    }
-
-    /* ---- router_input: credits upstream, one a cycle per input, round robin over the VCs owed ---- */
-    for (uint64_t m = popped_ports | r->crp_ports; m; m &= m - 1) {
-        const int i = __builtin_ctzll(m);
-        for (unsigned pv = popped[i]; pv; pv &= pv - 1) r->crp[i][__builtin_ctz(pv)]++;
-        unsigned owed = r->crp_vcs[i] | popped[i];
-        const unsigned hi = owed & (~0u << r->rr_cr[i]);   /* the first owed VC at or after rr_cr */
-        const int v = __builtin_ctz(hi ? hi : owed);
-        if (!--r->crp[i][v]) owed &= ~(1u << v);
-        r->crp_vcs[i] = (uint8_t)owed;
-        r->rr_cr[i] = (uint8_t)(v + 1 == vcs ? 0 : v + 1);
-        nx->cr_valid[i] = 1;
-        nx->cr_vc[i] = (uint8_t)v;
-        nx->cr_ports |= (uint64_t)1 << i;
-        if (owed) r->crp_ports |= (uint64_t)1 << i;
-        else r->crp_ports &= ~((uint64_t)1 << i);
-    }
-
-    if (r->pol) policy_tick(r->pol, taken);
-
-    /* ---- FD/FR packets leave on the ports the link stage gave them ---- */
-    for (uint64_t m = ctl_ports; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        nx->out[o].valid = nx->out[o].head = nx->out[o].tail = 1;
-        nx->out[o].vc = 0;
-        nx->out[o].data = fault_msg_pack(&ctl_msg[o]);
-        nx->out_ports |= (uint64_t)1 << o;
-        fault_out_take(fu, o);
-        r->ctl_cred[o]--;
-    }
-
-    /* ---- credits returned by the downstream routers (a credit nobody took saturates) ---- */
-    for (uint64_t m = pm.cr & kmask; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        int cv = in->cr_vc[o] & r->vc_mask;
-        if (cv >= vcs) continue;
-        int cap = r->prm.ds_depth[topo_port_class(t, o)];
-        set_cred(r, o, cv, r->cred[o][cv] + 1 > cap ? cap : r->cred[o][cv] + 1);
-    }
-    for (uint64_t m = pm.ctl_cr & kmask; m; m &= m - 1) {
-        int o = __builtin_ctzll(m);
-        if (r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
-    }
-    for (uint64_t m = port_down & kmask; m; m &= m - 1) {   /* a dead link swallows flits: nothing waits for its credits */
-        int o = __builtin_ctzll(m);
-        for (int v = 0; v < vcs; v++) set_cred(r, o, v, r->prm.ds_depth[topo_port_class(t, o)]);
-        r->ctl_cred[o] = r->prm.ctl_depth;
-    }
-
-    /* ---- route-compute units; completed routes enter the route FIFOs ---- */
-    const int done_slot = (r->side_pos + 1) % RCU_LATENCY;   /* stage RCU_LATENCY-1; stage 0 next */
-    const uint64_t tw_bit = in->tw_valid ? (uint64_t)1 << (in->tw_port & 63) : 0;  /* the RTL's port fields are 6 bits */
-    /* Ports with nothing arriving, no route completing, no table write and a parked (or, with a
-     * route policy, unused) RCU have nothing to do: their done slot is all zero and stays so. */
-    const uint64_t work = (pm.in | r->side_valid[done_slot] | tw_bit | (r->pol ? 0 : ~r->parked)) & kmask;
-    const flit none = {0, 0, 0, 0, 0};
-    for (uint64_t mw = work; mw; mw &= mw - 1) {
-        const int i = __builtin_ctzll(mw);
-        const uint64_t bit = (uint64_t)1 << i;
-        const flit *f = pm.in & bit ? &in->in[i] : &none;
-        if (fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
-        side_stage *slot = &r->side[i][done_slot];
-        rcu_out ro = {0, 0, 0, 0, 0, 0};
-        if (!r->pol) {   /* with a route policy the policy decides below; the RCUs idle */
-            rcu *u = &r->rcus[i];
-            if (r->parked & bit) {   /* it runs again: the LFSR steps it missed */
-                rcu_idle_cycles(u, r->now - r->parked_at[i]);
-                r->parked &= ~bit;
-            }
-            rcu_in ri;   /* all but cong_global (passed by reference) */
-            memset(&ri.hdr, 0, sizeof ri.hdr);
-            if (f->valid && f->head && !flit_mcast(f->data)) {
-                ri.hdr.valid = 1;
-                ri.hdr.dst_gid = flit_dst_gid(f->data);
-                ri.hdr.dst_bid = flit_dst_bid(f->data);
-                ri.hdr.dst_nid = flit_dst_nid(f->data);
-                ri.hdr.src_gid = flit_src_gid(f->data);
-                ri.hdr.vc = f->vc & r->vc_mask;
-            }
-            ri.opt_invalid = r->inv_q[i];
-            ri.cong_local = r->cg.cong_local;
-            ri.tw_valid = 0;
-            if (tw_bit & bit) {
-                ri.tw_valid = 1;
-                ri.tw_table = in->tw_table;
-                ri.tw_addr = in->tw_addr;
-                ri.tw_data = in->tw_data;
-            }
-            rcu_cycle_cg(u, &ri, &r->cg.group, &ro);
-            if (rcu_idle(u)) {   /* from the next cycle on it only steps its LFSR: park it */
-                r->parked |= bit;
-                r->parked_at[i] = r->now + 1;
-            }
-        }
-        const int slot_valid = (r->side_valid[done_slot] & bit) != 0;   /* = slot->valid, without reading it */
-        if (slot_valid) {
-            const side_stage done = *slot;
-            route_entry e;
-            memset(&e, 0, sizeof e);
-            e.len = done.len;
-            if (done.mcast) {
-                e.mcast = 1;
-                e.ovc = done.vc;
-                e.ports = mcast_lookup(&r->mc, i, done.grp);
-                e.discard = e.ports == 0;
-            } else if (r->pol) {
-                policy_view pv = {occ, in->group_occ};
-                policy_decision d;
-                policy_route(r->pol, &pv, i, done.vc, done.data, &d);
-                e.ovc = (uint8_t)d.vc;
-                e.discard = d.port < 0 || d.port >= t->k;
-                e.ports = e.discard ? 0 : (uint64_t)1 << d.port;
-                e.rewrite = d.hdr != done.data;
-                e.hdr = d.hdr;
-            } else {
-                e.ovc = (uint8_t)ro.vc;
-                e.discard = ro.cls == RCU_NONE || ro.port >= t->k;  /* a table C item beyond k */
-                e.ports = e.discard ? 0 : (uint64_t)1 << ro.port;
-            }
-            /* a length the credits cannot cover is a protocol error: the packet is drained */
-            if (done.len == 0 || done.len > r->prm.max_len) e.discard = 1;
-            if (e.discard) e.ports = 0;
-            int full = r->in[i].rcount[done.vc] == r->in[i].depth;   /* vcbuf_push_route drops it */
-            if (e.mcast && !e.discard && !full) r->mc_routes++;
-            if (!full)
-                for (uint64_t m = e.ports; m; m &= m - 1) r->demand[__builtin_ctzll(m)] += e.len;
-            vcbuf_push_route(&r->in[i], done.vc, &e);
-        }
-        /* the side stages shift: the done slot becomes stage 0 */
-        side_stage st = {0, 0, 0, 0, 0, 0};
-        /* a head dropped on a full VC (an upstream protocol error) gets no route entry */
-        int fvc = f->vc & r->vc_mask;
-        int accepted = f->valid && fvc < vcs && r->in[i].count[fvc] < r->in[i].depth;
-        if (f->valid && f->head && accepted) {
-            st.valid = 1;
-            st.vc = (uint8_t)fvc;
-            st.mcast = (uint8_t)flit_mcast(f->data);
-            st.grp = (uint8_t)flit_mgrp(f->data);
-            st.len = (uint8_t)flit_len(f->data);
-            st.data = f->data;
-        }
-        if (st.valid || slot_valid) *slot = st;   /* a slot not valid is all zero already */
-        if (st.valid) r->side_valid[done_slot] |= bit;
-        else r->side_valid[done_slot] &= ~bit;
-        /* ---- arrivals enter the VC buffers at the end of the cycle ---- */
-        if (f->valid) {
-            flit a = *f;
-            a.vc = (uint8_t)fvc;
-            vcbuf_push(&r->in[i], &a);
-            if (r->in[i].nonempty) r->busy |= bit;
-        }
-        if (r->in[i].overflow) r->ovf_ports |= bit;   /* sticky, as the flag */
-    }
-    r->side_pos = done_slot;
-    nx->overflow |= r->ovf_ports;
-    if (fu) memcpy(r->inv_q, inv_next, (size_t)k * sizeof inv_next[0]);   /* read above: one cycle late */
-
-    /* ---- fault unit: the tick, then this cycle's inputs (seen from the next cycle) ---- */
-    if (fu) {
-        fault_tick(fu);
-        if (fu->in_taken >= 0) {
-            nx->ctl_cr_valid[fu->in_taken] = 1;
-            nx->ctl_cr_ports |= (uint64_t)1 << fu->in_taken;
-        }
-        if (in->ev_valid) {
-            if (ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN && in->ev_kind <= FEV_UP) {
-                fault_event(fu, (fault_event_kind)in->ev_kind, in->ev_port);
-                if (in->ev_kind == FEV_UP) r->link_dn &= ~((uint64_t)1 << in->ev_port);
-                else r->link_dn |= (uint64_t)1 << in->ev_port;
-            } else
-                r->events_dropped++;
-        }
-        for (uint64_t mi = pm.in & kmask; mi; mi &= mi - 1) {
-            int i = __builtin_ctzll(mi);
-            const flit *f = &in->in[i];
-            if (!fault_is_ctl(f)) continue;
-            fault_msg m;
-            fault_msg_unpack(f->data, &m);
-            if (ctl_ready[i] && (m.kind == FMSG_FD || m.kind == FMSG_FR)) {
-                fault_receive(fu, i, &m);
-            } else {   /* no control credit was free, or not a message: a protocol error */
-                r->ctl_dropped++;
-                nx->overflow |= (uint64_t)1 << i;
-            }
-        }
-    }
-    nx->overflow |= regs->overflow;
-
-    /* ---- congestion, side-band, multicast table ---- */
+    /* ---- cong, side-band, multicast table ---- */
     /* intra-group and global ports: a queue here shows at once, not a link round trip later
      * (architecture.md "Congestion") */
     if (r->prm.cong_demand)
-        for (int o = t->first_local; o < k; o++) occ[o] += demand_start[o];
-    cong_cycle(&r->cg, occ, pm.sb, in->sb_bits);
-    nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
-    nx->sb_bits = cong_sb_bits(&r->cg);
+        for (int o = t->first_local; o < k; o++) w.occ[o] += w.demand_start[o];
+    cong_cycle(&r->cg, w.occ, w.pm.sb, in->sb_bits);
+    w.nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
+    w.nx->sb_bits = cong_sb_bits(&r->cg);
     if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);
 
     r->cur ^= 1;   /* the clock edge */
     r->now++;
-    return regs;
+    return w.regs;
 }

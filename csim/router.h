@@ -187,6 +187,45 @@ typedef struct {
                                       (statistic, for the lock-step's coverage) */
 } router;
 
+/*
+ * The wires between the units in one cycle (router_cycle_ref builds them unit by unit, in the
+ * order rtl/router.v's units compute them; the same names as there where there is one). Scratch:
+ * nothing survives the cycle, and only the entries the masks name are defined.
+ */
+typedef struct {
+    router_in_ports pm;          /* the input entries set this cycle */
+    const router_out *regs;      /* the output registers during this cycle */
+    router_out *nx;              /* the registers after the edge */
+    uint64_t kmask;              /* the k ports */
+    int occ[ROUTER_MAX_PORTS];   /* credit occupancy per output at the start of the cycle */
+    int demand_start[ROUTER_MAX_PORTS];   /* demand at the start (with prm.cong_demand) */
+    /* fault unit, start of the cycle */
+    uint64_t ctl_wait;           /* outputs whose unit has an FD/FR message and a control credit */
+    uint64_t ctl_ports;          /* outputs that send it this cycle (router_output) */
+    uint64_t port_down;          /* outputs whose link is down (full credits) */
+    fault_msg ctl_msg[ROUTER_MAX_PORTS];
+    uint64_t inv_next[ROUTER_MAX_PORTS];   /* the valid masks read for the RCUs */
+    int ev_ready, ctl_ready[ROUTER_MAX_PORTS];
+    /* router_output's link stage: per output the plane whose queue gave a flit */
+    int room_back[ROUTER_MAX_PORTS];
+    uint64_t room_ports;
+    /* router_input's proposals (stage 1's: req_kind; stage 2 drops streaming VCs) */
+    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* input i, VC v at i*vcs+v, where req_vcs says */
+    uint8_t req_vcs[ROUTER_MAX_PORTS];
+    uint64_t req_inputs;
+    /* router_alloc: stage 2's requests and grants (after the credit check), stage 1's picks */
+    alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
+    alloc_grants g;
+    int8_t pick_next[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
+    /* router_bulletin: the reservation after the edge */
+    int n_res_valid, n_res_in, n_res_vc;
+    /* router_input + router_xbar: what moved */
+    uint8_t taken[ROUTER_MAX_PORTS];   /* credits each output took (route policies' history) */
+    uint8_t popped[ROUTER_MAX_PORTS];  /* per input: VCs a flit left */
+    uint64_t popped_ports;
+    uint64_t written[ROUTER_MAX_PLANES];   /* per plane: output queues written */
+} router_wires;
+
 void router_default_params(const topo *t, router_params *p);
 int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]);
 int router_init(router *r, const topo *t, const router_params *p, const table_params *tp, char err[DOAR_ERRLEN]);

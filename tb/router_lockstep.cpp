@@ -562,7 +562,7 @@ void write_wave_gtkw(const std::string &path, const std::string &fst, const topo
         w.sig("mc_in", (K > 1) ? 32 - __builtin_clz(K - 1) : 1);
         w.end("Global Resource Bulletin");
         w.begin("Allocation");
-        w.sig("pk_valid", K * DOAR_SPEEDUP); w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("out_granted", K * DOAR_SPEEDUP);
+        w.sig("pk_valid", K * DOAR_SPEEDUP); w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP);
         w.sig("pop", 4 * K);
         w.end("Allocation");
     } else {
@@ -572,12 +572,12 @@ void write_wave_gtkw(const std::string &path, const std::string &fst, const topo
         w.sig("cong_local", K); w.sig("cong_group", t.ah); w.sig("congestion.congg", t.h);
         w.end("Congestion");
         w.begin("Route compute, input port 0");
-        snprintf(name, sizeof name, "g_in[0].route.s3_ok_ga"); w.sig(name, t.ah);
-        snprintf(name, sizeof name, "g_in[0].route.s3_ok_gc"); w.sig(name, t.ah);
-        snprintf(name, sizeof name, "g_in[0].route.s3_ok_gd"); w.sig(name, t.ah);
-        snprintf(name, sizeof name, "g_in[0].route.out_class"); w.sig(name, 4);
-        snprintf(name, sizeof name, "g_in[0].route.out_gport"); w.sig(name, GPW);
-        snprintf(name, sizeof name, "g_in[0].route.out_port"); w.sig(name, 6);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_ga"); w.sig(name, t.ah);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_gc"); w.sig(name, t.ah);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_gd"); w.sig(name, t.ah);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.out_class"); w.sig(name, 4);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.out_gport"); w.sig(name, GPW);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.out_port"); w.sig(name, 6);
         w.end("Route compute, input port 0");
     }
     w.begin("Links out");
@@ -594,8 +594,8 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     w.end("Links in");
     w.begin("Allocation");
     w.sig("locked", K * DOAR_SPEEDUP); w.sig("grb_free", K * DOAR_SPEEDUP); w.sig("pk_valid", K * DOAR_SPEEDUP);
-    w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("out_granted", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
-    w.sig("pop", 4 * K); w.sig("rpush", K); w.sig("in_busy", K * DOAR_SPEEDUP); w.sig("lk_lock", K);
+    w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
+    w.sig("pop", 4 * K); w.sig("inputs.rpush", K); w.sig("in_busy", K * DOAR_SPEEDUP); w.sig("lk_lock", K);
     w.end("Allocation");
     w.begin("Congestion");
     // what the congestion unit compares with TL / TG: per port, occupancy (+ demand on intra-group

@@ -37,7 +37,7 @@ FST=build/waves/router_small_seed1.fst; GTKW=build/waves/router_small_seed1.gtkw
 [ -s "$FST" ] && [ -s "$GTKW" ] && ok || bad "waveform or save file missing"
 vars=$(fst2vcd "$FST" 2>/dev/null | grep '\$var' | awk '{print $5}' | sort -u)
 missing=0
-for s in $(grep '^TOP\.router\.' "$GTKW" | sed 's/^TOP\.router\.//; s/\[.*//'); do
+for s in $(grep '^TOP\.router\.' "$GTKW" | sed 's/^TOP\.router\.//; s/\[[0-9]*:[0-9]*\]$//; s/.*\.//'); do
   echo "$vars" | grep -qx "$s" || { missing=$((missing+1)); echo "   not in FST: $s"; }
 done
 [ -n "$vars" ] && [ $missing -eq 0 ] && ok || bad "$missing save-file signals missing from the FST"

@@ -1,0 +1,293 @@
+#include "router_input.h"
+
+#include <string.h>
+
+#include "router_bulletin.h"
+#include "router_output.h"
+#include "router_xbar.h"
+
+/* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). A VC streaming a
+ * packet proposes its next one (its route entry is the front of the route FIFO: an entry leaves the
+ * FIFO when its head is granted); stage 2 drops such proposals (router_alloc_grant). */
+static alloc_req propose(const router *r, int i, int v) {
+    alloc_req q = {REQ_NONE, 0};
+    const vcbuf *b = &r->in[i];
+    if (!b->count[v]) return q;
+    if (!b->active[v] && !((b->front_head >> v) & 1)) {
+        q.kind = REQ_DISCARD;   /* a stray body flit: drained */
+        return q;
+    }
+    const route_entry *e = vcbuf_route(b, v);
+    if (!e) return q;           /* still being routed */
+    if (e->discard) { q.kind = REQ_DISCARD; return q; }
+    const int pl = alloc_plane(i, v, r->np);
+    uint64_t ok = 0;
+    for (uint64_t m = e->ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        if (!((r->locked[pl] >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
+            ok |= (uint64_t)1 << o;
+    }
+    if (!e->mcast) {
+        /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
+        uint64_t bulletin = r->prm.bulletin ? r->grb_free[pl] & ~router_bulletin_reserved(r, pl) : ~(uint64_t)0;
+        if (ok == e->ports && (e->ports & ~bulletin) == 0) { q.kind = REQ_HEAD; q.ports = ok; }
+    } else if (r->prm.bulletin) {
+        int mine = r->res_valid && r->res_in == i && r->res_vc == v;
+        if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free[pl]) == 0)) {
+            q.kind = REQ_MCAST;
+            q.ports = ok;
+        }
+    } else {
+        uint64_t want = ok & ~b->held[v];
+        if (want) { q.kind = REQ_ACQ; q.ports = want; }
+    }
+    return q;
+}
+
+void router_input_propose(const router *r, router_wires *w) {
+    const int vcs = r->prm.vcs;
+    w->req_inputs = 0;
+    for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
+        int i = __builtin_ctzll(m);
+        unsigned vm = 0;
+        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
+            int v = __builtin_ctz(mv);
+            alloc_req q = propose(r, i, v);
+            if (q.kind == REQ_NONE) continue;
+            w->reqs[i * vcs + v] = q;
+            vm |= 1u << v;
+        }
+        w->req_vcs[i] = (uint8_t)vm;
+        if (vm) w->req_inputs |= (uint64_t)1 << i;
+    }
+}
+
+void router_input_move(router *r, router_wires *w) {
+    const int np = r->np;
+    const alloc_grants *g = &w->g;
+    router_out *nx = w->nx;
+    uint64_t busy_start[ROUTER_MAX_PLANES];   /* the streams as at the start of the cycle */
+    memcpy(busy_start, r->in_busy, sizeof busy_start);
+    for (int q = 0; q < np; q++) {
+        /* streams: the packet an input plane holds sends its next flit, if it has arrived */
+        for (uint64_t m = busy_start[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            router_stream *s = &r->strm[i * np + q];
+            vcbuf *b = &r->in[i];
+            const flit *f = vcbuf_front(b, s->vc);
+            if (!f) continue;
+            if (!s->discard) router_xbar_write(r, q, s->ports, s->ovc, f, NULL, w->written);
+            if (f->tail) {
+                r->locked[q] &= ~s->ports;
+                if (s->mcast) r->grb_free[q] |= s->ports;
+                r->in_busy[q] &= ~((uint64_t)1 << i);
+                b->active[s->vc] = 0;
+            }
+            w->popped[i] |= (uint8_t)(1u << s->vc);
+            w->popped_ports |= (uint64_t)1 << i;
+            vcbuf_pop(b, s->vc);
+        }
+        /* grants: a head crosses (or is dropped), its packet starts streaming */
+        for (uint64_t m = g->go[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            const int v = r->pick[i * np + q];
+            vcbuf *b = &r->in[i];
+            const alloc_req *rq = &w->req2[i * np + q];
+            const flit *f = vcbuf_front(b, v);
+            const route_entry *e = vcbuf_route(b, v);
+            router_stream *s = &r->strm[i * np + q];
+            if (rq->kind == REQ_DISCARD) {
+                /* A packet without a route is drained: its head here, the rest as a stream with no
+                 * output. A stray body flit (no packet in progress) just leaves. */
+                if (f->head && e) {
+                    if (!f->tail) {
+                        s->vc = (uint8_t)v;
+                        s->discard = 1;
+                        s->mcast = 0;
+                        s->ports = 0;
+                        s->ovc = 0;
+                        r->in_busy[q] |= (uint64_t)1 << i;
+                        b->active[v] = 1;
+                    }
+                    if (e->mcast && !e->discard) r->mc_routes--;
+                    vcbuf_pop_route(b, v);
+                    nx->discard |= (uint64_t)1 << i;
+                    nx->discard_vcs[i] |= (uint8_t)(1u << v);
+                    r->discarded_heads++;
+                }
+                w->popped[i] |= (uint8_t)(1u << v);
+                w->popped_ports |= (uint64_t)1 << i;
+                vcbuf_pop(b, v);
+                continue;
+            }
+            uint64_t got = g->granted_ports[i * np + q];
+            router_output_take(r, q, got, e, w->taken);
+            if (rq->kind == REQ_ACQ) {
+                r->locked[q] |= got;
+                b->held[v] |= got;
+                if (b->held[v] != e->ports) continue;   /* still acquiring: nothing crosses */
+            } else if (rq->kind == REQ_MCAST) {
+                r->locked[q] |= got;
+                r->grb_free[q] &= ~got;
+            } else {
+                r->locked[q] |= got;
+            }
+            /* the head crosses; the packet streams on from the next cycle */
+            router_xbar_write(r, q, e->ports, e->ovc, f, e, w->written);
+            if (f->tail) {
+                r->locked[q] &= ~e->ports;
+                if (e->mcast) r->grb_free[q] |= e->ports;
+            } else {
+                s->vc = (uint8_t)v;
+                s->discard = 0;
+                s->mcast = e->mcast;
+                s->ovc = e->ovc;
+                s->ports = e->ports;
+                r->in_busy[q] |= (uint64_t)1 << i;
+                b->active[v] = 1;
+            }
+            b->held[v] = 0;
+            if (e->mcast && !e->discard) r->mc_routes--;
+            vcbuf_pop_route(b, v);
+            w->popped[i] |= (uint8_t)(1u << v);
+            w->popped_ports |= (uint64_t)1 << i;
+            vcbuf_pop(b, v);
+        }
+    }
+    /* speed cache: inputs whose VC buffers emptied */
+    for (uint64_t m = w->popped_ports; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        if (!r->in[i].nonempty) r->busy &= ~((uint64_t)1 << i);
+    }
+}
+
+void router_input_credits(router *r, router_wires *w) {
+    const int vcs = r->prm.vcs;
+    router_out *nx = w->nx;
+    for (uint64_t m = w->popped_ports | r->crp_ports; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        for (unsigned pv = w->popped[i]; pv; pv &= pv - 1) r->crp[i][__builtin_ctz(pv)]++;
+        unsigned owed = r->crp_vcs[i] | w->popped[i];
+        const unsigned hi = owed & (~0u << r->rr_cr[i]);   /* the first owed VC at or after rr_cr */
+        const int v = __builtin_ctz(hi ? hi : owed);
+        if (!--r->crp[i][v]) owed &= ~(1u << v);
+        r->crp_vcs[i] = (uint8_t)owed;
+        r->rr_cr[i] = (uint8_t)(v + 1 == vcs ? 0 : v + 1);
+        nx->cr_valid[i] = 1;
+        nx->cr_vc[i] = (uint8_t)v;
+        nx->cr_ports |= (uint64_t)1 << i;
+        if (owed) r->crp_ports |= (uint64_t)1 << i;
+        else r->crp_ports &= ~((uint64_t)1 << i);
+    }
+}
+
+void router_input_route(router *r, const router_in *in, router_wires *w) {
+    const topo *t = &r->t;
+    const int vcs = r->prm.vcs;
+    router_out *nx = w->nx;
+    const int done_slot = (r->side_pos + 1) % RCU_LATENCY;   /* stage RCU_LATENCY-1; stage 0 next */
+    const uint64_t tw_bit = in->tw_valid ? (uint64_t)1 << (in->tw_port & 63) : 0;  /* the RTL's port fields are 6 bits */
+    /* Ports with nothing arriving, no route completing, no table write and a parked (or, with a
+     * route policy, unused) RCU have nothing to do: their done slot is all zero and stays so. */
+    const uint64_t work = (w->pm.in | r->side_valid[done_slot] | tw_bit | (r->pol ? 0 : ~r->parked)) & w->kmask;
+    const flit none = {0, 0, 0, 0, 0};
+    for (uint64_t mw = work; mw; mw &= mw - 1) {
+        const int i = __builtin_ctzll(mw);
+        const uint64_t bit = (uint64_t)1 << i;
+        const flit *f = w->pm.in & bit ? &in->in[i] : &none;
+        if (r->fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
+        side_stage *slot = &r->side[i][done_slot];
+        rcu_out ro = {0, 0, 0, 0, 0, 0};
+        if (!r->pol) {   /* with a route policy the policy decides below; the RCUs idle */
+            rcu *u = &r->rcus[i];
+            if (r->parked & bit) {   /* it runs again: the LFSR steps it missed */
+                rcu_idle_cycles(u, r->now - r->parked_at[i]);
+                r->parked &= ~bit;
+            }
+            rcu_in ri;   /* all but cong_global (passed by reference) */
+            memset(&ri.hdr, 0, sizeof ri.hdr);
+            if (f->valid && f->head && !flit_mcast(f->data)) {
+                ri.hdr.valid = 1;
+                ri.hdr.dst_gid = flit_dst_gid(f->data);
+                ri.hdr.dst_bid = flit_dst_bid(f->data);
+                ri.hdr.dst_nid = flit_dst_nid(f->data);
+                ri.hdr.src_gid = flit_src_gid(f->data);
+                ri.hdr.vc = f->vc & r->vc_mask;
+            }
+            ri.opt_invalid = r->inv_q[i];
+            ri.cong_local = r->cg.cong_local;
+            ri.tw_valid = 0;
+            if (tw_bit & bit) {
+                ri.tw_valid = 1;
+                ri.tw_table = in->tw_table;
+                ri.tw_addr = in->tw_addr;
+                ri.tw_data = in->tw_data;
+            }
+            rcu_cycle_cg(u, &ri, &r->cg.group, &ro);
+            if (rcu_idle(u)) {   /* from the next cycle on it only steps its LFSR: park it */
+                r->parked |= bit;
+                r->parked_at[i] = r->now + 1;
+            }
+        }
+        const int slot_valid = (r->side_valid[done_slot] & bit) != 0;   /* = slot->valid, without reading it */
+        if (slot_valid) {
+            const side_stage done = *slot;
+            route_entry e;
+            memset(&e, 0, sizeof e);
+            e.len = done.len;
+            if (done.mcast) {
+                e.mcast = 1;
+                e.ovc = done.vc;
+                e.ports = mcast_lookup(&r->mc, i, done.grp);
+                e.discard = e.ports == 0;
+            } else if (r->pol) {
+                policy_view pv = {w->occ, in->group_occ};
+                policy_decision d;
+                policy_route(r->pol, &pv, i, done.vc, done.data, &d);
+                e.ovc = (uint8_t)d.vc;
+                e.discard = d.port < 0 || d.port >= t->k;
+                e.ports = e.discard ? 0 : (uint64_t)1 << d.port;
+                e.rewrite = d.hdr != done.data;
+                e.hdr = d.hdr;
+            } else {
+                e.ovc = (uint8_t)ro.vc;
+                e.discard = ro.cls == RCU_NONE || ro.port >= t->k;  /* a table C item beyond k */
+                e.ports = e.discard ? 0 : (uint64_t)1 << ro.port;
+            }
+            /* a length the credits cannot cover is a protocol error: the packet is drained */
+            if (done.len == 0 || done.len > r->prm.max_len) e.discard = 1;
+            if (e.discard) e.ports = 0;
+            int full = r->in[i].rcount[done.vc] == r->in[i].depth;   /* vcbuf_push_route drops it */
+            if (e.mcast && !e.discard && !full) r->mc_routes++;
+            if (!full)
+                for (uint64_t m = e.ports; m; m &= m - 1) r->demand[__builtin_ctzll(m)] += e.len;
+            vcbuf_push_route(&r->in[i], done.vc, &e);
+        }
+        /* the side stages shift: the done slot becomes stage 0 */
+        side_stage st = {0, 0, 0, 0, 0, 0};
+        /* a head dropped on a full VC (an upstream protocol error) gets no route entry */
+        int fvc = f->vc & r->vc_mask;
+        int accepted = f->valid && fvc < vcs && r->in[i].count[fvc] < r->in[i].depth;
+        if (f->valid && f->head && accepted) {
+            st.valid = 1;
+            st.vc = (uint8_t)fvc;
+            st.mcast = (uint8_t)flit_mcast(f->data);
+            st.grp = (uint8_t)flit_mgrp(f->data);
+            st.len = (uint8_t)flit_len(f->data);
+            st.data = f->data;
+        }
+        if (st.valid || slot_valid) *slot = st;   /* a slot not valid is all zero already */
+        if (st.valid) r->side_valid[done_slot] |= bit;
+        else r->side_valid[done_slot] &= ~bit;
+        /* ---- arrivals enter the VC buffers at the end of the cycle ---- */
+        if (f->valid) {
+            flit a = *f;
+            a.vc = (uint8_t)fvc;
+            vcbuf_push(&r->in[i], &a);
+            if (r->in[i].nonempty) r->busy |= bit;
+        }
+        if (r->in[i].overflow) r->ovf_ports |= bit;   /* sticky, as the flag */
+    }
+    r->side_pos = done_slot;
+    nx->overflow |= r->ovf_ports;
+}

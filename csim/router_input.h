@@ -1,0 +1,34 @@
+/*
+ * router_input — the input side of every port: per port a vcbuf (VC FIFOs and route FIFOs) and a
+ * route-compute unit with the side stages that carry a head's VC / multicast facts beside it; the
+ * proposals of every VC; the packet each input plane streams; the credits owed upstream.
+ * Mirrors rtl/router_input.v.
+ *
+ * Contract (one cycle, calls in router_cycle_ref's order)
+ *   router_input_propose (start of the cycle): every VC's proposal (alloc.h) on the state at the
+ *     start: HEAD / MCAST / ACQ with the ports whose slot is free, whose output VC has len credits
+ *     and whose output queue len flits of room; DISCARD for a packet without a route, a bad length
+ *     or a stray body flit. A VC streaming a packet proposes its next one (stage 2 drops it).
+ *   router_input_move: streams and grants move flits (through router_xbar): a streaming input
+ *     plane sends its packet's next flit if it has arrived; a granted head crosses (or an ACQ
+ *     takes its slots) and its packet streams from the next cycle; a DISCARD drains. Slots are
+ *     locked / freed, multicast slots leave / return to the bulletin, credits and room are taken.
+ *   router_input_credits: per input one credit a cycle upstream, round robin over the VCs owed.
+ *   router_input_route (end of the cycle): the route-compute units step; a completed route (the
+ *     head arrived 4 cycles ago) enters its VC's route FIFO; this cycle's flits enter the VC
+ *     buffers (a head on a full VC gets no route entry).
+ *   Timing: a head in at t has its route entry at the end of t+4, proposes in t+5.
+ * Invariants: a VC's route FIFO holds one entry per head in its flit FIFO that has been routed;
+ *   an input plane streams at most one packet.
+ */
+#ifndef DOAR_ROUTER_INPUT_H
+#define DOAR_ROUTER_INPUT_H
+
+#include "router.h"
+
+void router_input_propose(const router *r, router_wires *w);
+void router_input_move(router *r, router_wires *w);
+void router_input_credits(router *r, router_wires *w);
+void router_input_route(router *r, const router_in *in, router_wires *w);
+
+#endif

@@ -1,0 +1,22 @@
+#include "router_xbar.h"
+
+void router_xbar_write(router *r, int pl, uint64_t ports, int ovc, const flit *f, const route_entry *rw,
+                       uint64_t *written) {
+    flit w = *f;
+    w.valid = 1;
+    w.vc = (uint8_t)ovc;
+    if (rw && rw->rewrite && f->head) w.data = rw->hdr;
+    for (uint64_t m = ports; m; m &= m - 1) {
+        int o = __builtin_ctzll(m);
+        r->oq_total[o] = (uint16_t)(r->oq_total[o] + oq_push(&r->oqs[o * r->np + pl], &w));
+    }
+    r->oq_busy |= ports;
+    written[pl] |= ports;
+}
+
+void router_xbar_count(router *r, const router_wires *w) {
+    if (r->np < 2) return;
+    uint64_t once = 0, twice = 0;
+    for (int q = 0; q < r->np; q++) { twice |= once & w->written[q]; once |= w->written[q]; }
+    r->multi_plane_cycles += (uint64_t)__builtin_popcountll(twice);
+}

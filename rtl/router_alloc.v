@@ -1,0 +1,185 @@
+// router_alloc — router v2's switch allocation (csim/router_alloc.c): stage 1 (alloc_in, the
+// input arbiters; its picks are registers), stage 2 (alloc_out, the bulletin's multicast and the
+// output arbiters, on this cycle's proposals of the picked VCs), the credit check across planes
+// that cancels a grant the planes together would overdraw, the output slots held by a packet
+// (locked) and the round-robin pointers. Combinational on the state at the start of the cycle;
+// picks, locks and pointers change at the edge. docs/architecture.md "Router v2".
+`include "flit_fields.vh"
+module router_alloc #(
+    parameter K = 7,                   // ports
+    parameter S = 2,                   // crossbar planes
+    parameter BULLETIN = 1,            // Global Resource Bulletin on
+    parameter CRW = 11,                // credit counter width (router_output)
+    // derived — do not override
+    parameter KW = (K > 1) ? $clog2(K) : 1,
+    parameter QW = (S > 1) ? $clog2(S) : 1,
+    parameter RW = K + `RENTRY_FIELD_BITS
+) (
+    input  wire               clk,
+    input  wire               rst,
+    // router_input: proposals and the route entries at the VC fronts
+    input  wire [K*4*3-1:0]   req_kind,       // input i, VC v at i*4+v
+    input  wire [K*4*3-1:0]   req2_kind,
+    input  wire [K*4*K-1:0]   req_ports,
+    input  wire [K*4*RW-1:0]  e_entry,
+    input  wire [K*S-1:0]     in_busy,        // input plane (i*S+q) streams: its pick is void
+    input  wire [K*S-1:0]     set_lock,       // slots (o*S+q) taken / freed this cycle
+    input  wire [K*S-1:0]     clr_lock,
+    input  wire [K*4*CRW-1:0] cred,           // router_output's credits, (o*4+v)*CRW
+    input  wire               res_valid,      // router_bulletin: the reserved multicast goes first
+    input  wire [KW-1:0]      res_in,
+    input  wire [1:0]         res_vc,
+    // the stage-1 registers and the grants
+    output reg  [K*S-1:0]     pk_valid,       // input i, plane q at i*S+q
+    output reg  [K*S*2-1:0]   pk_vc,
+    output reg  [K*S*3-1:0]   kind2,          // the picked VC's proposal now (none: void)
+    output reg  [K*S-1:0]     go_f,           // the pick moves (after the credit check)
+    output reg  [K*S*K-1:0]   granted_f,      // (i,q): ports granted
+    output reg                mc_valid_f,     // the bulletin's multicast winner
+    output wire [KW-1:0]      mc_in,
+    output wire [QW-1:0]      mc_plane,
+    output reg  [KW-1:0]      rr_mc,
+    output reg  [K*4*CRW-1:0] dec,            // credits taken this cycle per output VC (o*4+v)
+    output reg  [K*S-1:0]     locked          // slots held by a packet writing through them
+);
+    localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
+    localparam [2:0] R_NONE = `REQ_NONE, R_DISCARD = `REQ_DISCARD;
+    localparam integer K_M1 = K - 1;
+    localparam [KW-1:0] LAST_IN = K_M1[KW-1:0];
+    reg [K*S*2-1:0] rr_in;
+    reg [K*S*KW-1:0] rr_out;           // output o, plane q at o*S+q
+    integer i, q, v, o;
+
+    // ---------------- stage 1: picks (registered) ----------------
+    wire [K*S-1:0] pick1_valid;
+    wire [K*S*2-1:0] pick1_vc;
+    alloc_in #(.K(K), .KW(KW), .S(S)) stage1 (
+        .req_kind(req_kind), .rr_in(rr_in), .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
+        .pick_valid(pick1_valid), .pick_vc(pick1_vc));
+
+    // ---------------- stage 2: the registered picks propose again on this cycle's state ----------------
+    reg [K*S*K-1:0] ports2;
+    reg [1:0] pvc;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                pvc = pk_vc[(i*S+q)*2 +: 2];
+                kind2[(i*S+q)*3 +: 3] = R_NONE;
+                ports2[(i*S+q)*K +: K] = {K{1'b0}};
+                for (v = 0; v < 4; v = v + 1)
+                    if (pk_valid[i*S+q] && !in_busy[i*S+q] && pvc == v[1:0]) begin
+                        kind2[(i*S+q)*3 +: 3] = req2_kind[(i*4+v)*3 +: 3];
+                        ports2[(i*S+q)*K +: K] = req_ports[(i*4+v)*K +: K];
+                    end
+            end
+    end
+    wire [K*S-1:0] go, out_granted;
+    wire [K*S*K-1:0] granted;
+    wire mc_valid;
+    wire [K*S*KW-1:0] out_winner;
+    alloc_out #(.K(K), .KW(KW), .S(S), .QW(QW), .BULLETIN(BULLETIN)) stage2 (
+        .req_kind(kind2), .req_ports(ports2), .rr_out(rr_out), .rr_mc(rr_mc),
+        .go(go), .granted(granted), .mc_valid(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane),
+        .out_granted(out_granted), .out_winner(out_winner));
+
+    // Credits across planes: a grant stands only if its len, added to what the lower planes granted
+    // to the same output VC (before their own cancellations), fits the credits; else it is
+    // cancelled whole and its slots grant nothing this cycle (csim router_alloc_cycle, the same rule).
+    reg [K*S-1:0] out_granted_f;
+    reg [K*4*CRW-1:0] lower;           // (o,w): what the planes below the current one granted
+    reg [K*S-1:0] cancel;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
+    reg [RW-1:0] et;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer tv, tw;
+    always @* begin
+        o = 0;                         // loop variables are assigned on every path (no latch)
+        tv = 0;
+        tw = 0;
+        lower = {K*4*CRW{1'b0}};
+        cancel = {K*S{1'b0}};
+        et = {RW{1'b0}};
+        for (q = 0; q < S; q = q + 1) begin
+            for (i = 0; i < K; i = i + 1) begin
+                et = {RW{1'b0}};       // the picked VC's route entry (a 4-way selection)
+                for (tv = 0; tv < 4; tv = tv + 1)
+                    if (pk_vc[(i*S+q)*2 +: 2] == tv[1:0]) et = e_entry[(i*4 + tv)*RW +: RW];
+                for (o = 0; o < K; o = o + 1)
+                    for (tw = 0; tw < 4; tw = tw + 1)
+                        if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && granted[(i*S+q)*K + o] &&
+                            et[E_OVC +: 2] == tw[1:0] &&
+                            {1'b0, lower[(o*4 + tw)*CRW +: CRW]} + {{(CRW-3){1'b0}}, et[E_LEN +: 4]} >
+                            {1'b0, cred[(o*4 + tw)*CRW +: CRW]})
+                            cancel[i*S+q] = 1'b1;
+            end
+            for (i = 0; i < K; i = i + 1) begin   // this plane's tentative grants count for the next
+                et = {RW{1'b0}};
+                for (tv = 0; tv < 4; tv = tv + 1)
+                    if (pk_vc[(i*S+q)*2 +: 2] == tv[1:0]) et = e_entry[(i*4 + tv)*RW +: RW];
+                for (o = 0; o < K; o = o + 1)
+                    for (tw = 0; tw < 4; tw = tw + 1)
+                        if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && granted[(i*S+q)*K + o] &&
+                            et[E_OVC +: 2] == tw[1:0])
+                            lower[(o*4 + tw)*CRW +: CRW] = lower[(o*4 + tw)*CRW +: CRW] + {{(CRW-4){1'b0}}, et[E_LEN +: 4]};
+            end
+        end
+        go_f = go & ~cancel;
+        granted_f = granted;
+        out_granted_f = out_granted;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1)
+                if (cancel[i*S+q]) begin
+                    granted_f[(i*S+q)*K +: K] = {K{1'b0}};
+                    for (o = 0; o < K; o = o + 1)
+                        if (granted[(i*S+q)*K + o]) out_granted_f[o*S+q] = 1'b0;
+                end
+        mc_valid_f = mc_valid;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1)
+                if (mc_in == i[KW-1:0] && mc_plane == q[QW-1:0] && cancel[i*S+q]) mc_valid_f = 1'b0;
+    end
+
+    // credits taken by this cycle's grants, per output VC (a sum: planes grant in parallel)
+    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
+    reg [RW-1:0] ec;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer dk;
+    always @* begin
+        ec = {RW{1'b0}};
+        dk = 0;
+        for (o = 0; o < K; o = o + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
+                for (i = 0; i < K; i = i + 1)
+                    for (q = 0; q < S; q = q + 1) begin
+                        ec = {RW{1'b0}};
+                        for (dk = 0; dk < 4; dk = dk + 1)
+                            if (pk_vc[(i*S+q)*2 +: 2] == dk[1:0]) ec = e_entry[(i*4 + dk)*RW +: RW];
+                        if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && ec[E_OVC +: 2] == v[1:0])
+                            dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
+                    end
+            end
+    end
+
+    // ---------------- registers ----------------
+    always @(posedge clk) begin
+        if (rst) begin
+            locked <= {K*S{1'b0}};
+            pk_valid <= {K*S{1'b0}};
+            pk_vc <= {K*S*2{1'b0}};
+            rr_in <= {K*S*2{1'b0}};
+            rr_out <= {K*S*KW{1'b0}};
+            rr_mc <= {KW{1'b0}};
+        end else begin
+            locked <= (locked | set_lock) & ~clr_lock;
+            pk_valid <= pick1_valid;
+            pk_vc <= pick1_vc;
+            for (i = 0; i < K*S; i = i + 1)
+                if (pick1_valid[i]) rr_in[i*2 +: 2] <= pick1_vc[i*2 +: 2] + 2'd1;
+            for (i = 0; i < K*S; i = i + 1)
+                if (out_granted_f[i])
+                    rr_out[i*KW +: KW] <= (out_winner[i*KW +: KW] == LAST_IN) ? {KW{1'b0}} : out_winner[i*KW +: KW] + 1'b1;
+            if (mc_valid_f) rr_mc <= (mc_in == LAST_IN) ? {KW{1'b0}} : mc_in + 1'b1;
+        end
+    end
+endmodule

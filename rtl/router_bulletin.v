@@ -1,0 +1,143 @@
+// router_bulletin — the Global Resource Bulletin (seed 003 sec. 5.1; csim/router_bulletin.c):
+// per plane the output slots no multicast holds (grb_free), and the reservation of one waiting
+// multicast head, whose slots unicast heads stop starting on until it has them all. A reservation
+// is cleared when its multicast is granted; a new one goes to the first waiting, not granted
+// multicast head, inputs round robin from rr_mc, lowest VC first. State changes at the edge.
+`include "flit_fields.vh"
+module router_bulletin #(
+    parameter K = 7,                   // ports
+    parameter S = 2,                   // crossbar planes
+    parameter BULLETIN = 1,            // 0: no reservations (the deadlock demonstration)
+    // derived — do not override
+    parameter KW = (K > 1) ? $clog2(K) : 1,
+    parameter QW = (S > 1) ? $clog2(S) : 1,
+    parameter RW = K + `RENTRY_FIELD_BITS
+) (
+    input  wire              clk,
+    input  wire              rst,
+    // router_input: the VC fronts
+    input  wire [K*4-1:0]    f_valid,        // input i, VC v at i*4+v
+    input  wire [K*4*`FLITW_BITS-1:0] f_flit,
+    input  wire [K*4-1:0]    e_valid,
+    input  wire [K*4*RW-1:0] e_entry,
+    input  wire [K*4-1:0]    vc_active,
+    input  wire [K*S-1:0]    set_grb,        // slots (o*S+q) a multicast tail frees / a head takes
+    input  wire [K*S-1:0]    clr_grb,
+    // router_alloc: the picks and the multicast winner of this cycle
+    input  wire [K*S*2-1:0]  pk_vc,
+    input  wire              mc_valid_f,
+    input  wire [KW-1:0]     mc_in,
+    input  wire [QW-1:0]     mc_plane,
+    input  wire [KW-1:0]     rr_mc,
+    output reg  [K*S-1:0]    grb_free,
+    output reg               res_valid,
+    output reg  [KW-1:0]     res_in,
+    output reg  [1:0]        res_vc,
+    output reg  [QW-1:0]     res_plane,      // (res_in + res_vc) mod S
+    output wire [K-1:0]      res_ports       // the reserved multicast's port set
+);
+    localparam FW = `FLITW_BITS;
+    localparam E_MCAST = K + `RENTRY_MCAST_OFF, E_DISCARD = K + `RENTRY_DISCARD_OFF;
+
+    function [QW-1:0] plane_idx;       // (port + vc) mod S
+        input integer port;
+        input integer vc;
+    /* verilator lint_off UNUSEDSIGNAL */
+        integer n;
+    /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            n = (port + vc) % S;
+            plane_idx = n[QW-1:0];
+        end
+    endfunction
+
+    // the reserved multicast's entry, its plane and its stage-1 pick: selected over constant
+    // indices (no divider, no variable part-select)
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [RW-1:0] res_entry;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [1:0] res_pick_vc;
+    integer ra, rb, rq;
+    always @* begin
+        res_entry = {RW{1'b0}};
+        for (ra = 0; ra < K; ra = ra + 1)
+            for (rb = 0; rb < 4; rb = rb + 1)
+                if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_entry = res_entry | e_entry[(ra*4+rb)*RW +: RW];
+        res_plane = {QW{1'b0}};
+        res_pick_vc = 2'd0;
+        for (ra = 0; ra < K; ra = ra + 1)
+            for (rb = 0; rb < 4; rb = rb + 1)
+                if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_plane = plane_idx(ra, rb);
+        for (ra = 0; ra < K; ra = ra + 1)
+            for (rq = 0; rq < S; rq = rq + 1)
+                if (res_in == ra[KW-1:0] && res_plane == rq[QW-1:0]) res_pick_vc = pk_vc[(ra*S + rq)*2 +: 2];
+    end
+    assign res_ports = res_entry[K-1:0];
+
+    // next reservation
+    reg n_res_valid;
+    reg [KW-1:0] n_res_in;
+    reg [1:0] n_res_vc;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used here
+    reg [FW-1:0] fr;
+    reg [RW-1:0] er;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [K*4-1:0] res_cand;            // input i, VC v at i*4+v: a multicast head that may reserve
+    reg [K-1:0] res_in_cand, res_pick, res_upper, res_from;
+    reg [1:0] res_low_vc [0:K-1];      // lowest candidate VC per input
+    reg mc_granted_vc;
+    integer ri, rv;
+    always @* begin
+        n_res_valid = res_valid;
+        n_res_in = res_in;
+        n_res_vc = res_vc;
+        fr = {FW{1'b0}};
+        er = {RW{1'b0}};
+        mc_granted_vc = 1'b0;
+        for (ri = 0; ri < K; ri = ri + 1) begin
+            res_low_vc[ri] = 2'd0;
+            for (rv = 3; rv >= 0; rv = rv - 1) begin
+                fr = f_flit[(ri*4+rv)*FW +: FW];
+                er = e_entry[(ri*4+rv)*RW +: RW];
+                mc_granted_vc = mc_valid_f && mc_in == ri[KW-1:0] && mc_plane == plane_idx(ri, rv) &&
+                                pk_vc[(ri*S + {{(32-QW){1'b0}}, plane_idx(ri, rv)})*2 +: 2] == rv[1:0];
+                res_cand[ri*4+rv] = f_valid[ri*4+rv] && fr[`FLITW_HEAD_BIT] && e_valid[ri*4+rv] && er[E_MCAST] &&
+                                    !er[E_DISCARD] && !vc_active[ri*4+rv] && !mc_granted_vc;
+                if (res_cand[ri*4+rv]) res_low_vc[ri] = rv[1:0];
+            end
+            res_in_cand[ri] = res_cand[ri*4 +: 4] != 4'd0;
+        end
+        // round robin from rr_mc: the first candidate input at or after it, else the first one
+        res_upper = res_in_cand & ({K{1'b1}} << rr_mc);
+        res_from = (res_upper != {K{1'b0}}) ? res_upper : res_in_cand;
+        res_pick = res_from & (~res_from + {{(K-1){1'b0}}, 1'b1});
+        if (BULLETIN != 0) begin
+            if (res_valid && mc_valid_f && mc_in == res_in && mc_plane == res_plane && res_pick_vc == res_vc)
+                n_res_valid = 1'b0;
+            if (!res_valid && res_pick != {K{1'b0}}) begin
+                n_res_valid = 1'b1;
+                n_res_in = {KW{1'b0}};
+                n_res_vc = 2'd0;
+                for (ri = 0; ri < K; ri = ri + 1)
+                    if (res_pick[ri]) begin
+                        n_res_in = n_res_in | ri[KW-1:0];
+                        n_res_vc = n_res_vc | res_low_vc[ri];
+                    end
+            end
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst) begin
+            grb_free <= {K*S{1'b1}};
+            res_valid <= 1'b0;
+            res_in <= {KW{1'b0}};
+            res_vc <= 2'd0;
+        end else begin
+            grb_free <= (grb_free & ~clr_grb) | set_grb;
+            res_valid <= n_res_valid;
+            res_in <= n_res_in;
+            res_vc <= n_res_vc;
+        end
+    end
+endmodule

@@ -1,0 +1,560 @@
+// router_input — the input side of every port (csim/router_input.c): per port a vcbuf (VC FIFOs
+// and route FIFOs) and an rcu with the side pipeline that carries a head's VC / multicast facts
+// beside it; the proposals of every VC (csim router_input_propose); the packet each input plane
+// streams and what a grant does to it (pops, route pops, streams, held slots); the credits owed
+// upstream; the sorting of arriving FD/FR packets to the fault unit.
+//   Timing: a head in at t has its route entry written at the end of t+4 (rpush), proposes from
+//   t+5. Proposals are combinational on the state at the start of the cycle; stream/grant effects
+//   apply at the edge. Registers on the links: cr_out_*, overflow, discard*, ctl_cr_out_valid.
+`include "flit_fields.vh"
+module router_input #(
+    parameter P = 2,                   // dragonfly p a h g (docs/architecture.md)
+    parameter A = 4,
+    parameter H = 2,
+    parameter G = 9,
+    parameter NM_SLOTS = 8,            // rcu: non-minimal candidate slots
+    parameter C_WAYS = 6,              // rcu: table C ways
+    parameter DEPTH_T = 8,             // input VC depth (flits) by port class
+    parameter DEPTH_L = 8,
+    parameter DEPTH_G = 16,
+    parameter MAX_LEN = 4,             // longest packet; a longer len is drained
+    parameter BULLETIN = 1,            // Global Resource Bulletin on (router.v)
+    parameter FAULTS = 1,              // FD/FR packets go to a fault unit
+    parameter S = 2,                   // crossbar planes
+    parameter CRW = 11,                // credit counter width (router_output)
+    parameter RMW = 8,                 // output-queue room width (router_output)
+    parameter CPW = 6,                 // credits owed upstream per VC
+    parameter MW = 18,                 // fault message width {kind, prefix, role, g, b, n}
+    // derived — do not override
+    parameter K = P + A - 1 + H,
+    parameter AH = A * H,
+    parameter GW = (G > 1) ? $clog2(G) : 1,
+    parameter BW = (A > 1) ? $clog2(A) : 1,
+    parameter NW = (P > 1) ? $clog2(P) : 1,
+    parameter TAW = (P + A + G > 1) ? $clog2(P + A + G) : 1,
+    parameter KW = (K > 1) ? $clog2(K) : 1,
+    parameter QW = (S > 1) ? $clog2(S) : 1,
+    parameter RW = K + `RENTRY_FIELD_BITS
+) (
+    input  wire               clk,
+    input  wire               rst,
+    input  wire [GW-1:0]      cfg_gid,
+    input  wire [BW-1:0]      cfg_bid,
+    input  wire [AH-1:0]      cfg_wired,
+    input  wire [31:0]        cfg_seed,
+    input  wire [K-1:0]       in_valid,
+    input  wire [K-1:0]       in_head,
+    input  wire [K-1:0]       in_tail,
+    input  wire [K*2-1:0]     in_vc,
+    input  wire [K*64-1:0]    in_data,
+    input  wire               tw_valid,
+    input  wire [5:0]         tw_port,
+    input  wire [1:0]         tw_table,
+    input  wire [TAW-1:0]     tw_addr,
+    input  wire [63:0]        tw_data,
+    input  wire [K-1:0]       cong_local,     // cong: this cycle's CongL / group bitmap
+    input  wire [AH-1:0]      cong_group,
+    // the fault unit: the valid masks read for the rcus, its input FIFOs
+    output wire [K*TAW-1:0]   rd_entry,
+    input  wire [K*K-1:0]     rd_mask,
+    output reg  [K-1:0]       fu_in_valid,
+    output reg  [K*MW-1:0]    fu_in_msg,
+    input  wire [K-1:0]       fu_in_ready,
+    input  wire [K-1:0]       fu_in_taken,
+    // mcast_table: the group of each completing multicast, its port set
+    output reg  [K*8-1:0]     mgroup_rd,
+    input  wire [K*K-1:0]     mset,
+    // the state proposals read (start of the cycle)
+    input  wire [K*4*CRW-1:0] cred,           // router_output: (o*4+v)*CRW
+    input  wire [K*S*RMW-1:0] oq_room,        // router_output: (o*S+q)*RMW
+    input  wire [K*S-1:0]     locked,         // router_alloc
+    input  wire [K*S-1:0]     grb_free,       // router_bulletin
+    input  wire               res_valid,      // router_bulletin: the reserved multicast
+    input  wire [KW-1:0]      res_in,
+    input  wire [1:0]         res_vc,
+    input  wire [QW-1:0]      res_plane,
+    input  wire [K-1:0]       res_ports,
+    // the VC fronts and proposals (to router_alloc, router_bulletin)
+    output wire [K*4-1:0]     f_valid,        // input i, VC v at i*4+v
+    output wire [K*4*`FLITW_BITS-1:0] f_flit,
+    output wire [K*4-1:0]     e_valid,
+    output wire [K*4*RW-1:0]  e_entry,
+    output reg  [K*4-1:0]     vc_active,      // the VC streams a packet
+    output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
+    output reg  [K*4*3-1:0]   req2_kind,      // stage 2's: none on a streaming VC
+    output reg  [K*4*K-1:0]   req_ports,
+    output reg  [K*S-1:0]     in_busy,        // input plane (i*S+q) streams a packet
+    output wire [K-1:0]       rpush_ok,       // a route entry was stored (demand)
+    output reg  [K*RW-1:0]    rpush_entry,
+    // router_alloc's grants this cycle
+    input  wire [K*S*2-1:0]   pk_vc,
+    input  wire [K*S*3-1:0]   kind2,
+    input  wire [K*S-1:0]     go_f,
+    input  wire [K*S*K-1:0]   granted_f,
+    // what moves: to router_xbar, and the slots taken / freed
+    output reg  [K*S-1:0]     xv,             // input plane (i,q) sends xflit to xports
+    output reg  [K*S*K-1:0]   xports,
+    output reg  [K*S*2-1:0]   xovc,
+    output reg  [K*S*`FLITW_BITS-1:0] xflit,
+    output reg  [K*S*4-1:0]   take_len,       // len of a packet granted ports (credits, room)
+    output reg  [K*S-1:0]     set_lock,       // slots (o*S+q) a head starts on / a tail frees
+    output reg  [K*S-1:0]     clr_lock,
+    output reg  [K*S-1:0]     set_grb,        // slots a multicast tail returns to the bulletin
+    output reg  [K*S-1:0]     clr_grb,        // slots a multicast head takes from it
+    output reg  [K*4-1:0]     pop,            // per input VC: its front flit leaves
+    // the links back upstream
+    output reg  [K-1:0]       cr_out_valid,
+    output reg  [K*2-1:0]     cr_out_vc,
+    output reg  [K-1:0]       overflow,
+    output reg  [K-1:0]       ctl_cr_out_valid,
+    output reg  [K-1:0]       discard,
+    output reg  [K*4-1:0]     discard_vcs
+);
+    localparam FIRST_LOCAL = P;
+    localparam FIRST_GLOBAL = P + A - 1;
+    localparam FW = `FLITW_BITS;
+    localparam HB = `FLITW_HEAD_BIT, TB = `FLITW_TAIL_BIT;
+    localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
+    localparam E_MCAST = K + `RENTRY_MCAST_OFF, E_DISCARD = K + `RENTRY_DISCARD_OFF;
+    localparam [2:0] R_NONE = `REQ_NONE, R_HEAD = `REQ_HEAD, R_MCAST = `REQ_MCAST, R_ACQ = `REQ_ACQ,
+                     R_DISCARD = `REQ_DISCARD;
+    localparam [31:0] SEED_STEP = 32'h9E37_79B9;   // csim/router.c port_seed
+    // the side pipeline beside the rcu, per input and stage: {valid, vc, mcast, grp, len}
+    localparam SD_LEN = 0, SD_GRP = 4, SD_MCAST = 12, SD_VC = 13, SD_VALID = 15, SW = 16;
+    localparam [6:0] K7 = K[6:0];
+
+    function integer depth_of;
+        input integer port;
+        begin
+            depth_of = port < FIRST_LOCAL ? DEPTH_T : port < FIRST_GLOBAL ? DEPTH_L : DEPTH_G;
+        end
+    endfunction
+
+    // ---------------- state ----------------
+    reg [K*S-1:0] strm_mcast, strm_disc;
+    reg [K*S*2-1:0] strm_vc, strm_ovc;
+    reg [K*S*K-1:0] strm_ports;
+    reg [K*4*K-1:0] held;              // input i, VC v at (i*4+v)*K: slots acquired (bulletin off)
+    reg [K*4*CPW-1:0] crp;             // credits owed upstream per input VC
+    reg [K*2-1:0] rr_cr;
+    reg [SW-1:0] side [0:K*4-1];       // input i, stage s at i*4+s
+    integer i, v, o, q;
+
+    // ---------------- per port: vcbuf, rcu, the side pipeline ----------------
+    // FD/FR packets: one flit, head and tail, the control flag set (csim/fault.h); they go to the
+    // fault unit's input FIFO, never into the VC buffers or the route-compute unit
+    wire [K-1:0] is_ctl, push_drop, push_ok;
+    reg  [K-1:0] rpush;
+    reg  [K*2-1:0] rpush_vc;
+    reg  [K*4-1:0] rpop, disc_vcs;
+    genvar gi;
+    generate
+        for (gi = 0; gi < K; gi = gi + 1) begin : g_ctl
+            assign is_ctl[gi] = FAULTS != 0 && in_valid[gi] && in_head[gi] && in_tail[gi] &&
+                                in_data[gi*64 + `FAULT_CTL_FLAG_BIT];
+        end
+        for (gi = 0; gi < K; gi = gi + 1) begin : g_in
+            localparam integer D = depth_of(gi);
+            localparam integer DWI = (D > 1) ? $clog2(D) : 1;
+            localparam [1:0] PCLASS = gi < FIRST_LOCAL ? 2'd0 : gi < FIRST_GLOBAL ? 2'd1 : 2'd2;
+            localparam [31:0] SEED_OFF = SEED_STEP * gi;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [4*(DWI+1)-1:0] counts;
+            /* verilator lint_on UNUSEDSIGNAL */
+            vcbuf #(.K(K), .DEPTH(D), .DW(DWI)) buffer (
+                .clk(clk), .rst(rst),
+                .push(in_valid[gi] && !is_ctl[gi]), .push_vc(in_vc[gi*2 +: 2]),
+                .push_flit({in_head[gi], in_tail[gi], in_data[gi*64 +: 64]}),
+                .pop(pop[gi*4 +: 4]),
+                .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
+                .rpop(rpop[gi*4 +: 4]),
+                .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*FW +: 4*FW]),
+                .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
+                .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
+
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [63:0] d = in_data[gi*64 +: 64];    // the header (csim/flit.h)
+            wire r_valid, r_gv;                      // decisions are tracked by the side pipeline
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire hdr_in = in_valid[gi] && !is_ctl[gi] && in_head[gi] && !d[`FLIT_MCAST_SHIFT];
+            wire [5:0] r_port;
+            wire [1:0] r_vc;
+            wire [3:0] r_class;
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [((AH > 1) ? $clog2(AH) : 1)-1:0] r_gport;
+            /* verilator lint_on UNUSEDSIGNAL */
+            wire [TAW-1:0] mask_row;
+            assign rd_entry[gi*TAW +: TAW] = mask_row;
+            rcu #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS)) route (
+                .clk(clk), .rst(rst), .cfg_gid(cfg_gid), .cfg_bid(cfg_bid), .cfg_port_class(PCLASS),
+                .cfg_wired(cfg_wired), .cfg_lfsr_seed(cfg_seed + SEED_OFF),
+                .in_valid(hdr_in), .in_dst_gid(d[`FLIT_GID_SHIFT +: `FLIT_GID_BITS]),
+                .in_dst_bid(d[`FLIT_BID_SHIFT +: `FLIT_BID_BITS]), .in_dst_nid(d[`FLIT_NID_SHIFT +: `FLIT_NID_BITS]),
+                .in_src_gid(d[`FLIT_SRC_SHIFT +: `FLIT_SRC_BITS]), .in_vc(in_vc[gi*2 +: 2]),
+                .cong_local(cong_local), .cong_global(cong_group),
+                .mask_row(mask_row), .opt_invalid(FAULTS != 0 ? ~rd_mask[gi*K +: K] : {K{1'b0}}),
+                .tw_valid(tw_valid && tw_port == gi[5:0]), .tw_table(tw_table), .tw_addr(tw_addr), .tw_data(tw_data),
+                .out_valid(r_valid), .out_port(r_port), .out_vc(r_vc), .out_class(r_class),
+                .out_gport_valid(r_gv), .out_gport(r_gport));
+
+            // route completion: the oldest side stage meets the rcu's decision
+            wire [SW-1:0] done = side[gi*4 + 3];
+            wire [3:0] dlen = done[SD_LEN +: 4];
+            wire [1:0] dvc = done[SD_VC +: 2];
+            wire port_ok = {1'b0, r_port} < K7;
+            wire [K-1:0] uport = port_ok ? ({{(K-1){1'b0}}, 1'b1} << r_port) : {K{1'b0}};
+            localparam [3:0] MAXLEN4 = MAX_LEN[3:0];
+            wire bad_len = dlen == 4'd0 || dlen > MAXLEN4;   // credits cannot cover it
+            wire u_discard = r_class == 4'd0 || !port_ok || bad_len;
+            wire [K-1:0] mports = mset[gi*K +: K];
+            wire m_discard = mports == {K{1'b0}} || bad_len;
+            always @* begin
+                mgroup_rd[gi*8 +: 8] = done[SD_GRP +: 8];
+                rpush[gi] = done[SD_VALID];
+                rpush_vc[gi*2 +: 2] = dvc;
+                if (done[SD_MCAST])
+                    rpush_entry[gi*RW +: RW] = {m_discard, 1'b1, dvc, dlen, m_discard ? {K{1'b0}} : mports};
+                else
+                    rpush_entry[gi*RW +: RW] = {u_discard, 1'b0, r_vc, dlen, u_discard ? {K{1'b0}} : uport};
+            end
+            always @(posedge clk) begin
+                if (rst) begin
+                    side[gi*4 + 0] <= {SW{1'b0}};
+                    side[gi*4 + 1] <= {SW{1'b0}};
+                    side[gi*4 + 2] <= {SW{1'b0}};
+                    side[gi*4 + 3] <= {SW{1'b0}};
+                end else begin
+                    // a head dropped on a full VC (upstream protocol error) gets no route entry
+                    side[gi*4 + 0] <= (in_valid[gi] && in_head[gi] && push_ok[gi]) ?
+                        {1'b1, in_vc[gi*2 +: 2], d[`FLIT_MCAST_SHIFT], d[`FLIT_MGRP_SHIFT +: `FLIT_MGRP_BITS],
+                         d[`FLIT_LEN_SHIFT +: `FLIT_LEN_BITS]} : {SW{1'b0}};
+                    side[gi*4 + 1] <= side[gi*4 + 0];
+                    side[gi*4 + 2] <= side[gi*4 + 1];
+                    side[gi*4 + 3] <= side[gi*4 + 2];
+                end
+            end
+        end
+    endgenerate
+
+    // ---------------- arriving FD/FR packets (csim fault_msg_unpack) ----------------
+    reg [K-1:0] ctl_bad;
+    reg [1:0] ctl_kind;
+    integer ci;
+    always @* begin
+        for (ci = 0; ci < K; ci = ci + 1) begin
+            ctl_kind = in_data[ci*64 + `FAULT_CTL_KIND_SHIFT +: `FAULT_CTL_FIELD_BITS];
+            fu_in_msg[ci*MW +: MW] = {ctl_kind, in_data[ci*64 + `FAULT_CTL_PREFIX_SHIFT +: `FAULT_CTL_FIELD_BITS],
+                                      in_data[ci*64 + `FAULT_CTL_ROLE_SHIFT +: `FAULT_CTL_FIELD_BITS],
+                                      in_data[ci*64 + `FLIT_GID_SHIFT +: GW], in_data[ci*64 + `FLIT_BID_SHIFT +: BW],
+                                      in_data[ci*64 + `FLIT_NID_SHIFT +: NW]};
+            // an FD/FR packet with no free FIFO slot (no credit was free) or no message kind is a
+            // protocol error: dropped and flagged on overflow
+            fu_in_valid[ci] = is_ctl[ci] && (ctl_kind == 2'd1 || ctl_kind == 2'd2) && fu_in_ready[ci];
+            ctl_bad[ci] = is_ctl[ci] && !fu_in_valid[ci];
+        end
+    end
+
+    // ---------------- proposals (csim router_input_propose) ----------------
+    function [CRW-1:0] cred_of;        // one output's credit counter of VC vc
+        input [4*CRW-1:0] cr4;
+        input [1:0] vc;
+        begin
+            case (vc)
+                2'd0: cred_of = cr4[0 +: CRW];
+                2'd1: cred_of = cr4[CRW +: CRW];
+                2'd2: cred_of = cr4[2*CRW +: CRW];
+                default: cred_of = cr4[3*CRW +: CRW];
+            endcase
+        end
+    endfunction
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    reg [FW-1:0] fp;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [RW-1:0] ep;
+    reg [K-1:0] ok, bul_eff, grb_q;
+    integer pl;
+    reg [3:0] kd1;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                pl = (i + v) % S;
+                fp = f_flit[(i*4+v)*FW +: FW];
+                ep = e_entry[(i*4+v)*RW +: RW];
+                for (o = 0; o < K; o = o + 1) begin
+                    grb_q[o] = grb_free[o*S + pl];
+`ifdef PLANT_BUG
+                    // planted bug: a head needs one credit more than its length
+                    ok[o] = ep[o] && !locked[o*S + pl] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]} &&
+                            oq_room[(o*S + pl)*RMW +: RMW] >= {{(RMW-4){1'b0}}, ep[E_LEN +: 4]};
+`else
+                    ok[o] = ep[o] && !locked[o*S + pl] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]} &&
+                            oq_room[(o*S + pl)*RMW +: RMW] >= {{(RMW-4){1'b0}}, ep[E_LEN +: 4]};
+`endif
+                end
+                bul_eff = (BULLETIN != 0) ? (grb_q & ~((res_valid && {{(32-QW){1'b0}}, res_plane} == pl) ? res_ports : {K{1'b0}})) : {K{1'b1}};
+                vc_active[i*4+v] = in_busy[i*S + pl] && strm_vc[(i*S + pl)*2 +: 2] == v[1:0];
+                kd1 = {1'b0, R_NONE};
+                req_ports[(i*4+v)*K +: K] = {K{1'b0}};
+                if (!f_valid[i*4+v]) begin
+                    kd1 = {1'b1, R_NONE};      // decided: nothing
+                end else if (!vc_active[i*4+v] && !fp[HB]) begin
+                    kd1 = {1'b1, R_DISCARD};   // a stray body flit
+                end
+                if (!kd1[3]) begin
+                    if (!e_valid[i*4+v]) begin
+                        kd1 = {1'b1, R_NONE};
+                    end else if (ep[E_DISCARD]) begin
+                        kd1 = {1'b1, R_DISCARD};
+                    end else if (!ep[E_MCAST]) begin
+                        if (ok == ep[K-1:0] && (ep[K-1:0] & ~bul_eff) == {K{1'b0}}) begin
+                            kd1 = {1'b1, R_HEAD};
+                            req_ports[(i*4+v)*K +: K] = ok;
+                        end
+                    end else if (BULLETIN != 0) begin
+                        if (ok == ep[K-1:0] && (res_valid ? (res_in == i[KW-1:0] && res_vc == v[1:0])
+                                                          : (ep[K-1:0] & ~grb_q) == {K{1'b0}})) begin
+                            kd1 = {1'b1, R_MCAST};
+                            req_ports[(i*4+v)*K +: K] = ok;
+                        end
+                    end else if ((ok & ~held[(i*4+v)*K +: K]) != {K{1'b0}}) begin
+                        kd1 = {1'b1, R_ACQ};
+                        req_ports[(i*4+v)*K +: K] = ok & ~held[(i*4+v)*K +: K];
+                    end
+                end
+                req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
+                req2_kind[(i*4+v)*3 +: 3] = vc_active[i*4+v] ? R_NONE : kd1[2:0];
+            end
+    end
+
+    // ---------------- streams and grants move flits (state as at the start of the cycle) ----------------
+    reg [K*S-1:0] busy_set, busy_clr;
+    reg [K*S*(4+K+2)-1:0] strm_new;    // {vc[1:0], ovc[1:0], mcast, discard, ports} of a stream that starts
+    reg [K*4-1:0] held_clr;
+    reg [K*4*K-1:0] held_or;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    reg [FW-1:0] sf, gf;
+    reg [RW-1:0] ge;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [1:0] svc, gvc;
+    reg [2:0] gk;
+    reg sfv, gev, s_pop, g_pop, g_rpop, g_disc, g_hclr;
+    reg [K-1:0] gheld, g_hor;
+    reg [K-1:0] gp, sports;
+    reg complete;
+    integer tv;
+    always @* begin
+        xv = {K*S{1'b0}};
+        xports = {K*S*K{1'b0}};
+        xovc = {K*S*2{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
+        xflit = {K*S*FW{1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
+        pop = {K*4{1'b0}};
+        rpop = {K*4{1'b0}};
+        disc_vcs = {K*4{1'b0}};
+        busy_set = {K*S{1'b0}};
+        busy_clr = {K*S{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
+        strm_new = {K*S*(4+K+2){1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
+        set_lock = {K*S{1'b0}};
+        clr_lock = {K*S{1'b0}};
+        set_grb = {K*S{1'b0}};
+        clr_grb = {K*S{1'b0}};
+        held_clr = {K*4{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
+        held_or = {K*4*K{1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
+        take_len = {K*S*4{1'b0}};
+        o = 0;                         // loop variables are assigned on every path (no latch)
+        complete = 1'b0;
+        tv = 0;                        // the per-plane selections below are set in every iteration
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                svc = strm_vc[(i*S+q)*2 +: 2];
+                gvc = pk_vc[(i*S+q)*2 +: 2];
+                sports = strm_ports[(i*S+q)*K +: K];
+                // the stream's VC and the picked VC, selected over constant indices
+                sf = {FW{1'b0}};
+                sfv = 1'b0;
+                gf = {FW{1'b0}};
+                ge = {RW{1'b0}};
+                gev = 1'b0;
+                gheld = {K{1'b0}};
+                for (tv = 0; tv < 4; tv = tv + 1) begin
+                    if (svc == tv[1:0]) begin
+                        sf = f_flit[(i*4 + tv)*FW +: FW];
+                        sfv = f_valid[i*4 + tv];
+                    end
+                    if (gvc == tv[1:0]) begin
+                        gf = f_flit[(i*4 + tv)*FW +: FW];
+                        ge = e_entry[(i*4 + tv)*RW +: RW];
+                        gev = e_valid[i*4 + tv];
+                        gheld = held[(i*4 + tv)*K +: K];
+                    end
+                end
+                gk = kind2[(i*S+q)*3 +: 3];
+                gp = granted_f[(i*S+q)*K +: K];
+                s_pop = 1'b0;
+                g_pop = 1'b0;
+                g_rpop = 1'b0;
+                g_disc = 1'b0;
+                g_hclr = 1'b0;
+                g_hor = {K{1'b0}};
+                if (in_busy[i*S+q]) begin
+                    // the stream's next flit, if it has arrived
+                    if (sfv) begin
+                        s_pop = 1'b1;
+                        if (!strm_disc[i*S+q]) begin
+                            xv[i*S+q] = 1'b1;
+                            xports[(i*S+q)*K +: K] = sports;
+                            xovc[(i*S+q)*2 +: 2] = strm_ovc[(i*S+q)*2 +: 2];
+                            xflit[(i*S+q)*FW +: FW] = sf;
+                        end
+                        if (sf[TB]) begin
+                            for (o = 0; o < K; o = o + 1)
+                                if (sports[o]) begin
+                                    clr_lock[o*S+q] = 1'b1;
+                                    if (strm_mcast[i*S+q]) set_grb[o*S+q] = 1'b1;
+                                end
+                            busy_clr[i*S+q] = 1'b1;
+                        end
+                    end
+                end else if (go_f[i*S+q]) begin
+                    if (gk == R_DISCARD) begin
+                        g_pop = 1'b1;
+                        if (gf[HB] && gev) begin
+                            g_rpop = 1'b1;
+                            g_disc = 1'b1;
+                            if (!gf[TB]) begin
+                                busy_set[i*S+q] = 1'b1;
+                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, 2'b00, 1'b0, 1'b1, {K{1'b0}}};
+                            end
+                        end
+                    end else begin
+                        take_len[(i*S+q)*4 +: 4] = ge[E_LEN +: 4];
+                        for (o = 0; o < K; o = o + 1)
+                            if (gp[o]) begin
+                                set_lock[o*S+q] = 1'b1;
+                                if (gk == R_MCAST) clr_grb[o*S+q] = 1'b1;
+                            end
+                        complete = gk != R_ACQ || (gheld | gp) == ge[K-1:0];
+                        if (gk == R_ACQ) g_hor = gp;
+                        if (complete) begin
+                            // the head crosses; the packet streams on from the next cycle
+                            xv[i*S+q] = 1'b1;
+                            xports[(i*S+q)*K +: K] = ge[K-1:0];
+                            xovc[(i*S+q)*2 +: 2] = ge[E_OVC +: 2];
+                            xflit[(i*S+q)*FW +: FW] = gf;
+                            g_pop = 1'b1;
+                            g_rpop = 1'b1;
+                            g_hclr = 1'b1;
+                            if (gf[TB]) begin
+                                for (o = 0; o < K; o = o + 1)
+                                    if (ge[o]) begin
+                                        clr_lock[o*S+q] = 1'b1;
+                                        if (ge[E_MCAST]) set_grb[o*S+q] = 1'b1;
+                                    end
+                            end else begin
+                                busy_set[i*S+q] = 1'b1;
+                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, ge[E_OVC +: 2], ge[E_MCAST], 1'b0, ge[K-1:0]};
+                            end
+                        end
+                    end
+                end
+                // back to the VCs, over constant indices
+                for (tv = 0; tv < 4; tv = tv + 1) begin
+                    if (s_pop && svc == tv[1:0]) pop[i*4 + tv] = 1'b1;
+                    if (gvc == tv[1:0]) begin
+                        if (g_pop) pop[i*4 + tv] = 1'b1;
+                        if (g_rpop) rpop[i*4 + tv] = 1'b1;
+                        if (g_disc) disc_vcs[i*4 + tv] = 1'b1;
+                        if (g_hclr) held_clr[i*4 + tv] = 1'b1;
+                        held_or[(i*4 + tv)*K +: K] = held_or[(i*4 + tv)*K +: K] | g_hor;
+                    end
+                end
+            end
+    end
+
+    // ---------------- credits upstream: one a cycle per input, round robin over the VCs owed ----------------
+    reg [K*4*CPW-1:0] crp_next;
+    reg [K-1:0] cr_next_valid;
+    reg [K*2-1:0] cr_next_vc;
+    reg [3:0] owed;
+    reg [4*CPW-1:0] cpv;               // this input's counts after this cycle's pops
+    reg [1:0] cstart, cidx;
+    reg cfound;
+    integer cn;
+    always @* begin
+        owed = 4'd0;
+        cpv = {4*CPW{1'b0}};
+        cstart = 2'd0;
+        cidx = 2'd0;
+        cfound = 1'b0;
+        cn = 0;
+        for (i = 0; i < K; i = i + 1) begin
+            for (v = 0; v < 4; v = v + 1) begin
+                cpv[v*CPW +: CPW] = crp[(i*4+v)*CPW +: CPW] + {{(CPW-1){1'b0}}, pop[i*4+v]};
+                owed[v] = cpv[v*CPW +: CPW] != {CPW{1'b0}};
+            end
+            cstart = rr_cr[i*2 +: 2];
+            cfound = 1'b0;
+            cidx = 2'd0;
+            for (cn = 3; cn >= 0; cn = cn - 1)   // the first owed VC at or after rr_cr, else the first
+                if (owed[cn]) begin
+                    cfound = 1'b1;
+                    cidx = cn[1:0];
+                end
+            for (cn = 3; cn >= 0; cn = cn - 1)
+                if (owed[cn] && cn[1:0] >= cstart) cidx = cn[1:0];
+            cr_next_valid[i] = cfound;
+            cr_next_vc[i*2 +: 2] = cidx;
+            for (v = 0; v < 4; v = v + 1)
+                crp_next[(i*4+v)*CPW +: CPW] = cpv[v*CPW +: CPW] - {{(CPW-1){1'b0}}, cfound && cidx == v[1:0]};
+        end
+    end
+
+    // ---------------- registers ----------------
+    always @(posedge clk) begin
+        if (rst) begin
+            in_busy <= {K*S{1'b0}};
+            /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
+            held <= {K*4*K{1'b0}};
+            /* verilator lint_on WIDTHCONCAT */
+            crp <= {K*4*CPW{1'b0}};
+            rr_cr <= {K*2{1'b0}};
+            strm_vc <= {K*S*2{1'b0}};
+            strm_ovc <= {K*S*2{1'b0}};
+            strm_mcast <= {K*S{1'b0}};
+            strm_disc <= {K*S{1'b0}};
+            strm_ports <= {K*S*K{1'b0}};
+            cr_out_valid <= {K{1'b0}};
+            cr_out_vc <= {K*2{1'b0}};
+            overflow <= {K{1'b0}};
+            ctl_cr_out_valid <= {K{1'b0}};
+            discard <= {K{1'b0}};
+            discard_vcs <= {K*4{1'b0}};
+        end else begin
+            ctl_cr_out_valid <= fu_in_taken;
+            for (i = 0; i < K; i = i + 1) discard[i] <= disc_vcs[i*4 +: 4] != 4'd0;
+            discard_vcs <= disc_vcs;
+            in_busy <= (in_busy & ~busy_clr) | busy_set;
+            for (i = 0; i < K*S; i = i + 1)
+                if (busy_set[i]) begin
+                    strm_vc[i*2 +: 2] <= strm_new[i*(4+K+2) + K + 4 +: 2];
+                    strm_ovc[i*2 +: 2] <= strm_new[i*(4+K+2) + K + 2 +: 2];
+                    strm_mcast[i] <= strm_new[i*(4+K+2) + K + 1];
+                    strm_disc[i] <= strm_new[i*(4+K+2) + K];
+                    strm_ports[i*K +: K] <= strm_new[i*(4+K+2) +: K];
+                end
+            for (i = 0; i < K*4; i = i + 1)
+                held[i*K +: K] <= held_clr[i] ? {K{1'b0}} : held[i*K +: K] | held_or[i*K +: K];
+            crp <= crp_next;
+            for (i = 0; i < K; i = i + 1)
+                if (cr_next_valid[i]) rr_cr[i*2 +: 2] <= cr_next_vc[i*2 +: 2] + 2'd1;
+            cr_out_valid <= cr_next_valid;
+            cr_out_vc <= cr_next_vc;
+            overflow <= overflow | push_drop | ctl_bad;
+        end
+    end
+endmodule

@@ -1,0 +1,297 @@
+// router_output — the output side of every port (csim/router_output.c): per port and plane an
+// output queue (oq), the link stage that puts one flit a cycle on the link (the packet it is
+// sending, else a waiting FD/FR packet, else a queue in round robin over the planes), the credit
+// counters per output VC (a head takes len, a return gives one back; a port whose link is down
+// keeps full credits), the control credits of the FD/FR packets, and the occupancy the congestion
+// unit sees (credit occupancy, plus on intra-group and global ports the demand: flits routed to
+// the port and still waiting here). The link registers out_* hold next cycle's flits.
+`include "flit_fields.vh"
+module router_output #(
+    parameter P = 2,                   // dragonfly p a h (port classes)
+    parameter A = 4,
+    parameter H = 2,
+    parameter S = 2,                   // crossbar planes
+    parameter DS_T = 8,                // downstream VC depth by output port class (credits)
+    parameter DS_L = 8,
+    parameter DS_G = 16,
+    parameter OQ_DEPTH = 8,            // flits per output queue
+    parameter CTL_DEPTH = 4,           // FD/FR packets the far fault unit holds: control credits
+    parameter CONG_DEMAND = 1,         // the demand counts in the congestion of local/global ports
+    parameter CRW = 11,                // credit counter width
+    parameter RMW = 8,                 // room counter width
+    parameter COW = 14,                // occupancy as the congestion unit sees it
+    parameter DMW = 9,                 // demand counter width
+    parameter MW = 18,                 // fault message width {kind, prefix, role, g, b, n}
+    parameter GW = 4,                  //   its g, b, n widths
+    parameter BW = 2,
+    parameter NW = 1,
+    // derived — do not override
+    parameter K = P + A - 1 + H,
+    parameter KW = (K > 1) ? $clog2(K) : 1,
+    parameter QW = (S > 1) ? $clog2(S) : 1,
+    parameter RW = K + `RENTRY_FIELD_BITS
+) (
+    input  wire               clk,
+    input  wire               rst,
+    // router_xbar: what the planes write into the queues
+    input  wire [K*S-1:0]     wr_valid,
+    input  wire [K*S*`QFLITW_BITS-1:0] wr_flit,
+    input  wire [K*S*4-1:0]   wr_take,
+    input  wire [K*4*CRW-1:0] dec,            // router_alloc: credits taken per output VC
+    input  wire [K-1:0]       rpush_ok,       // router_input: route entries stored (demand)
+    input  wire [K*RW-1:0]    rpush_entry,
+    // the links: credit returns, control credit returns, local events
+    input  wire [K-1:0]       cr_in_valid,
+    input  wire [K*2-1:0]     cr_in_vc,
+    input  wire [K-1:0]       ctl_cr_in_valid,
+    input  wire               ev_take,        // an event taken: port ev_port goes down / up
+    input  wire [1:0]         ev_kind,
+    input  wire [KW-1:0]      ev_port,
+    // the fault unit's output FIFOs
+    input  wire [K-1:0]       fu_out_valid,
+    input  wire [K*MW-1:0]    fu_out_msg,
+    output reg  [K-1:0]       ctl_ports,      // an FD/FR packet leaves on the port this cycle
+    // state the proposals read, occupancy for the congestion unit
+    output reg  [K*4*CRW-1:0] cred,
+    output wire [K*S*RMW-1:0] oq_room,
+    output reg  [K*COW-1:0]   occ_cong,
+    // links out
+    output reg  [K-1:0]       out_valid,
+    output reg  [K-1:0]       out_head,
+    output reg  [K-1:0]       out_tail,
+    output reg  [K*2-1:0]     out_vc,
+    output reg  [K*64-1:0]    out_data,
+    output reg  [K-1:0]       lk_lock         // the output sends a packet (until its tail)
+);
+    localparam FIRST_LOCAL = P;
+    localparam FIRST_GLOBAL = P + A - 1;
+    localparam QFW = `QFLITW_BITS;
+    localparam E_LEN = K + `RENTRY_LEN_OFF;
+    localparam OW = 13;                // credit occupancy (4 VCs)
+    localparam OQ_DW = (OQ_DEPTH > 1) ? $clog2(OQ_DEPTH) : 1;
+    localparam CCW = 7;                // control credit counters (CTL_DEPTH <= 64)
+    localparam [CCW-1:0] CTL_FULL = CTL_DEPTH[CCW-1:0];
+    localparam integer S_M1 = S - 1;
+    localparam [QW-1:0] LAST_Q = S_M1[QW-1:0];
+    localparam [1:0] EV_UP = 2'd3;     // csim/fault.h FEV_UP
+    integer o, v, i;
+
+    function [CRW-1:0] ds_of;
+        input integer port;
+    /* verilator lint_off UNUSEDSIGNAL */
+        integer n;
+    /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            n = port < FIRST_LOCAL ? DS_T : port < FIRST_GLOBAL ? DS_L : DS_G;
+            ds_of = n[CRW-1:0];
+        end
+    endfunction
+    function [63:0] ctl_data;          // the link format of an FD/FR packet (csim fault_msg_pack)
+        input [MW-1:0] m;
+        begin
+            ctl_data = 64'd0;
+            ctl_data[`FAULT_CTL_FLAG_BIT] = 1'b1;
+            ctl_data[`FAULT_CTL_KIND_SHIFT +: `FAULT_CTL_FIELD_BITS] = m[MW-1 -: 2];
+            ctl_data[`FAULT_CTL_PREFIX_SHIFT +: `FAULT_CTL_FIELD_BITS] = m[MW-3 -: 2];
+            ctl_data[`FAULT_CTL_ROLE_SHIFT +: `FAULT_CTL_FIELD_BITS] = m[MW-5 -: 2];
+            ctl_data[`FLIT_GID_SHIFT +: GW] = m[BW + NW +: GW];
+            ctl_data[`FLIT_BID_SHIFT +: BW] = m[NW +: BW];
+            ctl_data[`FLIT_NID_SHIFT +: NW] = m[0 +: NW];
+        end
+    endfunction
+
+    reg [K*QW-1:0] lk_q, rr_link;
+    reg [CCW-1:0] ctl_cred [0:K-1];
+    reg [K-1:0] link_dn;               // the last event taken said down: credits stay full
+
+    // ---------------- output queues ----------------
+    wire [K*S-1:0] oq_valid;
+    wire [K*S*QFW-1:0] oq_front;
+    reg [K*S-1:0] oq_pop;
+    genvar gn;
+    generate
+        for (gn = 0; gn < K*S; gn = gn + 1) begin : g_oq
+            oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .RMW(RMW)) queue (
+                .clk(clk), .rst(rst), .push(wr_valid[gn]), .push_flit(wr_flit[gn*QFW +: QFW]),
+                .pop(oq_pop[gn]), .take(wr_take[gn*4 +: 4]),
+                .front_valid(oq_valid[gn]), .front(oq_front[gn*QFW +: QFW]), .room(oq_room[gn*RMW +: RMW]));
+        end
+    endgenerate
+
+    // ---------------- the link stage ----------------
+    always @* begin
+        // a waiting FD/FR packet leaves on a port no packet holds; no head is granted there
+        for (o = 0; o < K; o = o + 1)
+            ctl_ports[o] = fu_out_valid[o] && ctl_cred[o] != {CCW{1'b0}} && !lk_lock[o];
+    end
+    reg [K-1:0] nx_valid, nx_head, nx_tail, lk_set, lk_clr;
+    reg [K*2-1:0] nx_vc;
+    reg [K*64-1:0] nx_data;
+    reg [K*QW-1:0] lk_q_next, rr_link_next;
+    reg [S-1:0] fv;
+    reg [QW-1:0] lq;
+    reg found_q;
+    integer n2;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [QFW-1:0] lf;
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @* begin
+        nx_valid = {K{1'b0}};
+        nx_head = {K{1'b0}};
+        nx_tail = {K{1'b0}};
+        nx_vc = {K*2{1'b0}};
+        nx_data = {K*64{1'b0}};
+        oq_pop = {K*S{1'b0}};
+        lk_set = {K{1'b0}};
+        lk_clr = {K{1'b0}};
+        lk_q_next = lk_q;
+        rr_link_next = rr_link;
+        lf = {QFW{1'b0}};
+        lq = {QW{1'b0}};
+        found_q = 1'b0;
+        n2 = 0;
+        for (o = 0; o < K; o = o + 1) begin
+            fv = oq_valid[o*S +: S];
+            found_q = 1'b0;
+            lq = {QW{1'b0}};
+            if (lk_lock[o]) begin
+                lq = lk_q[o*QW +: QW];
+                for (n2 = 0; n2 < S; n2 = n2 + 1)
+                    if (lq == n2[QW-1:0]) found_q = fv[n2];
+            end else if (ctl_ports[o]) begin
+                nx_valid[o] = 1'b1;
+                nx_head[o] = 1'b1;
+                nx_tail[o] = 1'b1;
+                nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
+            end else begin
+                // round robin over the planes: the first non-empty queue at or after rr_link, else
+                // the first one (scanning down, the last hit is the lowest index)
+                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
+                    if (fv[n2]) begin
+                        found_q = 1'b1;
+                        lq = n2[QW-1:0];
+                    end
+                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
+                    if (fv[n2] && n2[QW-1:0] >= rr_link[o*QW +: QW]) lq = n2[QW-1:0];
+                if (found_q) begin
+                    rr_link_next[o*QW +: QW] = (lq == LAST_Q) ? {QW{1'b0}} : lq + 1'b1;
+                end
+            end
+            if (found_q) begin
+                for (n2 = 0; n2 < S; n2 = n2 + 1)
+                    if (lq == n2[QW-1:0]) begin
+                        lf = oq_front[(o*S + n2)*QFW +: QFW];
+                        oq_pop[o*S + n2] = 1'b1;
+                    end
+                nx_valid[o] = 1'b1;
+                nx_head[o] = lf[`QFLITW_HEAD_BIT];
+                nx_tail[o] = lf[`QFLITW_TAIL_BIT];
+                nx_vc[o*2 +: 2] = lf[`QFLITW_VC_SHIFT +: `FLIT_VC_BITS];
+                nx_data[o*64 +: 64] = lf[0 +: `FLIT_DATA_BITS];
+                if (lf[`QFLITW_TAIL_BIT]) lk_clr[o] = 1'b1;
+                else begin
+                    lk_set[o] = 1'b1;
+                    lk_q_next[o*QW +: QW] = lq;
+                end
+            end
+        end
+    end
+
+    // ---------------- credits ----------------
+    // credits after this cycle's grants and returns; a credit nobody took saturates at the depth
+    reg [CRW-1:0] cred_next [0:K*4-1];
+    reg [CRW:0] csum;
+    always @* begin
+        csum = {(CRW+1){1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                csum = {1'b0, cred[(o*4+v)*CRW +: CRW]} - {1'b0, dec[(o*4+v)*CRW +: CRW]} + {{CRW{1'b0}}, cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0]};
+                cred_next[o*4+v] = (csum > {1'b0, ds_of(o)}) ? ds_of(o) : csum[CRW-1:0];
+            end
+    end
+    // a control credit is taken by a send, then a return counts up to the FIFO depth
+    function [CCW-1:0] ctl_cred_next;
+        input [CCW-1:0] c;
+        input sent;
+        input ret;
+        reg [CCW-1:0] after;
+        begin
+            after = c - {{(CCW-1){1'b0}}, sent};
+            ctl_cred_next = (ret && after < CTL_FULL) ? after + 1'b1 : after;
+        end
+    endfunction
+
+    // ---------------- occupancy and demand (the congestion unit's input) ----------------
+    // Demand of intra-group / global port FIRST_LOCAL + j: + len of every route entry stored for
+    // it (discarded entries have no ports), - len when a head takes its credits (the same len moves
+    // into the occupancy). A queue here shows at once, not a link round trip later.
+    reg [K*OW-1:0] occ;
+    always @* begin
+        for (o = 0; o < K; o = o + 1) begin
+            occ[o*OW +: OW] = {OW{1'b0}};
+            for (v = 0; v < 4; v = v + 1)
+                occ[o*OW +: OW] = occ[o*OW +: OW] + {{(OW-CRW){1'b0}}, ds_of(o)} - {{(OW-CRW){1'b0}}, cred[(o*4+v)*CRW +: CRW]};
+        end
+    end
+    localparam ND = K - FIRST_LOCAL;   // ports with a demand counter
+    reg [DMW-1:0] demand [0:ND-1];
+    reg [DMW-1:0] demand_next [0:ND-1];
+    reg [RW-1:0] dm_entry;
+    integer dj, dv;
+    always @* begin
+        dm_entry = {RW{1'b0}};
+        for (dj = 0; dj < ND; dj = dj + 1) begin
+            demand_next[dj] = demand[dj];
+            for (i = 0; i < K; i = i + 1) begin
+                dm_entry = rpush_entry[i*RW +: RW];
+                if (rpush_ok[i] && dm_entry[FIRST_LOCAL + dj])
+                    demand_next[dj] = demand_next[dj] + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
+            end
+            for (dv = 0; dv < 4; dv = dv + 1)
+                demand_next[dj] = demand_next[dj] - dec[((FIRST_LOCAL + dj)*4 + dv)*CRW +: DMW];
+        end
+    end
+    always @* begin
+        for (o = 0; o < K; o = o + 1) begin
+            occ_cong[o*COW +: COW] = {{(COW-OW){1'b0}}, occ[o*OW +: OW]};
+            if (CONG_DEMAND != 0 && o >= FIRST_LOCAL)
+                occ_cong[o*COW +: COW] = occ_cong[o*COW +: COW] + {{(COW-DMW){1'b0}}, demand[o - FIRST_LOCAL]};
+        end
+    end
+
+    // ---------------- registers ----------------
+    always @(posedge clk)
+        for (dj = 0; dj < ND; dj = dj + 1) demand[dj] <= rst ? {DMW{1'b0}} : demand_next[dj];
+    always @(posedge clk) begin
+        if (rst) begin
+            for (o = 0; o < K; o = o + 1)
+                for (v = 0; v < 4; v = v + 1) cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
+            rr_link <= {K*QW{1'b0}};
+            lk_lock <= {K{1'b0}};
+            lk_q <= {K*QW{1'b0}};
+            out_valid <= {K{1'b0}};
+            out_head <= {K{1'b0}};
+            out_tail <= {K{1'b0}};
+            out_vc <= {K*2{1'b0}};
+            out_data <= {K*64{1'b0}};
+            for (o = 0; o < K; o = o + 1) ctl_cred[o] <= CTL_FULL;
+            link_dn <= {K{1'b0}};
+        end else begin
+            // a link the fault unit knows down swallows flits: nothing waits for its credits
+            for (o = 0; o < K; o = o + 1)
+                for (v = 0; v < 4; v = v + 1)
+                    cred[(o*4+v)*CRW +: CRW] <= link_dn[o] ? ds_of(o) : cred_next[o*4+v];
+            for (o = 0; o < K; o = o + 1)
+                ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
+            if (ev_take) link_dn[ev_port] <= ev_kind != EV_UP;
+            lk_lock <= (lk_lock & ~lk_clr) | lk_set;
+            lk_q <= lk_q_next;
+            rr_link <= rr_link_next;
+            out_valid <= nx_valid;
+            out_head <= nx_head;
+            out_tail <= nx_tail;
+            out_vc <= nx_vc;
+            out_data <= nx_data;
+        end
+    end
+endmodule

@@ -1,0 +1,47 @@
+// router_xbar — the S crossbar planes (seed 003 sec. 4, parallel switching; csim/router_xbar.c):
+// output slot (o,q) takes the flit of the (at most one) input plane (i,q) sending to it, with the
+// output VC applied, and the len of a packet granted it (the room its queue reserves).
+// Combinational: the output queues store at the edge.
+`include "flit_fields.vh"
+module router_xbar #(
+    parameter K = 7,                   // ports
+    parameter S = 2                    // crossbar planes
+) (
+    input  wire [K*S-1:0]     xv,          // router_input: input plane (i*S+q) sends xflit
+    input  wire [K*S*K-1:0]   xports,      //   to these output ports
+    input  wire [K*S*2-1:0]   xovc,        //   on this output VC
+    input  wire [K*S*`FLITW_BITS-1:0] xflit,
+    input  wire [K*S*4-1:0]   take_len,    //   len of a packet granted ports (0: none)
+    input  wire [K*S*3-1:0]   kind2,       // router_alloc: the picks' proposals and grants
+    input  wire [K*S*K-1:0]   granted_f,
+    output reg  [K*S-1:0]     wr_valid,    // output queue (o*S+q) stores wr_flit
+    output reg  [K*S*`QFLITW_BITS-1:0] wr_flit,
+    output reg  [K*S*4-1:0]   wr_take      // output queue (o*S+q) reserves room for a packet
+);
+    localparam FW = `FLITW_BITS, QFW = `QFLITW_BITS;
+    localparam [2:0] R_DISCARD = `REQ_DISCARD;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, fields used per block
+    reg [FW-1:0] fx;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer i, o, q;
+    always @* begin
+        wr_valid = {K*S{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
+        wr_flit = {K*S*QFW{1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
+        wr_take = {K*S*4{1'b0}};
+        fx = {FW{1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (q = 0; q < S; q = q + 1)
+                for (i = 0; i < K; i = i + 1) begin
+                    fx = xflit[(i*S+q)*FW +: FW];
+                    if (xv[i*S+q] && xports[(i*S+q)*K + o]) begin
+                        wr_valid[o*S+q] = 1'b1;
+                        wr_flit[(o*S+q)*QFW +: QFW] = {fx[`FLITW_HEAD_BIT], fx[`FLITW_TAIL_BIT], xovc[(i*S+q)*2 +: 2],
+                                                       fx[0 +: `FLIT_DATA_BITS]};
+                    end
+                    if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
+                        wr_take[(o*S+q)*4 +: 4] = wr_take[(o*S+q)*4 +: 4] | take_len[(i*S+q)*4 +: 4];
+                end
+    end
+endmodule
