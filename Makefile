@@ -237,7 +237,7 @@ lockstep-rcu lockstep-router lockstep-fault systemc-router: tables-verify
 # Yosys synthesis of the route-compute unit of `small` for iCE40: the tables must become block RAM.
 synth-rcu:
 	@mkdir -p $(BUILD)/synth
-	yosys -q -l $(BUILD)/synth/rcu_small.log -p "read_verilog $(RTL_SRC); \
+	yosys -q -l $(BUILD)/synth/rcu_small.log -p "read_verilog -Irtl $(RTL_SRC); \
 	  chparam -set P 2 -set A 4 -set H 2 -set G 9 rcu; synth_ice40 -top rcu; tee -o $(BUILD)/synth/rcu_small.stat stat"
 	@luts=$$(awk '/SB_LUT4/ {print $$2}' $(BUILD)/synth/rcu_small.stat); \
 	 brams=$$(awk '/SB_RAM40_4K/ {print $$2}' $(BUILD)/synth/rcu_small.stat); \
@@ -326,7 +326,7 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 	@for good in 1 0; do sig=$$($(BUILD)/fpga/rcu_signature 20000); [ $$good = 1 ] || sig=$$(printf %08x $$((0x$$sig ^ 1))); \
 	  printf 'module tb; reg clk = 0; wire g, r;\n ice40_rcu_top #(.CHECK_CYCLES(20000), .EXPECTED(32%sh%s), .INIT_A("%s"), .INIT_B("%s"), .INIT_C("%s")) dut(.clk(clk), .led_green_n(g), .led_red_n(r));\n always #1 clk = !clk;\n initial begin #40200; $$display("fpga-sim: leds green_n=%%b red_n=%%b", g, r); $$finish; end\nendmodule\n' \
 	    "'" $$sig $(ICE40_TABLES)/p00.a.hex $(ICE40_TABLES)/p00.b.hex $(ICE40_TABLES)/p00.c.hex > $(FPGA_ICE40)/tb.v; \
-	  iverilog -g2005 -o $(FPGA_ICE40)/tb.vvp -s tb $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v $(FPGA_ICE40)/tb.v || exit 1; \
+	  iverilog -g2005 -Irtl -o $(FPGA_ICE40)/tb.vvp -s tb $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v $(FPGA_ICE40)/tb.v || exit 1; \
 	  out=$$(vvp -n $(FPGA_ICE40)/tb.vvp | grep fpga-sim); echo "$$out (expected signature $$([ $$good = 1 ] && echo right || echo wrong))"; \
 	  if [ $$good = 1 ]; then echo "$$out" | grep -q "green_n=0 red_n=1" || exit 1; \
 	  else echo "$$out" | grep -q "green_n=1 red_n=0" || exit 1; fi; done
@@ -405,7 +405,7 @@ icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
 	@mkdir -p $(BUILD)/icarus
 	$(BUILD)/rcu/small/rcu_lockstep --tables $(BUILD)/tables/small --seed $(SEED) --cycles 30000 --quiet \
 	  --vectors $(BUILD)/icarus/rcu_small.vec | tail -n 1
-	iverilog -g2005 -Wall -o $(BUILD)/icarus/rcu_tb.vvp -s rcu_icarus_tb $(RTL_SRC) tb/rcu_icarus_tb.v
+	iverilog -g2005 -Wall -Irtl -o $(BUILD)/icarus/rcu_tb.vvp -s rcu_icarus_tb $(RTL_SRC) tb/rcu_icarus_tb.v
 	vvp -n $(BUILD)/icarus/rcu_tb.vvp +vectors=$(BUILD)/icarus/rcu_small.vec | tee $(BUILD)/icarus/result.txt
 	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
 
@@ -451,7 +451,7 @@ lint: flit-fields-check
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
-	  iverilog -g2005 -Wall -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
+	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
@@ -461,7 +461,7 @@ lint: flit-fields-check
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GPLANT_BUG=$$b || exit 1; done; \
-	  iverilog -g2005 -Wall -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
+	  iverilog -g2005 -Wall -Irtl -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
 	@set -- $(DFLY_tianhe); verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
 	  && echo "lint: router tianhe (64-port size, S=2) elaborates clean (verilator -Wall)"

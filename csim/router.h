@@ -1,7 +1,8 @@
 /*
- * router — the whole DOAR router: per input port a vcbuf and a route-compute unit, the switch
- * allocator with the Global Resource Bulletin, the crossbar (output registers), credit counters
- * per output VC, the congestion machinery and the multicast table. Mirrors rtl/router.v.
+ * router — the whole DOAR router, structural: router_cycle_ref calls the units router_input,
+ * router_alloc, router_bulletin, router_xbar, router_output (one C file each, router_*.c), cong and
+ * the multicast table, in the order rtl/router.v's units compute. Mirrors rtl/router.v module for
+ * module (docs/architecture.md "Unit map"). The state stays in one struct, grouped by unit.
  *
  * Contract (docs/architecture.md, "Router")
  *   Per port and cycle, inputs: one flit; one credit return for an output VC; a side-band
