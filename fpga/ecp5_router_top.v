@@ -17,10 +17,11 @@ module ecp5_router_top #(
     parameter MY_BID = 1,
     parameter TABLES = "tables.hex",       // {port[5:0], table[1:0], addr[7:0], data[63:0]} per line
     parameter N_LOAD = 224,                // lines in TABLES
-    parameter RUN_CYCLES = 24'd16777215,   // about 1.3 s of traffic at 12.5 MHz
+    parameter CLOCK_KHZ = 50000,           // the router's clock from the PLL: 12500, 25000 or 50000
+    parameter RUN_CYCLES = 24'd16777215,   // about 0.34 s of traffic at 50 MHz
     parameter DRAIN_CYCLES = 16'd4095,
-    parameter UART_DIV = 109,              // 12.5 MHz / 115200
-    parameter REPORT_CYCLES = 12500000,    // one UART report per second
+    parameter UART_DIV = CLOCK_KHZ * 1000 / 115200,
+    parameter REPORT_CYCLES = CLOCK_KHZ * 1000,   // one UART report per second
     parameter PLANT_LOSS = 0               // test only: the sink forgets one flit (must FAIL)
 ) (
     input  wire       clk_25mhz,
@@ -33,21 +34,49 @@ module ecp5_router_top #(
     localparam FIRST_LOCAL = P, FIRST_GLOBAL = P + A - 1;
     localparam [1:0] S_RESET = 2'd0, S_LOAD = 2'd1, S_RUN = 2'd2, S_DONE = 2'd3;
 
-    // The router closes timing at about 15 MHz on this part (one-cycle allocation and crossbar), so
-    // the PLL runs the design at half the board clock: 25 MHz / 2 * 1 = 12.5 MHz, VCO 12.5 * 48 =
-    // 600 MHz. Simulation (no SYNTHESIS define) uses the board clock directly.
+    // The PLL makes the router's clock from the board's 25 MHz with a 600 MHz VCO (CLKOP_DIV sets
+    // the output, CLKOP_CPHASE = CLKOP_DIV / 2 - 1 as ecppll writes it); `make fpga-ecp5` checks
+    // nextpnr's Fmax against CLOCK_KHZ. Router v1 (one-cycle allocation) closed at 14.5 MHz and ran
+    // at 12.5; router v2 (pipelined allocation) runs at 50. Simulation (no SYNTHESIS define) uses
+    // the board clock directly.
     wire clk, pll_locked;
 `ifdef SYNTHESIS
-    (* FREQUENCY_PIN_CLKI = "25" *) (* FREQUENCY_PIN_CLKOP = "12.5" *)
-    EHXPLLL #(
-        .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
-        .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
-        .CLKI_DIV(2), .CLKFB_DIV(1), .FEEDBK_PATH("CLKOP"),
-        .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(48), .CLKOP_CPHASE(23), .CLKOP_FPHASE(0)
-    ) pll (
-        .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKFB(clk), .CLKOP(clk), .LOCK(pll_locked),
-        .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),
-        .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0));
+    generate
+        if (CLOCK_KHZ == 12500) begin : g_pll12
+            (* FREQUENCY_PIN_CLKI = "25" *) (* FREQUENCY_PIN_CLKOP = "12.5" *)
+            EHXPLLL #(
+                .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
+                .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
+                .CLKI_DIV(2), .CLKFB_DIV(1), .FEEDBK_PATH("CLKOP"),
+                .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(48), .CLKOP_CPHASE(23), .CLKOP_FPHASE(0)
+            ) pll (
+                .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKFB(clk), .CLKOP(clk), .LOCK(pll_locked),
+                .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),
+                .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0));
+        end else if (CLOCK_KHZ == 25000) begin : g_pll25
+            (* FREQUENCY_PIN_CLKI = "25" *) (* FREQUENCY_PIN_CLKOP = "25" *)
+            EHXPLLL #(
+                .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
+                .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
+                .CLKI_DIV(1), .CLKFB_DIV(1), .FEEDBK_PATH("CLKOP"),
+                .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(24), .CLKOP_CPHASE(11), .CLKOP_FPHASE(0)
+            ) pll (
+                .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKFB(clk), .CLKOP(clk), .LOCK(pll_locked),
+                .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),
+                .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0));
+        end else begin : g_pll50
+            (* FREQUENCY_PIN_CLKI = "25" *) (* FREQUENCY_PIN_CLKOP = "50" *)
+            EHXPLLL #(
+                .PLLRST_ENA("DISABLED"), .INTFB_WAKE("DISABLED"), .STDBY_ENABLE("DISABLED"), .DPHASE_SOURCE("DISABLED"),
+                .OUTDIVIDER_MUXA("DIVA"), .OUTDIVIDER_MUXB("DIVB"), .OUTDIVIDER_MUXC("DIVC"), .OUTDIVIDER_MUXD("DIVD"),
+                .CLKI_DIV(1), .CLKFB_DIV(2), .FEEDBK_PATH("CLKOP"),
+                .CLKOP_ENABLE("ENABLED"), .CLKOP_DIV(12), .CLKOP_CPHASE(5), .CLKOP_FPHASE(0)
+            ) pll (
+                .RST(1'b0), .STDBY(1'b0), .CLKI(clk_25mhz), .CLKFB(clk), .CLKOP(clk), .LOCK(pll_locked),
+                .PHASESEL0(1'b0), .PHASESEL1(1'b0), .PHASEDIR(1'b1), .PHASESTEP(1'b1), .PHASELOADREG(1'b1),
+                .PLLWAKESYNC(1'b0), .ENCLKOP(1'b0));
+        end
+    endgenerate
 `else
     assign clk = clk_25mhz;
     assign pll_locked = 1'b1;
@@ -234,6 +263,8 @@ module ecp5_router_top #(
     assign led = {flits_out[23:20], fail, pass, state == S_RUN, beat[24]};
 
     // ---- UART report ----
+    localparam integer UART_DIV_M1 = UART_DIV - 1;
+    localparam [15:0] BAUD_RELOAD = UART_DIV_M1[15:0];
     reg [31:0] report_timer = 32'd0;
     reg [6:0]  char_ix = 7'd0;
     reg        sending = 1'b0;
@@ -270,7 +301,7 @@ module ecp5_router_top #(
         end else if (baud != 16'd0) begin
             baud <= baud - 16'd1;
         end else begin
-            baud <= UART_DIV - 1;
+            baud <= BAUD_RELOAD;
             if (bits_left == 4'd0) begin
                 if (char_ix == 7'd44) sending <= 1'b0;
                 else begin

@@ -110,7 +110,9 @@ module router #(
     localparam MAX_DEPTH = (MAX_DEPTH_LG > DEPTH_T) ? MAX_DEPTH_LG : DEPTH_T;
     localparam DMW = $clog2(K * 4 * MAX_DEPTH + 1);   // demand counters; >= 4: a len fits
     localparam COW = ((DMW > OW) ? DMW : OW) + 1;     // occupancy as the congestion unit sees it
-    localparam RMW = $clog2(OQ_DEPTH + 1) + 4;        // room counters (compared with a 4-bit len)
+    localparam RMW = $clog2(OQ_DEPTH + 1) + 4;        // room counters (a 4-bit len is taken from them)
+    localparam NT = S * MAX_LEN + 1;   // registered compares per credit counter (rtl/credit_ge.vh):
+                                       // len plus the lower planes' lens; + 1 for the planted bug
     localparam CPW = $clog2(MAX_DEPTH + 1) + 1;       // credits owed upstream per input VC
     localparam FW = `FLITW_BITS, QFW = `QFLITW_BITS;
     localparam [6:0] K7P = K[6:0];
@@ -123,8 +125,9 @@ module router #(
     wire [K*TAW-1:0] rd_entry;
     wire [K-1:0] fu_in_valid, fu_in_ready, fu_in_taken, fu_out_valid, ctl_ports;
     wire [K*MW-1:0] fu_in_msg, fu_out_msg;
-    wire [K*4*CRW-1:0] cred, dec;
-    wire [K*S*RMW-1:0] oq_room;
+    wire [K*4*CRW-1:0] dec;
+    wire [K*4*NT-1:0] cge;             // (o,v): credits >= 1..NT
+    wire [K*S*MAX_LEN-1:0] oq_rge;     // (o,q): room >= 1..MAX_LEN
     wire [K*S-1:0] locked, grb_free, in_busy, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
     wire res_valid, mc_valid;
     wire [KW-1:0] res_in, mc_in, rr_mc;
@@ -148,14 +151,14 @@ module router #(
 
     router_input #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS),
                    .DEPTH_T(DEPTH_T), .DEPTH_L(DEPTH_L), .DEPTH_G(DEPTH_G), .MAX_LEN(MAX_LEN),
-                   .BULLETIN(BULLETIN), .FAULTS(FAULTS), .S(S), .CRW(CRW), .RMW(RMW), .CPW(CPW), .MW(MW)) inputs (
+                   .BULLETIN(BULLETIN), .FAULTS(FAULTS), .S(S), .NT(NT), .CPW(CPW), .MW(MW)) inputs (
         .clk(clk), .rst(rst), .cfg_gid(cfg_gid), .cfg_bid(cfg_bid), .cfg_wired(cfg_wired), .cfg_seed(cfg_seed),
         .in_valid(in_valid), .in_head(in_head), .in_tail(in_tail), .in_vc(in_vc), .in_data(in_data),
         .tw_valid(tw_valid), .tw_port(tw_port), .tw_table(tw_table), .tw_addr(tw_addr), .tw_data(tw_data),
         .cong_local(cong_local), .cong_group(cong_group),
         .rd_entry(rd_entry), .rd_mask(rd_mask), .fu_in_valid(fu_in_valid), .fu_in_msg(fu_in_msg),
         .fu_in_ready(fu_in_ready), .fu_in_taken(fu_in_taken), .mgroup_rd(mgroup_rd), .mset(mset),
-        .cred(cred), .oq_room(oq_room), .locked(locked), .grb_free(grb_free),
+        .cge(cge), .oq_rge(oq_rge), .locked(locked), .grb_free(grb_free),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
         .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
         .req_kind(req_kind), .req2_kind(req2_kind), .req_ports(req_ports), .in_busy(in_busy),
@@ -166,9 +169,9 @@ module router #(
         .cr_out_valid(cr_out_valid), .cr_out_vc(cr_out_vc), .overflow(overflow),
         .ctl_cr_out_valid(ctl_cr_out_valid), .discard(discard), .discard_vcs(discard_vcs));
 
-    router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .CRW(CRW)) alloc (
+    router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT)) alloc (
         .clk(clk), .rst(rst), .req_kind(req_kind), .req2_kind(req2_kind), .req_ports(req_ports),
-        .e_entry(e_entry), .in_busy(in_busy), .set_lock(set_lock), .clr_lock(clr_lock), .cred(cred),
+        .e_entry(e_entry), .in_busy(in_busy), .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .pk_valid(pk_valid), .pk_vc(pk_vc), .kind2(kind2), .go_f(go_f), .granted_f(granted_f),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc), .dec(dec), .locked(locked));
@@ -188,13 +191,13 @@ module router #(
     wire ev_take = ev_valid && ev_ready && {1'b0, ev_port} < K7P && ev_kind != 2'd0;
     router_output #(.P(P), .A(A), .H(H), .S(S),
                     .DS_T(DS_T), .DS_L(DS_L), .DS_G(DS_G), .OQ_DEPTH(OQ_DEPTH), .CTL_DEPTH(CTL_DEPTH),
-                    .CONG_DEMAND(CONG_DEMAND), .CRW(CRW), .RMW(RMW), .COW(COW), .DMW(DMW),
+                    .CONG_DEMAND(CONG_DEMAND), .MAX_LEN(MAX_LEN), .CRW(CRW), .RMW(RMW), .NT(NT), .COW(COW), .DMW(DMW),
                     .MW(MW), .GW(GW), .BW(BW), .NW(NW)) outputs (
         .clk(clk), .rst(rst), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_take(wr_take), .dec(dec),
         .rpush_ok(rpush_ok), .rpush_entry(rpush_entry), .cr_in_valid(cr_in_valid), .cr_in_vc(cr_in_vc),
         .ctl_cr_in_valid(ctl_cr_in_valid), .ev_take(ev_take), .ev_kind(ev_kind), .ev_port(ev_port[KW-1:0]),
         .fu_out_valid(fu_out_valid), .fu_out_msg(fu_out_msg), .ctl_ports(ctl_ports),
-        .cred(cred), .oq_room(oq_room), .occ_cong(occ_cong),
+        .cge(cge), .oq_rge(oq_rge), .occ_cong(occ_cong),
         .out_valid(out_valid), .out_head(out_head), .out_tail(out_tail), .out_vc(out_vc), .out_data(out_data),
         .lk_lock(lk_lock));
 

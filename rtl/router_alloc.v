@@ -9,7 +9,9 @@ module router_alloc #(
     parameter K = 7,                   // ports
     parameter S = 2,                   // crossbar planes
     parameter BULLETIN = 1,            // Global Resource Bulletin on
+    parameter MAX_LEN = 4,             // longest packet
     parameter CRW = 11,                // credit counter width (router_output)
+    parameter NT = 9,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
     // derived — do not override
     parameter KW = (K > 1) ? $clog2(K) : 1,
     parameter QW = (S > 1) ? $clog2(S) : 1,
@@ -25,7 +27,7 @@ module router_alloc #(
     input  wire [K*S-1:0]     in_busy,        // input plane (i*S+q) streams: its pick is void
     input  wire [K*S-1:0]     set_lock,       // slots (o*S+q) taken / freed this cycle
     input  wire [K*S-1:0]     clr_lock,
-    input  wire [K*4*CRW-1:0] cred,           // router_output's credits, (o*4+v)*CRW
+    input  wire [K*4*NT-1:0]  cge,            // router_output: credits >= 1..NT, (o*4+v)*NT
     input  wire               res_valid,      // router_bulletin: the reserved multicast goes first
     input  wire [KW-1:0]      res_in,
     input  wire [1:0]         res_vc,
@@ -85,9 +87,19 @@ module router_alloc #(
     // Credits across planes: a grant stands only if its len, added to what the lower planes granted
     // to the same output VC (before their own cancellations), fits the credits; else it is
     // cancelled whole and its slots grant nothing this cycle (csim router_alloc_cycle, the same rule).
+    // An output slot (o,q) grants at most one pick (the bulletin's winner blocks the arbiters of
+    // its slots), so "what the lower planes granted" is a sum over the slots below q, not over
+    // inputs, and the compare is a bit of the registered credit compares (cge).
+    localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
+`include "credit_ge.vh"
     reg [K*S-1:0] out_granted_f;
-    reg [K*4*CRW-1:0] lower;           // (o,w): what the planes below the current one granted
+    reg [K*S*RW-1:0] pe;               // (i,q): the route entry of the picked VC
+    reg [K*S-1:0] sv;                  // (o,q): the slot grants a packet (tentatively)
+    reg [K*S*4-1:0] slen;              // (o,q): its len
+    reg [K*S*2-1:0] sovc;              // (o,q): its output VC
+    reg [K*S-1:0] sbad;                // (o,q): its len and the lower slots' exceed the credits
     reg [K*S-1:0] cancel;
+    reg [NTW-1:0] below;
     /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
     reg [RW-1:0] et;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -96,33 +108,40 @@ module router_alloc #(
         o = 0;                         // loop variables are assigned on every path (no latch)
         tv = 0;
         tw = 0;
-        lower = {K*4*CRW{1'b0}};
-        cancel = {K*S{1'b0}};
         et = {RW{1'b0}};
-        for (q = 0; q < S; q = q + 1) begin
-            for (i = 0; i < K; i = i + 1) begin
-                et = {RW{1'b0}};       // the picked VC's route entry (a 4-way selection)
+        below = {NTW{1'b0}};
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                et = {RW{1'b0}};       // a 4-way selection over constant indices
                 for (tv = 0; tv < 4; tv = tv + 1)
                     if (pk_vc[(i*S+q)*2 +: 2] == tv[1:0]) et = e_entry[(i*4 + tv)*RW +: RW];
-                for (o = 0; o < K; o = o + 1)
-                    for (tw = 0; tw < 4; tw = tw + 1)
-                        if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && granted[(i*S+q)*K + o] &&
-                            et[E_OVC +: 2] == tw[1:0] &&
-                            {1'b0, lower[(o*4 + tw)*CRW +: CRW]} + {{(CRW-3){1'b0}}, et[E_LEN +: 4]} >
-                            {1'b0, cred[(o*4 + tw)*CRW +: CRW]})
-                            cancel[i*S+q] = 1'b1;
+                pe[(i*S+q)*RW +: RW] = et;
             end
-            for (i = 0; i < K; i = i + 1) begin   // this plane's tentative grants count for the next
-                et = {RW{1'b0}};
-                for (tv = 0; tv < 4; tv = tv + 1)
-                    if (pk_vc[(i*S+q)*2 +: 2] == tv[1:0]) et = e_entry[(i*4 + tv)*RW +: RW];
-                for (o = 0; o < K; o = o + 1)
-                    for (tw = 0; tw < 4; tw = tw + 1)
-                        if (go[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && granted[(i*S+q)*K + o] &&
-                            et[E_OVC +: 2] == tw[1:0])
-                            lower[(o*4 + tw)*CRW +: CRW] = lower[(o*4 + tw)*CRW +: CRW] + {{(CRW-4){1'b0}}, et[E_LEN +: 4]};
+        sv = {K*S{1'b0}};
+        slen = {K*S*4{1'b0}};
+        sovc = {K*S*2{1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (q = 0; q < S; q = q + 1)
+                for (i = 0; i < K; i = i + 1)
+                    if (granted[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD) begin
+                        et = pe[(i*S+q)*RW +: RW];
+                        sv[o*S+q] = 1'b1;
+                        slen[(o*S+q)*4 +: 4] = slen[(o*S+q)*4 +: 4] | et[E_LEN +: 4];
+                        sovc[(o*S+q)*2 +: 2] = sovc[(o*S+q)*2 +: 2] | et[E_OVC +: 2];
+                    end
+        for (o = 0; o < K; o = o + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                below = {4'd0, slen[(o*S+q)*4 +: 4]};
+                for (tw = 0; tw < q; tw = tw + 1)
+                    if (sv[o*S+tw] && sovc[(o*S+tw)*2 +: 2] == sovc[(o*S+q)*2 +: 2])
+                        below = below + {4'd0, slen[(o*S+tw)*4 +: 4]};
+                sbad[o*S+q] = sv[o*S+q] && !ge_at(cge_of(cge[o*4*NT +: 4*NT], sovc[(o*S+q)*2 +: 2]), below);
             end
-        end
+        cancel = {K*S{1'b0}};
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1)
+                for (o = 0; o < K; o = o + 1)
+                    if (granted[(i*S+q)*K + o] && sbad[o*S+q]) cancel[i*S+q] = 1'b1;
         go_f = go & ~cancel;
         granted_f = granted;
         out_granted_f = out_granted;
@@ -139,25 +158,23 @@ module router_alloc #(
                 if (mc_in == i[KW-1:0] && mc_plane == q[QW-1:0] && cancel[i*S+q]) mc_valid_f = 1'b0;
     end
 
-    // credits taken by this cycle's grants, per output VC (a sum: planes grant in parallel)
-    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
-    reg [RW-1:0] ec;
-    /* verilator lint_on UNUSEDSIGNAL */
+    // credits taken by this cycle's grants, per output VC: a sum over the output's S slots (each
+    // grants at most one packet; planes grant in parallel)
+    reg [K*S-1:0] svf;                 // (o,q): the slot's grant stands (not cancelled)
     integer dk;
     always @* begin
-        ec = {RW{1'b0}};
         dk = 0;
+        svf = {K*S{1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (q = 0; q < S; q = q + 1)
+                for (i = 0; i < K; i = i + 1)
+                    if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD) svf[o*S+q] = 1'b1;
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
-                for (i = 0; i < K; i = i + 1)
-                    for (q = 0; q < S; q = q + 1) begin
-                        ec = {RW{1'b0}};
-                        for (dk = 0; dk < 4; dk = dk + 1)
-                            if (pk_vc[(i*S+q)*2 +: 2] == dk[1:0]) ec = e_entry[(i*4 + dk)*RW +: RW];
-                        if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && ec[E_OVC +: 2] == v[1:0])
-                            dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ec[E_LEN +: 4]};
-                    end
+                for (dk = 0; dk < S; dk = dk + 1)
+                    if (svf[o*S+dk] && sovc[(o*S+dk)*2 +: 2] == v[1:0])
+                        dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, slen[(o*S+dk)*4 +: 4]};
             end
     end
 

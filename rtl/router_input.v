@@ -21,8 +21,7 @@ module router_input #(
     parameter BULLETIN = 1,            // Global Resource Bulletin on (router.v)
     parameter FAULTS = 1,              // FD/FR packets go to a fault unit
     parameter S = 2,                   // crossbar planes
-    parameter CRW = 11,                // credit counter width (router_output)
-    parameter RMW = 8,                 // output-queue room width (router_output)
+    parameter NT = 9,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
     parameter CPW = 6,                 // credits owed upstream per VC
     parameter MW = 18,                 // fault message width {kind, prefix, role, g, b, n}
     // derived — do not override
@@ -65,8 +64,8 @@ module router_input #(
     output reg  [K*8-1:0]     mgroup_rd,
     input  wire [K*K-1:0]     mset,
     // the state proposals read (start of the cycle)
-    input  wire [K*4*CRW-1:0] cred,           // router_output: (o*4+v)*CRW
-    input  wire [K*S*RMW-1:0] oq_room,        // router_output: (o*S+q)*RMW
+    input  wire [K*4*NT-1:0]  cge,            // router_output: credits >= 1..NT, (o*4+v)*NT
+    input  wire [K*S*MAX_LEN-1:0] oq_rge,     // router_output: room >= 1..MAX_LEN, (o*S+q)*MAX_LEN
     input  wire [K*S-1:0]     locked,         // router_alloc
     input  wire [K*S-1:0]     grb_free,       // router_bulletin
     input  wire               res_valid,      // router_bulletin: the reserved multicast
@@ -255,18 +254,8 @@ module router_input #(
     end
 
     // ---------------- proposals (csim router_input_propose) ----------------
-    function [CRW-1:0] cred_of;        // one output's credit counter of VC vc
-        input [4*CRW-1:0] cr4;
-        input [1:0] vc;
-        begin
-            case (vc)
-                2'd0: cred_of = cr4[0 +: CRW];
-                2'd1: cred_of = cr4[CRW +: CRW];
-                2'd2: cred_of = cr4[2*CRW +: CRW];
-                default: cred_of = cr4[3*CRW +: CRW];
-            endcase
-        end
-    endfunction
+    localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
+`include "credit_ge.vh"
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
     reg [FW-1:0] fp;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -284,11 +273,11 @@ module router_input #(
                     grb_q[o] = grb_free[o*S + pl];
 `ifdef PLANT_BUG
                     // planted bug: a head needs one credit more than its length
-                    ok[o] = ep[o] && !locked[o*S + pl] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) > {{(CRW-4){1'b0}}, ep[E_LEN +: 4]} &&
-                            oq_room[(o*S + pl)*RMW +: RMW] >= {{(RMW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o*S + pl] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]} + 1'b1) &&
+                            room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
 `else
-                    ok[o] = ep[o] && !locked[o*S + pl] && cred_of(cred[o*4*CRW +: 4*CRW], ep[E_OVC +: 2]) >= {{(CRW-4){1'b0}}, ep[E_LEN +: 4]} &&
-                            oq_room[(o*S + pl)*RMW +: RMW] >= {{(RMW-4){1'b0}}, ep[E_LEN +: 4]};
+                    ok[o] = ep[o] && !locked[o*S + pl] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
+                            room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
 `endif
                 end
                 bul_eff = (BULLETIN != 0) ? (grb_q & ~((res_valid && {{(32-QW){1'b0}}, res_plane} == pl) ? res_ports : {K{1'b0}})) : {K{1'b1}};

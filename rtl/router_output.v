@@ -18,7 +18,9 @@ module router_output #(
     parameter CTL_DEPTH = 4,           // FD/FR packets the far fault unit holds: control credits
     parameter CONG_DEMAND = 1,         // the demand counts in the congestion of local/global ports
     parameter CRW = 11,                // credit counter width
+    parameter MAX_LEN = 4,             // longest packet: room compares per output queue
     parameter RMW = 8,                 // room counter width
+    parameter NT = 9,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
     parameter COW = 14,                // occupancy as the congestion unit sees it
     parameter DMW = 9,                 // demand counter width
     parameter MW = 18,                 // fault message width {kind, prefix, role, g, b, n}
@@ -52,8 +54,8 @@ module router_output #(
     input  wire [K*MW-1:0]    fu_out_msg,
     output reg  [K-1:0]       ctl_ports,      // an FD/FR packet leaves on the port this cycle
     // state the proposals read, occupancy for the congestion unit
-    output reg  [K*4*CRW-1:0] cred,
-    output wire [K*S*RMW-1:0] oq_room,
+    output reg  [K*4*NT-1:0]  cge,            // (o*4+v)*NT: credits >= 1..NT (registered compares)
+    output wire [K*S*MAX_LEN-1:0] oq_rge,     // (o*S+q)*MAX_LEN: room >= 1..MAX_LEN
     output reg  [K*COW-1:0]   occ_cong,
     // links out
     output reg  [K-1:0]       out_valid,
@@ -111,10 +113,10 @@ module router_output #(
     genvar gn;
     generate
         for (gn = 0; gn < K*S; gn = gn + 1) begin : g_oq
-            oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .RMW(RMW)) queue (
+            oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .RMW(RMW), .MAXL(MAX_LEN)) queue (
                 .clk(clk), .rst(rst), .push(wr_valid[gn]), .push_flit(wr_flit[gn*QFW +: QFW]),
                 .pop(oq_pop[gn]), .take(wr_take[gn*4 +: 4]),
-                .front_valid(oq_valid[gn]), .front(oq_front[gn*QFW +: QFW]), .room(oq_room[gn*RMW +: RMW]));
+                .front_valid(oq_valid[gn]), .front(oq_front[gn*QFW +: QFW]), .room_ge(oq_rge[gn*MAX_LEN +: MAX_LEN]));
         end
     endgenerate
 
@@ -200,6 +202,14 @@ module router_output #(
     // ---------------- credits ----------------
     // credits after this cycle's grants and returns; a credit nobody took saturates at the depth
     reg [CRW-1:0] cred_next [0:K*4-1];
+    reg [K*4*CRW-1:0] cred;            // output o, VC v at (o*4+v)*CRW
+    function [NT-1:0] ge_bits;         // {c >= NT, ..., c >= 1}
+        input [CRW-1:0] c;
+        integer b;
+        begin
+            for (b = 1; b <= NT; b = b + 1) ge_bits[b-1] = c >= b[CRW-1:0];
+        end
+    endfunction
     reg [CRW:0] csum;
     always @* begin
         csum = {(CRW+1){1'b0}};
@@ -265,7 +275,10 @@ module router_output #(
     always @(posedge clk) begin
         if (rst) begin
             for (o = 0; o < K; o = o + 1)
-                for (v = 0; v < 4; v = v + 1) cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
+                for (v = 0; v < 4; v = v + 1) begin
+                    cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
+                    cge[(o*4+v)*NT +: NT] <= ge_bits(ds_of(o));
+                end
             rr_link <= {K*QW{1'b0}};
             lk_lock <= {K{1'b0}};
             lk_q <= {K*QW{1'b0}};
@@ -279,8 +292,10 @@ module router_output #(
         end else begin
             // a link the fault unit knows down swallows flits: nothing waits for its credits
             for (o = 0; o < K; o = o + 1)
-                for (v = 0; v < 4; v = v + 1)
+                for (v = 0; v < 4; v = v + 1) begin
                     cred[(o*4+v)*CRW +: CRW] <= link_dn[o] ? ds_of(o) : cred_next[o*4+v];
+                    cge[(o*4+v)*NT +: NT] <= ge_bits(link_dn[o] ? ds_of(o) : cred_next[o*4+v]);
+                end
             for (o = 0; o < K; o = o + 1)
                 ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
             if (ev_take) link_dn[ev_port] <= ev_kind != EV_UP;
