@@ -31,6 +31,7 @@ help:
 	@echo "               (exit 0 with coverage holes, last line coverage=incomplete; REQUIRE_COVERAGE=1 fails them)"
 	@echo "make lint / synth-rcu / icarus-rcu - verilator -Wall + iverilog; Yosys iCE40; Icarus replay"
 	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
+	@echo "               (CONFIG=tianhe CYCLES=220000: the 63-port router, ~20 min build and ~40 min run)"
 	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
 	@echo "make fpga-ecp5 / fpga-sim-ecp5 - ULX3S bitstream of the whole small router / its board top in Icarus"
@@ -250,6 +251,10 @@ synth-rcu:
 BULLETIN ?= 1
 SPEEDUP ?= 2
 ROUTER_DIR = $(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),)
+# tianhe's verilated router is ~220 MB of C++ (one 0.6-2.5 MB function per file): at Verilator's
+# default -Os a file takes minutes, at -O1 ~20 s; the rarely run __Slow files (set-up, trace
+# declarations) at -O0. Build ~25 min on 2 cores (docs/RESULTS.md "Router v2").
+ROUTER_MAKEFLAGS_tianhe := -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0"
 SCENARIO ?= random
 
 $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
@@ -262,7 +267,7 @@ $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) tb/router_lockstep.cpp tb/h
 	$(eval D := $(call dfly,$(CONFIG)))
 	verilator $(VERILATOR_FLAGS) -Irtl rtl/router.v --top-module router \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) \
-	  $(if $(filter 1,$(PLANT)),-DPLANT_BUG,) \
+	  $(if $(filter 1,$(PLANT)),-DPLANT_BUG,) $(ROUTER_MAKEFLAGS_$(CONFIG)) \
 	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
 	  --Mdir $(ROUTER_DIR) -o router_lockstep $(CURDIR)/tb/router_lockstep.cpp > $(ROUTER_DIR)/build.log 2>&1 \

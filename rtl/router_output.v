@@ -247,9 +247,16 @@ module router_output #(
     reg [DMW-1:0] demand [0:ND-1];
     reg [DMW-1:0] demand_next [0:ND-1];
     reg [RW-1:0] dm_entry;
+    // a credit decrement (CRW bits) at the counter's width: DMW exceeds CRW from 63 ports on
+    // (tianhe: 12 > 11), where a DMW-bit slice of dec would take a bit of the next VC's field
+    localparam DXW = (DMW > CRW) ? DMW : CRW;
+    /* verilator lint_off UNUSEDSIGNAL */  // bits above DMW when CRW > DMW (small .. paper)
+    reg [DXW-1:0] dm_dec;
+    /* verilator lint_on UNUSEDSIGNAL */
     integer dj, dv;
     always @* begin
         dm_entry = {RW{1'b0}};
+        dm_dec = {DXW{1'b0}};
         for (dj = 0; dj < ND; dj = dj + 1) begin
             demand_next[dj] = demand[dj];
             for (i = 0; i < K; i = i + 1) begin
@@ -257,8 +264,11 @@ module router_output #(
                 if (rpush_ok[i] && dm_entry[FIRST_LOCAL + dj])
                     demand_next[dj] = demand_next[dj] + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
             end
-            for (dv = 0; dv < 4; dv = dv + 1)
-                demand_next[dj] = demand_next[dj] - dec[((FIRST_LOCAL + dj)*4 + dv)*CRW +: DMW];
+            for (dv = 0; dv < 4; dv = dv + 1) begin
+                dm_dec = {DXW{1'b0}};
+                dm_dec[CRW-1:0] = dec[((FIRST_LOCAL + dj)*4 + dv)*CRW +: CRW];
+                demand_next[dj] = demand_next[dj] - dm_dec[DMW-1:0];
+            end
         end
     end
     always @* begin

@@ -51,7 +51,7 @@ struct Coverage {
     long oq_full = 0, multi_plane = 0, link_wait = 0;   // router v2: output queues and planes
 };
 
-struct Stats { long flits_in = 0, flits_out = 0, pkts = 0, epochs = 0; };
+struct Stats { long flits_in = 0, flits_out = 0, pkts = 0, epochs = 0, setup_cycles = 0, traffic_cycles = 0; };
 
 class Run {
   public:
@@ -113,13 +113,14 @@ void Run::apply(const router_in &in, int rst) {
     fi.set(0, K, in.fw_int);
     put(v.ctl_cr_in_valid, ccv, K);
     v.ev_valid = (CData)in.ev_valid; v.ev_kind = (CData)(in.ev_kind & 3); v.ev_port = (CData)(in.ev_port & 63);
-    v.fw_valid = (CData)in.fw_valid; v.fw_port = (CData)(in.fw_port & 63); v.fw_entry = (CData)in.fw_entry;
+    v.fw_valid = (CData)in.fw_valid; v.fw_port = (CData)(in.fw_port & 63);
+    harness_put_int(v.fw_entry, (uint64_t)in.fw_entry);   // TAW bits: 10 on tianhe, not a CData
     put(v.fw_src, fs, K); put(v.fw_int, fi, K);
     put(v.in_valid, iv, K); put(v.in_head, ih, K); put(v.in_tail, it, K); put(v.in_vc, ivc, 2 * K);
     put(v.in_data, id, 64 * K); put(v.cr_in_valid, cv, K); put(v.cr_in_vc, cvc, 2 * K);
     put(v.sb_in_valid, sv, K); put(v.sb_in_bits, sb, H * K);
     v.tw_valid = (CData)in.tw_valid; v.tw_port = (CData)in.tw_port; v.tw_table = (CData)in.tw_table;
-    v.tw_addr = (SData)in.tw_addr; v.tw_data = in.tw_data;
+    harness_put_int(v.tw_addr, (uint64_t)in.tw_addr); v.tw_data = in.tw_data;
     v.mw_valid = (CData)in.mw_valid; v.mw_port = (CData)in.mw_port; v.mw_group = (CData)in.mw_group;
     put(v.mw_set, ms, K);
 }
@@ -274,6 +275,13 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
     auto next_seed = [&]() { uint64_t x = seeder.s; x ^= x >> 12; x ^= x << 25; x ^= x >> 27; seeder.s = x; return x * 0x2545F4914F6CDD1Dull; };
     int mismatches = 0;
     time_t last = time(nullptr);
+    // a line on stderr at most every 5 s (a tianhe run takes minutes)
+    auto progress = [&](const router_env &env, const char *phase) {
+        if (o_.quiet || fst_ || (cycle_ & 0x3fff) != 0 || time(nullptr) - last < 5) return;
+        last = time(nullptr);
+        fprintf(stderr, "lockstep router: %ld/%ld cycles (%.0f%%, %s), %ld flits in\n", cycle_, o_.cycles,
+                100.0 * cycle_ / o_.cycles, phase, st.flits_in + env.injected_flits);
+    };
     router_in in;
     router_out exp;
     while (cycle_ < o_.cycles && !mismatches) {
@@ -287,14 +295,25 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         cfg_.gid = topo_gid(&t_, rid);
         cfg_.bid = topo_bid(&t_, rid);
         cfg_.wired = ts_.rcfg[rid].wired;
-    if (bind(rid)) return -1;
         if (bind(rid)) return -1;
         cfg_.seed = (uint32_t)next_seed();
         memset(&in, 0, sizeof in);
         for (int r = 0; r < 2 && !mismatches; r++) mismatches += step(in, 1, exp, report);
-        for (long n = 0; !mismatches && env_setup(&env, n, &in); n++) mismatches += step(in, 0, exp, report);
+        long setup = 0;
+        for (; !mismatches && env_setup(&env, setup, &in); setup++) {
+            mismatches += step(in, 0, exp, report);
+            progress(env, "set-up");
+        }
+        st.setup_cycles += setup + 2;
         long len = 20000 + (long)(next_seed() % 80000);
+        // Traffic lasts at least as long as the set-up writes before it, and runs on to the end of
+        // the run when what would be left after it could not hold another set-up: so on tianhe
+        // (63 ports, ~108,000 set-up writes) at least half of the cycles carry traffic and no run
+        // ends inside a set-up. Smaller routers' set-ups are far below 20,000 cycles.
+        if (len < setup) len = setup;
         long end = cycle_ + len;
+        if (o_.cycles - end < setup + 2) end = o_.cycles;
+        const long traffic_from = cycle_;
         for (long i = 0; !mismatches && cycle_ < end && cycle_ < o_.cycles; i++) {
             if (i % 700 == 0) {   // phase: idle / light / saturated; back-pressure; multicast share
                 int m = (int)(env_rand(&env) % 7);
@@ -339,11 +358,7 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             }
             if ((cycle_ & 1023) == 0) env_check_stuck(&env, cycle_, 30000);
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
-            if (!o_.quiet && !fst_ && (cycle_ & 0xffff) == 0 && time(nullptr) - last >= 5) {
-                last = time(nullptr);
-                fprintf(stderr, "lockstep router: %ld/%ld cycles (%.0f%%), %ld flits in\n", cycle_, o_.cycles,
-                        100.0 * cycle_ / o_.cycles, st.flits_in + env.injected_flits);
-            }
+            progress(env, "traffic");
         }
         // drain: every packet out, every buffer empty, every credit back
         env.injecting = 0;
@@ -360,6 +375,7 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             mismatches += step(in, 0, exp, report);
             env_observe(&env, cycle_ - 1, &in, &exp);
         }
+        st.traffic_cycles += cycle_ - traffic_from;
         st.flits_in += env.injected_flits;
         st.flits_out += env.delivered_flits;
         st.pkts += env.injected_pkts;
@@ -764,6 +780,7 @@ int main(int argc, char **argv) {
         if (!r.v) holes++;
     }
     printf("  epochs %ld, packets %ld, %.1f s, %.0f cycles/s\n", cov.epochs, st.pkts, secs, secs > 0 ? cycles_run / secs : 0.0);
+    printf("  cycles: %ld reset and table/multicast set-up, %ld traffic and drain\n", st.setup_cycles, st.traffic_cycles);
     if (holes && !rc) { printf("coverage: %d hole(s)\n", holes); rc = kExitFail; }
     printf("lockstep router: config=%s seed=%" PRIu64 " cycles=%ld flits_in=%ld flits_out=%ld mismatches=%d\n",
            o.config.c_str(), o.seed, cycles_run, st.flits_in, st.flits_out, mismatches);
