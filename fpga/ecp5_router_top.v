@@ -163,6 +163,23 @@ module ecp5_router_top #(
         .overflow(overflow));
 
     // ---- sources: one per input port ----
+    localparam integer NEXT_GID = (MY_GID + 1) % G;
+    // x mod G for a 4-bit x, as a table: a `%` on the wire would be synthesised as a divider
+    // (hundreds of carry cells, 0.2 us of logic — it was the board's critical path)
+    function [10:0] mod_g;
+        input [3:0] x;
+        integer n;
+    /* verilator lint_off UNUSEDSIGNAL */  // a group index fits 11 bits
+        integer r;
+    /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            mod_g = 11'd0;
+            for (n = 0; n < 16; n = n + 1) begin
+                r = n % G;
+                if (x == n[3:0]) mod_g = r[10:0];
+            end
+        end
+    endfunction
     reg [31:0] heads_in, flits_in;
     wire [K-1:0] src_head_sent;
     genvar gp;
@@ -182,7 +199,7 @@ module ecp5_router_top #(
             wire [2:0]  want_len = {1'b0, lfsr[3:2]} + 3'd1;
             wire [3:0]  g4 = lfsr[7:4];
             wire [10:0] dgid = (g4 < G) ? {7'd0, g4} : MY_GID[10:0];
-            wire [10:0] sgid = TERMINAL ? MY_GID[10:0] : GLOBAL ? ((MY_GID + 1) % G) : (lfsr[12] ? MY_GID[10:0] : {7'd0, lfsr[16:13]} % G);
+            wire [10:0] sgid = TERMINAL ? MY_GID[10:0] : GLOBAL ? NEXT_GID[10:0] : (lfsr[12] ? MY_GID[10:0] : mod_g(lfsr[16:13]));
             wire [63:0] header = {1'b0, seq, {1'b0, want_len}, 8'd0, 1'b0, sgid, dgid, 4'd0, lfsr[9:8], 5'd0, lfsr[10]};
             wire start = sources_on && left == 3'd0 && lfsr[31:30] == 2'b00 && {2'b00, want_len} <= credit[want_vc];
             wire send = start || left != 3'd0;
