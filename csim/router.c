@@ -103,6 +103,9 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->np = np;
     r->strm = calloc((size_t)(k * np), sizeof *r->strm);
     r->pick = calloc((size_t)(k * np), sizeof *r->pick);
+    r->g_vc = calloc((size_t)(k * np), sizeof *r->g_vc);
+    r->g_kind = calloc((size_t)(k * np), sizeof *r->g_kind);
+    r->pend_vcs = calloc((size_t)k, sizeof *r->pend_vcs);
     r->rr_in = calloc((size_t)(k * np), sizeof *r->rr_in);
     r->rr_out = calloc((size_t)(k * np), sizeof *r->rr_out);
     r->oqs = calloc((size_t)(k * np), sizeof *r->oqs);
@@ -113,7 +116,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->rr_cr = calloc((size_t)k, 1);
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
-    if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->rr_in || !r->rr_out || !r->oqs ||
+    if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs ||
         !r->oq_store || !r->lk_q || !r->rr_link || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total)
         goto oom;
     for (int n = 0; n < k * np; n++) {
@@ -175,6 +178,9 @@ void router_free(router *r) {
     free(r->cred);
     free(r->strm);
     free(r->pick);
+    free(r->g_vc);
+    free(r->g_kind);
+    free(r->pend_vcs);
     free(r->rr_in);
     free(r->rr_out);
     free(r->oqs);
@@ -208,11 +214,13 @@ void router_reset(router *r, const router_cfg_in *cfg) {
         for (int v = 0; v < r->prm.vcs; v++) r->cred[i][v] = r->prm.ds_depth[topo_port_class(t, i)];
         for (int q = 0; q < r->np; q++) {
             r->pick[i * r->np + q] = -1;
+            r->g_vc[i * r->np + q] = -1;
+            r->g_kind[i * r->np + q] = REQ_NONE;
             r->rr_in[i * r->np + q] = 0;
             r->rr_out[i * r->np + q] = 0;
             oq_reset(&r->oqs[i * r->np + q]);
         }
-        r->lk_q[i] = r->rr_link[i] = r->rr_cr[i] = r->crp_vcs[i] = 0;
+        r->lk_q[i] = r->rr_link[i] = r->rr_cr[i] = r->crp_vcs[i] = r->pend_vcs[i] = 0;
         r->oq_total[i] = 0;
         memset(r->crp[i], 0, sizeof r->crp[i]);
     }
@@ -220,6 +228,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     for (int q = 0; q < ROUTER_MAX_PLANES; q++) {
         r->locked[q] = 0;
         r->in_busy[q] = 0;
+        r->g_go[q] = 0;
         r->grb_free[q] = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
     }
     r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = 0;
@@ -367,7 +376,8 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     router_alloc_grant(r, &w);           /* stage 2 and the credit check across planes */
     router_alloc_pick(r, &w);            /* stage 1 */
     router_bulletin_next(r, &w);         /* the reservation after the edge */
-    router_input_move(r, &w);            /* streams and grants through router_xbar */
+    router_input_move(r, &w);            /* streams and last cycle's grants through router_xbar */
+    router_input_grant(r, &w);           /* this cycle's grants: slots, credits, room; the grant stage */
     router_xbar_count(r, &w);
     router_alloc_edge(r, &w);
     router_bulletin_edge(r, &w);

@@ -10,9 +10,10 @@
  *   one flit per output port; one credit return per input port (the VC a flit left); the
  *   side-band bitmap for every intra-group link; a sticky overflow flag per input port.
  *   Timing: a head flit arriving in cycle t is routed by cycle t+4 (its route entry is written at
- *   the end of t+4), can be switched in t+5 and is on the output in t+6; a body flit can follow
- *   one per cycle. A flit switched in cycle s frees its buffer slot at the end of s and the credit
- *   is on the credit output in s+1.
+ *   the end of t+4), picked by stage 1 in t+5, granted by stage 2 in t+6, crosses into its output
+ *   queue in t+7 (the grant stage), is taken by the link stage in t+8 and is on the output in t+9;
+ *   a body flit can follow one per cycle. A flit that leaves its input VC in cycle s frees its
+ *   buffer slot at the end of s and the credit is on the credit output in s+1 at the earliest.
  *   Invariants: output ports are held per packet; a multicast leaves on all its ports in the same
  *   cycles (no splitting); with the bulletin on, a multicast never holds some of its ports while
  *   waiting for others.
@@ -137,6 +138,12 @@ typedef struct {
     int8_t *pick;              /* [k*np]: stage-1 pick (VC) of input i on plane q, -1 none */
     uint64_t pick_inputs;      /* inputs with a pick on some plane (the others' entries are -1) */
     uint8_t *rr_in;            /* [k*np] */
+    /* the grant stage: stage 2's grants of the last cycle, which move in this one (registers) */
+    uint64_t g_go[ROUTER_MAX_PLANES];      /* per plane: inputs whose granted head moves now */
+    int8_t *g_vc;              /* [k*np]: its input VC; defined where g_go says */
+    uint8_t *g_kind;           /* [k*np]: REQ_DISCARD, REQ_HEAD, REQ_MCAST or REQ_ACQ (complete) */
+    uint8_t *pend_vcs;         /* [k]: bit v: VC v of input i moves a granted head now (g_go/g_vc
+                                  summarised: the RTL derives it from the same registers) */
     /* router_alloc: output slots and the bulletin, per plane a mask over output ports */
     uint64_t locked[ROUTER_MAX_PLANES];    /* slots (o,q) held by a packet writing through them */
     uint64_t grb_free[ROUTER_MAX_PLANES];  /* the bulletin: slots no multicast holds */
@@ -210,7 +217,10 @@ typedef struct {
     /* router_output's link stage: per output the plane whose queue gave a flit */
     int room_back[ROUTER_MAX_PORTS];
     uint64_t room_ports;
-    /* router_input's proposals (stage 1's: req_kind; stage 2 drops streaming VCs) */
+    /* router_input: per plane the input planes stage 2 may not grant (plane_void: streaming a
+     * packet whose tail is not at the front, or moving a granted head whose packet will stream) */
+    uint64_t plane_void[ROUTER_MAX_PLANES];
+    /* router_input's proposals (stage 1's: req_kind; stage 2 keeps those of free planes) */
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* input i, VC v at i*vcs+v, where req_vcs says */
     uint8_t req_vcs[ROUTER_MAX_PORTS];
     uint64_t req_inputs;

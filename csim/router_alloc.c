@@ -15,13 +15,18 @@ void router_alloc_grant(const router *r, router_wires *w) {
     ov.rr_out = r->rr_out;
     ov.rr_mc = r->rr_mc;
     for (int q = 0; q < np; q++) {
-        for (uint64_t m = r->pick_inputs & r->busy & ~r->in_busy[q]; m; m &= m - 1) {   /* a pick needs flits and a free plane */
+        for (uint64_t m = r->pick_inputs & r->busy & ~w->plane_void[q]; m; m &= m - 1) {   /* a pick needs flits and a free plane */
             int i = __builtin_ctzll(m);
             int v = r->pick[i * np + q];
             if (v < 0) continue;
-            /* stage 2's proposal is stage 1's of the same cycle (the same state), except that a VC
-             * streaming a packet proposes nothing there */
-            if (((w->req_vcs[i] >> v) & 1) && !r->in[i].active[v]) req2[i * np + q] = w->reqs[i * vcs + v];
+            /* stage 2's proposal is stage 1's of the same cycle (the same state). A VC streaming a
+             * packet is on a void plane unless its tail is at the front now: then its next packet
+             * may be granted, to cross in the next cycle right behind the tail, if a flit is there
+             * behind the tail (always so when the upstream keeps the protocol: the next packet's
+             * route entry means its head arrived; a lost flit upstream must not make the move find
+             * an empty VC) */
+            if (((w->req_vcs[i] >> v) & 1) && (!r->in[i].active[v] || r->in[i].count[v] >= 2))
+                req2[i * np + q] = w->reqs[i * vcs + v];
             else req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
         }

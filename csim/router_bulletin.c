@@ -18,7 +18,8 @@ void router_bulletin_next(const router *r, router_wires *w) {
                 const flit *f = vcbuf_front(&r->in[i], v);
                 const route_entry *e = vcbuf_route(&r->in[i], v);
                 int granted = g->mc_in == i && g->mc_plane == alloc_plane(i, v, np) && r->pick[i * np + g->mc_plane] == v;
-                if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !granted) {
+                int moving = (r->pend_vcs[i] >> v) & 1;   /* granted last cycle: crosses now */
+                if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !granted && !moving) {
                     w->n_res_valid = 1;
                     w->n_res_in = i;
                     w->n_res_vc = v;

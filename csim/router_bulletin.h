@@ -8,7 +8,8 @@
  * proposals read it); router_bulletin_next computes, on the same state and this cycle's grants,
  * the reservation after the edge: cleared when its multicast is granted; else, with none, the
  * first multicast head that waits (route entry with mcast set, discard clear, not streaming, not
- * granted now), inputs round robin from rr_mc, lowest VC first; router_bulletin_edge applies it.
+ * granted now, not moving last cycle's grant), inputs round robin from rr_mc, lowest VC first;
+ * router_bulletin_edge applies it.
  * grb_free changes where multicast heads start and multicast tails end (router_input_move).
  * Invariant: with the bulletin on, a multicast never holds some of its slots while waiting for
  * others.

@@ -8,8 +8,10 @@
 
 /* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). A VC streaming a
  * packet proposes its next one (its route entry is the front of the route FIFO: an entry leaves the
- * FIFO when its head is granted); stage 2 drops such proposals (router_alloc_grant). */
-static alloc_req propose(const router *r, int i, int v) {
+ * FIFO when its head crosses); stage 2 takes it only when the stream's tail crosses now
+ * (router_alloc_grant). freed: the slots of the input plane's own stream if its tail crosses now
+ * (free when a grant of this cycle moves, in the next one). */
+static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
@@ -24,7 +26,7 @@ static alloc_req propose(const router *r, int i, int v) {
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        if (!((r->locked[pl] >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
+        if (!(((r->locked[pl] & ~freed) >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
             ok |= (uint64_t)1 << o;
     }
     if (!e->mcast) {
@@ -45,14 +47,28 @@ static alloc_req propose(const router *r, int i, int v) {
 }
 
 void router_input_propose(const router *r, router_wires *w) {
-    const int vcs = r->prm.vcs;
+    const int vcs = r->prm.vcs, np = r->np;
+    /* the input planes whose stream sends its tail now (its slots are free for this cycle's
+     * grants, which move in the next one) */
+    uint64_t ends[ROUTER_MAX_PLANES];
+    for (int q = 0; q < np; q++) {
+        ends[q] = 0;
+        for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            const flit *f = vcbuf_front(&r->in[i], r->strm[i * np + q].vc);
+            if (f && f->tail) ends[q] |= (uint64_t)1 << i;
+        }
+    }
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
         unsigned vm = 0;
-        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
+        /* a VC whose granted head moves now proposes nothing: its front is still that head */
+        for (unsigned mv = r->in[i].nonempty & ~(unsigned)r->pend_vcs[i]; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
-            alloc_req q = propose(r, i, v);
+            const int pl = alloc_plane(i, v, np);
+            const uint64_t freed = (ends[pl] >> i) & 1 ? r->strm[i * np + pl].ports : 0;
+            alloc_req q = propose(r, i, v, freed);
             if (q.kind == REQ_NONE) continue;
             w->reqs[i * vcs + v] = q;
             vm |= 1u << v;
@@ -60,11 +76,20 @@ void router_input_propose(const router *r, router_wires *w) {
         w->req_vcs[i] = (uint8_t)vm;
         if (vm) w->req_inputs |= (uint64_t)1 << i;
     }
+    /* the input planes stage 2 may not grant (a grant moves in the next cycle): streaming, unless
+     * the tail crosses now; moving a granted head that starts a packet (head not tail) */
+    for (int q = 0; q < np; q++) {
+        uint64_t pv = r->in_busy[q] & ~ends[q];
+        for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            if (!vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail) pv |= (uint64_t)1 << i;
+        }
+        w->plane_void[q] = pv;
+    }
 }
 
 void router_input_move(router *r, router_wires *w) {
     const int np = r->np;
-    const alloc_grants *g = &w->g;
     router_out *nx = w->nx;
     uint64_t busy_start[ROUTER_MAX_PLANES];   /* the streams as at the start of the cycle */
     memcpy(busy_start, r->in_busy, sizeof busy_start);
@@ -87,16 +112,17 @@ void router_input_move(router *r, router_wires *w) {
             w->popped_ports |= (uint64_t)1 << i;
             vcbuf_pop(b, s->vc);
         }
-        /* grants: a head crosses (or is dropped), its packet starts streaming */
-        for (uint64_t m = g->go[q]; m; m &= m - 1) {
+        /* the grant stage: last cycle's grants move: a head crosses (or is dropped), its packet
+         * starts streaming (its slots, credits and room were taken at the grant) */
+        for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
-            const int v = r->pick[i * np + q];
+            const int v = r->g_vc[i * np + q];
             vcbuf *b = &r->in[i];
-            const alloc_req *rq = &w->req2[i * np + q];
             const flit *f = vcbuf_front(b, v);
             const route_entry *e = vcbuf_route(b, v);
             router_stream *s = &r->strm[i * np + q];
-            if (rq->kind == REQ_DISCARD) {
+            r->pend_vcs[i] = 0;
+            if (r->g_kind[i * np + q] == REQ_DISCARD) {
                 /* A packet without a route is drained: its head here, the rest as a stream with no
                  * output. A stray body flit (no packet in progress) just leaves. */
                 if (f->head && e) {
@@ -120,18 +146,6 @@ void router_input_move(router *r, router_wires *w) {
                 vcbuf_pop(b, v);
                 continue;
             }
-            uint64_t got = g->granted_ports[i * np + q];
-            router_output_take(r, q, got, e, w->taken);
-            if (rq->kind == REQ_ACQ) {
-                r->locked[q] |= got;
-                b->held[v] |= got;
-                if (b->held[v] != e->ports) continue;   /* still acquiring: nothing crosses */
-            } else if (rq->kind == REQ_MCAST) {
-                r->locked[q] |= got;
-                r->grb_free[q] &= ~got;
-            } else {
-                r->locked[q] |= got;
-            }
             /* the head crosses; the packet streams on from the next cycle */
             router_xbar_write(r, q, e->ports, e->ovc, f, e, w->written);
             if (f->tail) {
@@ -153,12 +167,40 @@ void router_input_move(router *r, router_wires *w) {
             w->popped_ports |= (uint64_t)1 << i;
             vcbuf_pop(b, v);
         }
+        r->g_go[q] = 0;
     }
     /* speed cache: inputs whose VC buffers emptied */
     for (uint64_t m = w->popped_ports; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
         if (!r->in[i].nonempty) r->busy &= ~((uint64_t)1 << i);
     }
+}
+
+void router_input_grant(router *r, router_wires *w) {
+    const int np = r->np;
+    const alloc_grants *g = &w->g;
+    for (int q = 0; q < np; q++)
+        for (uint64_t m = g->go[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            const int n = i * np + q, v = r->pick[n];
+            const alloc_req *rq = &w->req2[n];
+            if (rq->kind != REQ_DISCARD) {
+                vcbuf *b = &r->in[i];
+                const route_entry *e = vcbuf_route(b, v);
+                const uint64_t got = g->granted_ports[n];
+                router_output_take(r, q, got, e, w->taken);
+                r->locked[q] |= got;   /* until the tail has crossed (a one-flit packet: its move) */
+                if (rq->kind == REQ_MCAST) r->grb_free[q] &= ~got;
+                if (rq->kind == REQ_ACQ) {
+                    b->held[v] |= got;
+                    if (b->held[v] != e->ports) continue;   /* still acquiring: nothing moves */
+                }
+            }
+            r->g_go[q] |= (uint64_t)1 << i;
+            r->g_vc[n] = (int8_t)v;
+            r->g_kind[n] = rq->kind;
+            r->pend_vcs[i] |= (uint8_t)(1u << v);
+        }
 }
 
 void router_input_credits(router *r, router_wires *w) {

@@ -8,16 +8,23 @@
  *   router_input_propose (start of the cycle): every VC's proposal (alloc.h) on the state at the
  *     start: HEAD / MCAST / ACQ with the ports whose slot is free, whose output VC has len credits
  *     and whose output queue len flits of room; DISCARD for a packet without a route, a bad length
- *     or a stray body flit. A VC streaming a packet proposes its next one (stage 2 drops it).
- *   router_input_move: streams and grants move flits (through router_xbar): a streaming input
- *     plane sends its packet's next flit if it has arrived; a granted head crosses (or an ACQ
- *     takes its slots) and its packet streams from the next cycle; a DISCARD drains. Slots are
- *     locked / freed, multicast slots leave / return to the bulletin, credits and room are taken.
+ *     or a stray body flit. A VC streaming a packet proposes its next one; a VC whose granted
+ *     head moves this cycle proposes nothing. Also plane_void: the input planes stage 2 may not
+ *     grant (streaming, unless the stream's tail is at the front now; moving a granted head that
+ *     starts a packet).
+ *   router_input_move: streams and last cycle's grants (the grant stage) move flits (through
+ *     router_xbar): a streaming input plane sends its packet's next flit if it has arrived; a
+ *     granted head crosses and its packet streams from the next cycle; a DISCARD drains. A tail
+ *     frees its slots and returns multicast slots to the bulletin.
+ *   router_input_grant: this cycle's grants take their slots (locked until the tail has crossed),
+ *     multicast slots leave the bulletin, credits and room are taken, an ACQ adds to its held
+ *     slots; the grant is registered (g_go / g_vc / g_kind) and moves in the next cycle.
  *   router_input_credits: per input one credit a cycle upstream, round robin over the VCs owed.
  *   router_input_route (end of the cycle): the route-compute units step; a completed route (the
  *     head arrived 4 cycles ago) enters its VC's route FIFO; this cycle's flits enter the VC
  *     buffers (a head on a full VC gets no route entry).
- *   Timing: a head in at t has its route entry at the end of t+4, proposes in t+5.
+ *   Timing: a head in at t has its route entry at the end of t+4, proposes in t+5, is granted in
+ *     t+6 at the earliest and crosses in t+7.
  * Invariants: a VC's route FIFO holds one entry per head in its flit FIFO that has been routed;
  *   an input plane streams at most one packet.
  */
@@ -28,6 +35,7 @@
 
 void router_input_propose(const router *r, router_wires *w);
 void router_input_move(router *r, router_wires *w);
+void router_input_grant(router *r, router_wires *w);
 void router_input_credits(router *r, router_wires *w);
 void router_input_route(router *r, const router_in *in, router_wires *w);
 

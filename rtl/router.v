@@ -128,13 +128,13 @@ module router #(
     wire [K*4*CRW-1:0] dec;
     wire [K*4*NT-1:0] cge;             // (o,v): credits >= 1..NT
     wire [K*S*MAX_LEN-1:0] oq_rge;     // (o,q): room >= 1..MAX_LEN
-    wire [K*S-1:0] locked, grb_free, in_busy, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
+    wire [K*S-1:0] locked, grb_free, plane_void, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
     wire res_valid, mc_valid;
     wire [KW-1:0] res_in, mc_in, rr_mc;
     wire [1:0] res_vc;
     wire [QW-1:0] res_plane, mc_plane;
     wire [K-1:0] res_ports, rpush_ok, lk_lock;
-    wire [K*4-1:0] f_valid, e_valid, vc_active, pop;
+    wire [K*4-1:0] f_valid, e_valid, vc_active, vc_pend, pop;
     wire [K*4*FW-1:0] f_flit;
     wire [K*4*RW-1:0] e_entry;
     wire [K*4*3-1:0] req_kind, req2_kind;
@@ -161,7 +161,7 @@ module router #(
         .cge(cge), .oq_rge(oq_rge), .locked(locked), .grb_free(grb_free),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
         .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
-        .req_kind(req_kind), .req2_kind(req2_kind), .req_ports(req_ports), .in_busy(in_busy),
+        .vc_pend(vc_pend), .req_kind(req_kind), .req2_kind(req2_kind), .req_ports(req_ports), .plane_void(plane_void),
         .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
         .pk_vc(pk_vc), .kind2(kind2), .go_f(go_f), .granted_f(granted_f),
         .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .take_len(take_len),
@@ -171,14 +171,14 @@ module router #(
 
     router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT)) alloc (
         .clk(clk), .rst(rst), .req_kind(req_kind), .req2_kind(req2_kind), .req_ports(req_ports),
-        .e_entry(e_entry), .in_busy(in_busy), .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge),
+        .e_entry(e_entry), .plane_void(plane_void), .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .pk_valid(pk_valid), .pk_vc(pk_vc), .kind2(kind2), .go_f(go_f), .granted_f(granted_f),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc), .dec(dec), .locked(locked));
 
     router_bulletin #(.K(K), .S(S), .BULLETIN(BULLETIN)) bulletin (
         .clk(clk), .rst(rst), .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry),
-        .vc_active(vc_active), .set_grb(set_grb), .clr_grb(clr_grb), .pk_vc(pk_vc),
+        .vc_active(vc_active), .vc_pend(vc_pend), .set_grb(set_grb), .clr_grb(clr_grb), .pk_vc(pk_vc),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc),
         .grb_free(grb_free), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .res_plane(res_plane), .res_ports(res_ports));

@@ -3,7 +3,8 @@
 // output arbiters, on this cycle's proposals of the picked VCs), the credit check across planes
 // that cancels a grant the planes together would overdraw, the output slots held by a packet
 // (locked) and the round-robin pointers. Combinational on the state at the start of the cycle;
-// picks, locks and pointers change at the edge. docs/architecture.md "Router v2".
+// picks, locks and pointers change at the edge; the grants (go_f, granted_f with kind2 and pk_vc)
+// are registered by router_input (the grant stage) and move in the next cycle. docs/architecture.md "Router v2".
 `include "flit_fields.vh"
 module router_alloc #(
     parameter K = 7,                   // ports
@@ -24,7 +25,7 @@ module router_alloc #(
     input  wire [K*4*3-1:0]   req2_kind,
     input  wire [K*4*K-1:0]   req_ports,
     input  wire [K*4*RW-1:0]  e_entry,
-    input  wire [K*S-1:0]     in_busy,        // input plane (i*S+q) streams: its pick is void
+    input  wire [K*S-1:0]     plane_void,     // input plane (i*S+q) may not be granted: its pick is void
     input  wire [K*S-1:0]     set_lock,       // slots (o*S+q) taken / freed this cycle
     input  wire [K*S-1:0]     clr_lock,
     input  wire [K*4*NT-1:0]  cge,            // router_output: credits >= 1..NT, (o*4+v)*NT
@@ -69,7 +70,7 @@ module router_alloc #(
                 kind2[(i*S+q)*3 +: 3] = R_NONE;
                 ports2[(i*S+q)*K +: K] = {K{1'b0}};
                 for (v = 0; v < 4; v = v + 1)
-                    if (pk_valid[i*S+q] && !in_busy[i*S+q] && pvc == v[1:0]) begin
+                    if (pk_valid[i*S+q] && !plane_void[i*S+q] && pvc == v[1:0]) begin
                         kind2[(i*S+q)*3 +: 3] = req2_kind[(i*4+v)*3 +: 3];
                         ports2[(i*S+q)*K +: K] = req_ports[(i*4+v)*K +: K];
                     end
@@ -188,7 +189,8 @@ module router_alloc #(
             rr_out <= {K*S*KW{1'b0}};
             rr_mc <= {KW{1'b0}};
         end else begin
-            locked <= (locked | set_lock) & ~clr_lock;
+            // a slot a tail frees now may be taken by a grant of the same input plane now (set wins)
+            locked <= (locked & ~clr_lock) | set_lock;
             pk_valid <= pick1_valid;
             pk_vc <= pick1_vc;
             for (i = 0; i < K*S; i = i + 1)

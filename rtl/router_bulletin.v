@@ -1,8 +1,9 @@
 // router_bulletin — the Global Resource Bulletin (seed 003 sec. 5.1; csim/router_bulletin.c):
 // per plane the output slots no multicast holds (grb_free), and the reservation of one waiting
 // multicast head, whose slots unicast heads stop starting on until it has them all. A reservation
-// is cleared when its multicast is granted; a new one goes to the first waiting, not granted
-// multicast head, inputs round robin from rr_mc, lowest VC first. State changes at the edge.
+// is cleared when its multicast is granted; a new one goes to the first waiting multicast head not
+// granted now nor moving last cycle's grant, inputs round robin from rr_mc, lowest VC first. State
+// changes at the edge.
 `include "flit_fields.vh"
 module router_bulletin #(
     parameter K = 7,                   // ports
@@ -21,6 +22,7 @@ module router_bulletin #(
     input  wire [K*4-1:0]    e_valid,
     input  wire [K*4*RW-1:0] e_entry,
     input  wire [K*4-1:0]    vc_active,
+    input  wire [K*4-1:0]    vc_pend,        // the VC moves last cycle's grant (router_input)
     input  wire [K*S-1:0]    set_grb,        // slots (o*S+q) a multicast tail frees / a head takes
     input  wire [K*S-1:0]    clr_grb,
     // router_alloc: the picks and the multicast winner of this cycle
@@ -102,7 +104,7 @@ module router_bulletin #(
                 mc_granted_vc = mc_valid_f && mc_in == ri[KW-1:0] && mc_plane == plane_idx(ri, rv) &&
                                 pk_vc[(ri*S + {{(32-QW){1'b0}}, plane_idx(ri, rv)})*2 +: 2] == rv[1:0];
                 res_cand[ri*4+rv] = f_valid[ri*4+rv] && fr[`FLITW_HEAD_BIT] && e_valid[ri*4+rv] && er[E_MCAST] &&
-                                    !er[E_DISCARD] && !vc_active[ri*4+rv] && !mc_granted_vc;
+                                    !er[E_DISCARD] && !vc_active[ri*4+rv] && !vc_pend[ri*4+rv] && !mc_granted_vc;
                 if (res_cand[ri*4+rv]) res_low_vc[ri] = rv[1:0];
             end
             res_in_cand[ri] = res_cand[ri*4 +: 4] != 4'd0;
@@ -134,7 +136,9 @@ module router_bulletin #(
             res_in <= {KW{1'b0}};
             res_vc <= 2'd0;
         end else begin
-            grb_free <= (grb_free & ~clr_grb) | set_grb;
+            // a multicast tail may return a slot that a grant takes now (the reserved multicast,
+            // on the slots of its own input plane's stream): the grant wins
+            grb_free <= (grb_free | set_grb) & ~clr_grb;
             res_valid <= n_res_valid;
             res_in <= n_res_in;
             res_vc <= n_res_vc;

@@ -4,7 +4,10 @@
 // streams and what a grant does to it (pops, route pops, streams, held slots); the credits owed
 // upstream; the sorting of arriving FD/FR packets to the fault unit.
 //   Timing: a head in at t has its route entry written at the end of t+4 (rpush), proposes from
-//   t+5. Proposals are combinational on the state at the start of the cycle; stream/grant effects
+//   t+5, is granted in t+6 at the earliest and crosses in t+7: router_alloc's grants of a cycle
+//   take their slots and room at its edge and are registered here (g_valid, g_vc, g_kind: the
+//   grant stage); they move (the head crosses, its packet starts streaming) in the next cycle.
+//   Proposals are combinational on the state at the start of the cycle; stream/grant effects
 //   apply at the edge. Registers on the links: cr_out_*, overflow, discard*, ctl_cr_out_valid.
 `include "flit_fields.vh"
 module router_input #(
@@ -79,13 +82,14 @@ module router_input #(
     output wire [K*4-1:0]     e_valid,
     output wire [K*4*RW-1:0]  e_entry,
     output reg  [K*4-1:0]     vc_active,      // the VC streams a packet
+    output reg  [K*4-1:0]     vc_pend,        // the VC moves last cycle's grant (proposes nothing)
     output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
-    output reg  [K*4*3-1:0]   req2_kind,      // stage 2's: none on a streaming VC
+    output reg  [K*4*3-1:0]   req2_kind,      // stage 2's: a streaming VC's only behind its tail
     output reg  [K*4*K-1:0]   req_ports,
-    output reg  [K*S-1:0]     in_busy,        // input plane (i*S+q) streams a packet
+    output reg  [K*S-1:0]     plane_void,     // input plane (i*S+q) may not be granted now
     output wire [K-1:0]       rpush_ok,       // a route entry was stored (demand)
     output reg  [K*RW-1:0]    rpush_entry,
-    // router_alloc's grants this cycle
+    // router_alloc's grants this cycle (registered here: they move in the next cycle)
     input  wire [K*S*2-1:0]   pk_vc,
     input  wire [K*S*3-1:0]   kind2,
     input  wire [K*S-1:0]     go_f,
@@ -95,11 +99,11 @@ module router_input #(
     output reg  [K*S*K-1:0]   xports,
     output reg  [K*S*2-1:0]   xovc,
     output reg  [K*S*`FLITW_BITS-1:0] xflit,
-    output reg  [K*S*4-1:0]   take_len,       // len of a packet granted ports (credits, room)
-    output reg  [K*S-1:0]     set_lock,       // slots (o*S+q) a head starts on / a tail frees
+    output reg  [K*S*4-1:0]   take_len,       // len of a packet granted ports now (room)
+    output reg  [K*S-1:0]     set_lock,       // slots (o*S+q) a grant takes / a tail frees
     output reg  [K*S-1:0]     clr_lock,
     output reg  [K*S-1:0]     set_grb,        // slots a multicast tail returns to the bulletin
-    output reg  [K*S-1:0]     clr_grb,        // slots a multicast head takes from it
+    output reg  [K*S-1:0]     clr_grb,        // slots a multicast grant takes from it
     output reg  [K*4-1:0]     pop,            // per input VC: its front flit leaves
     // the links back upstream
     output reg  [K-1:0]       cr_out_valid,
@@ -130,6 +134,10 @@ module router_input #(
     endfunction
 
     // ---------------- state ----------------
+    reg [K*S-1:0] in_busy;             // input plane (i*S+q) streams a packet
+    reg [K*S-1:0] g_valid;             // the grant stage: (i,q) moves the grant of the last cycle
+    reg [K*S*2-1:0] g_vc;              //   its input VC
+    reg [K*S*3-1:0] g_kind;            //   REQ_DISCARD, REQ_HEAD, REQ_MCAST or REQ_ACQ (complete)
     reg [K*S-1:0] strm_mcast, strm_disc;
     reg [K*S*2-1:0] strm_vc, strm_ovc;
     reg [K*S*K-1:0] strm_ports;
@@ -146,6 +154,7 @@ module router_input #(
     reg  [K-1:0] rpush;
     reg  [K*2-1:0] rpush_vc;
     reg  [K*4-1:0] rpop, disc_vcs;
+    wire [K*4-1:0] two_plus;           // the VC holds two flits or more
     genvar gi;
     generate
         for (gi = 0; gi < K; gi = gi + 1) begin : g_ctl
@@ -157,9 +166,11 @@ module router_input #(
             localparam integer DWI = (D > 1) ? $clog2(D) : 1;
             localparam [1:0] PCLASS = gi < FIRST_LOCAL ? 2'd0 : gi < FIRST_GLOBAL ? 2'd1 : 2'd2;
             localparam [31:0] SEED_OFF = SEED_STEP * gi;
-            /* verilator lint_off UNUSEDSIGNAL */
             wire [4*(DWI+1)-1:0] counts;
-            /* verilator lint_on UNUSEDSIGNAL */
+            genvar gc;
+            for (gc = 0; gc < 4; gc = gc + 1) begin : g_two
+                assign two_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 2;
+            end
             vcbuf #(.K(K), .DEPTH(D), .DW(DWI)) buffer (
                 .clk(clk), .rst(rst),
                 .push(in_valid[gi] && !is_ctl[gi]), .push_vc(in_vc[gi*2 +: 2]),
@@ -253,6 +264,43 @@ module router_input #(
         end
     end
 
+    // ---------------- the input planes now (csim router_input_propose) ----------------
+    // ends: the plane's stream sends its tail now (its slots are free for this cycle's grants, which
+    // move in the next cycle); plane_void: streaming, unless the tail crosses now, or moving a
+    // granted head that starts a packet (head not tail); vc_pend: the VC moves its grant now
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, the tail bit used
+    reg [FW-1:0] ef, pf;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [K*S-1:0] ends;
+    reg efv;
+    integer nv;
+    always @* begin
+        ef = {FW{1'b0}};
+        pf = {FW{1'b0}};
+        efv = 1'b0;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                ef = {FW{1'b0}};
+                pf = {FW{1'b0}};
+                efv = 1'b0;
+                for (nv = 0; nv < 4; nv = nv + 1) begin   // constant indices
+                    if (strm_vc[(i*S+q)*2 +: 2] == nv[1:0]) begin
+                        ef = f_flit[(i*4 + nv)*FW +: FW];
+                        efv = f_valid[i*4 + nv];
+                    end
+                    if (g_vc[(i*S+q)*2 +: 2] == nv[1:0]) pf = f_flit[(i*4 + nv)*FW +: FW];
+                end
+                ends[i*S+q] = in_busy[i*S+q] && efv && ef[TB];
+                plane_void[i*S+q] = (in_busy[i*S+q] && !ends[i*S+q]) || (g_valid[i*S+q] && !pf[TB]);
+            end
+        for (i = 0; i < K; i = i + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                vc_pend[i*4+v] = 1'b0;
+                for (q = 0; q < S; q = q + 1)
+                    if ((i + v) % S == q && g_valid[i*S+q] && g_vc[(i*S+q)*2 +: 2] == v[1:0]) vc_pend[i*4+v] = 1'b1;
+            end
+    end
+
     // ---------------- proposals (csim router_input_propose) ----------------
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
 `include "credit_ge.vh"
@@ -260,7 +308,7 @@ module router_input #(
     reg [FW-1:0] fp;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [RW-1:0] ep;
-    reg [K-1:0] ok, bul_eff, grb_q;
+    reg [K-1:0] ok, bul_eff, grb_q, lk_eff;
     integer pl;
     reg [3:0] kd1;
     always @* begin
@@ -269,14 +317,18 @@ module router_input #(
                 pl = (i + v) % S;
                 fp = f_flit[(i*4+v)*FW +: FW];
                 ep = e_entry[(i*4+v)*RW +: RW];
+                // the plane's own stream frees its slots when its tail crosses now
+                lk_eff = {K{1'b0}};
+                for (o = 0; o < K; o = o + 1)
+                    lk_eff[o] = locked[o*S + pl] && !(ends[i*S + pl] && strm_ports[(i*S + pl)*K + o]);
                 for (o = 0; o < K; o = o + 1) begin
                     grb_q[o] = grb_free[o*S + pl];
 `ifdef PLANT_BUG
                     // planted bug: a head needs one credit more than its length
-                    ok[o] = ep[o] && !locked[o*S + pl] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]} + 1'b1) &&
+                    ok[o] = ep[o] && !lk_eff[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]} + 1'b1) &&
                             room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
 `else
-                    ok[o] = ep[o] && !locked[o*S + pl] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
+                    ok[o] = ep[o] && !lk_eff[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
                             room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
 `endif
                 end
@@ -284,8 +336,8 @@ module router_input #(
                 vc_active[i*4+v] = in_busy[i*S + pl] && strm_vc[(i*S + pl)*2 +: 2] == v[1:0];
                 kd1 = {1'b0, R_NONE};
                 req_ports[(i*4+v)*K +: K] = {K{1'b0}};
-                if (!f_valid[i*4+v]) begin
-                    kd1 = {1'b1, R_NONE};      // decided: nothing
+                if (!f_valid[i*4+v] || vc_pend[i*4+v]) begin
+                    kd1 = {1'b1, R_NONE};      // decided: nothing (a VC moving its grant: its front is that head)
                 end else if (!vc_active[i*4+v] && !fp[HB]) begin
                     kd1 = {1'b1, R_DISCARD};   // a stray body flit
                 end
@@ -311,25 +363,25 @@ module router_input #(
                     end
                 end
                 req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
-                req2_kind[(i*4+v)*3 +: 3] = vc_active[i*4+v] ? R_NONE : kd1[2:0];
+                // a streaming VC's next packet only when a flit is there behind the tail (the plane
+                // is void unless the tail crosses now); a lost flit upstream must not make the
+                // grant's move find the VC empty
+                req2_kind[(i*4+v)*3 +: 3] = (vc_active[i*4+v] && !two_plus[i*4+v]) ? R_NONE : kd1[2:0];
             end
     end
 
-    // ---------------- streams and grants move flits (state as at the start of the cycle) ----------------
+    // ---------------- streams and last cycle's grants move flits (state as at the start of the cycle) ----------------
     reg [K*S-1:0] busy_set, busy_clr;
     reg [K*S*(4+K+2)-1:0] strm_new;    // {vc[1:0], ovc[1:0], mcast, discard, ports} of a stream that starts
     reg [K*4-1:0] held_clr;
-    reg [K*4*K-1:0] held_or;
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
     reg [FW-1:0] sf, gf;
     reg [RW-1:0] ge;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [1:0] svc, gvc;
     reg [2:0] gk;
-    reg sfv, gev, s_pop, g_pop, g_rpop, g_disc, g_hclr;
-    reg [K-1:0] gheld, g_hor;
-    reg [K-1:0] gp, sports;
-    reg complete;
+    reg sfv, gev, s_pop, g_pop, g_rpop, g_disc;
+    reg [K-1:0] sports;
     integer tv;
     always @* begin
         xv = {K*S{1'b0}};
@@ -346,30 +398,22 @@ module router_input #(
         /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         strm_new = {K*S*(4+K+2){1'b0}};
         /* verilator lint_on WIDTHCONCAT */
-        set_lock = {K*S{1'b0}};
         clr_lock = {K*S{1'b0}};
         set_grb = {K*S{1'b0}};
-        clr_grb = {K*S{1'b0}};
         held_clr = {K*4{1'b0}};
-        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
-        held_or = {K*4*K{1'b0}};
-        /* verilator lint_on WIDTHCONCAT */
-        take_len = {K*S*4{1'b0}};
         o = 0;                         // loop variables are assigned on every path (no latch)
-        complete = 1'b0;
         tv = 0;                        // the per-plane selections below are set in every iteration
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
                 svc = strm_vc[(i*S+q)*2 +: 2];
-                gvc = pk_vc[(i*S+q)*2 +: 2];
+                gvc = g_vc[(i*S+q)*2 +: 2];
                 sports = strm_ports[(i*S+q)*K +: K];
-                // the stream's VC and the picked VC, selected over constant indices
+                // the stream's VC and the granted VC, selected over constant indices
                 sf = {FW{1'b0}};
                 sfv = 1'b0;
                 gf = {FW{1'b0}};
                 ge = {RW{1'b0}};
                 gev = 1'b0;
-                gheld = {K{1'b0}};
                 for (tv = 0; tv < 4; tv = tv + 1) begin
                     if (svc == tv[1:0]) begin
                         sf = f_flit[(i*4 + tv)*FW +: FW];
@@ -379,17 +423,13 @@ module router_input #(
                         gf = f_flit[(i*4 + tv)*FW +: FW];
                         ge = e_entry[(i*4 + tv)*RW +: RW];
                         gev = e_valid[i*4 + tv];
-                        gheld = held[(i*4 + tv)*K +: K];
                     end
                 end
-                gk = kind2[(i*S+q)*3 +: 3];
-                gp = granted_f[(i*S+q)*K +: K];
+                gk = g_kind[(i*S+q)*3 +: 3];
                 s_pop = 1'b0;
                 g_pop = 1'b0;
                 g_rpop = 1'b0;
                 g_disc = 1'b0;
-                g_hclr = 1'b0;
-                g_hor = {K{1'b0}};
                 if (in_busy[i*S+q]) begin
                     // the stream's next flit, if it has arrived
                     if (sfv) begin
@@ -409,7 +449,10 @@ module router_input #(
                             busy_clr[i*S+q] = 1'b1;
                         end
                     end
-                end else if (go_f[i*S+q]) begin
+                end
+                if (g_valid[i*S+q]) begin
+                    // the grant stage: the grant of the last cycle moves (its slots, credits and room
+                    // were taken at the grant)
                     if (gk == R_DISCARD) begin
                         g_pop = 1'b1;
                         if (gf[HB] && gev) begin
@@ -421,33 +464,22 @@ module router_input #(
                             end
                         end
                     end else begin
-                        take_len[(i*S+q)*4 +: 4] = ge[E_LEN +: 4];
-                        for (o = 0; o < K; o = o + 1)
-                            if (gp[o]) begin
-                                set_lock[o*S+q] = 1'b1;
-                                if (gk == R_MCAST) clr_grb[o*S+q] = 1'b1;
-                            end
-                        complete = gk != R_ACQ || (gheld | gp) == ge[K-1:0];
-                        if (gk == R_ACQ) g_hor = gp;
-                        if (complete) begin
-                            // the head crosses; the packet streams on from the next cycle
-                            xv[i*S+q] = 1'b1;
-                            xports[(i*S+q)*K +: K] = ge[K-1:0];
-                            xovc[(i*S+q)*2 +: 2] = ge[E_OVC +: 2];
-                            xflit[(i*S+q)*FW +: FW] = gf;
-                            g_pop = 1'b1;
-                            g_rpop = 1'b1;
-                            g_hclr = 1'b1;
-                            if (gf[TB]) begin
-                                for (o = 0; o < K; o = o + 1)
-                                    if (ge[o]) begin
-                                        clr_lock[o*S+q] = 1'b1;
-                                        if (ge[E_MCAST]) set_grb[o*S+q] = 1'b1;
-                                    end
-                            end else begin
-                                busy_set[i*S+q] = 1'b1;
-                                strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, ge[E_OVC +: 2], ge[E_MCAST], 1'b0, ge[K-1:0]};
-                            end
+                        // the head crosses; the packet streams on from the next cycle
+                        xv[i*S+q] = 1'b1;
+                        xports[(i*S+q)*K +: K] = ge[K-1:0];
+                        xovc[(i*S+q)*2 +: 2] = ge[E_OVC +: 2];
+                        xflit[(i*S+q)*FW +: FW] = gf;
+                        g_pop = 1'b1;
+                        g_rpop = 1'b1;
+                        if (gf[TB]) begin
+                            for (o = 0; o < K; o = o + 1)
+                                if (ge[o]) begin
+                                    clr_lock[o*S+q] = 1'b1;
+                                    if (ge[E_MCAST]) set_grb[o*S+q] = 1'b1;
+                                end
+                        end else begin
+                            busy_set[i*S+q] = 1'b1;
+                            strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, ge[E_OVC +: 2], ge[E_MCAST], 1'b0, ge[K-1:0]};
                         end
                     end
                 end
@@ -458,10 +490,64 @@ module router_input #(
                         if (g_pop) pop[i*4 + tv] = 1'b1;
                         if (g_rpop) rpop[i*4 + tv] = 1'b1;
                         if (g_disc) disc_vcs[i*4 + tv] = 1'b1;
-                        if (g_hclr) held_clr[i*4 + tv] = 1'b1;
-                        held_or[(i*4 + tv)*K +: K] = held_or[(i*4 + tv)*K +: K] | g_hor;
+                        if (g_valid[i*S+q] && gk != R_DISCARD) held_clr[i*4 + tv] = 1'b1;
                     end
                 end
+            end
+    end
+
+    // ---------------- this cycle's grants: slots, room, the bulletin, held slots; the grant stage ----------------
+    reg [K*S-1:0] g_valid_next;
+    reg [K*4*K-1:0] held_or;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used here
+    reg [RW-1:0] ne;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [K-1:0] nheld, np_, nhor;
+    reg [1:0] nvc;
+    reg [2:0] nk;
+    reg ncomplete;
+    integer tn;
+    always @* begin
+        set_lock = {K*S{1'b0}};
+        clr_grb = {K*S{1'b0}};
+        take_len = {K*S*4{1'b0}};
+        g_valid_next = {K*S{1'b0}};
+        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
+        held_or = {K*4*K{1'b0}};
+        /* verilator lint_on WIDTHCONCAT */
+        ne = {RW{1'b0}};
+        nheld = {K{1'b0}};
+        ncomplete = 1'b0;
+        tn = 0;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                nvc = pk_vc[(i*S+q)*2 +: 2];
+                nk = kind2[(i*S+q)*3 +: 3];
+                np_ = granted_f[(i*S+q)*K +: K];
+                ne = {RW{1'b0}};
+                nheld = {K{1'b0}};
+                nhor = {K{1'b0}};
+                for (tn = 0; tn < 4; tn = tn + 1)
+                    if (nvc == tn[1:0]) begin
+                        ne = e_entry[(i*4 + tn)*RW +: RW];
+                        nheld = held[(i*4 + tn)*K +: K];
+                    end
+                ncomplete = 1'b1;
+                if (go_f[i*S+q] && nk != R_DISCARD) begin
+                    take_len[(i*S+q)*4 +: 4] = ne[E_LEN +: 4];
+                    for (o = 0; o < K; o = o + 1)
+                        if (np_[o]) begin
+                            set_lock[o*S+q] = 1'b1;   // until the tail has crossed
+                            if (nk == R_MCAST) clr_grb[o*S+q] = 1'b1;
+                        end
+                    if (nk == R_ACQ) begin
+                        nhor = np_;
+                        ncomplete = (nheld | np_) == ne[K-1:0];
+                    end
+                end
+                g_valid_next[i*S+q] = go_f[i*S+q] && ncomplete;
+                for (tn = 0; tn < 4; tn = tn + 1)
+                    if (nvc == tn[1:0]) held_or[(i*4 + tn)*K +: K] = held_or[(i*4 + tn)*K +: K] | nhor;
             end
     end
 
@@ -512,6 +598,9 @@ module router_input #(
             /* verilator lint_on WIDTHCONCAT */
             crp <= {K*4*CPW{1'b0}};
             rr_cr <= {K*2{1'b0}};
+            g_valid <= {K*S{1'b0}};
+            g_vc <= {K*S*2{1'b0}};
+            g_kind <= {K*S*3{1'b0}};
             strm_vc <= {K*S*2{1'b0}};
             strm_ovc <= {K*S*2{1'b0}};
             strm_mcast <= {K*S{1'b0}};
@@ -528,6 +617,9 @@ module router_input #(
             for (i = 0; i < K; i = i + 1) discard[i] <= disc_vcs[i*4 +: 4] != 4'd0;
             discard_vcs <= disc_vcs;
             in_busy <= (in_busy & ~busy_clr) | busy_set;
+            g_valid <= g_valid_next;
+            g_vc <= pk_vc;
+            g_kind <= kind2;
             for (i = 0; i < K*S; i = i + 1)
                 if (busy_set[i]) begin
                     strm_vc[i*2 +: 2] <= strm_new[i*(4+K+2) + K + 4 +: 2];

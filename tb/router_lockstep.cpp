@@ -394,7 +394,7 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
                                         !model_.crp_ports);
             uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
             for (int q = 0; q < model_.np && o_.mode != 2; q++)
-                rest = rest && !model_.locked[q] && !model_.in_busy[q] && model_.grb_free[q] == all;
+                rest = rest && !model_.locked[q] && !model_.in_busy[q] && !model_.g_go[q] && model_.grb_free[q] == all;
             for (int n = 0; n < t_.k * model_.np && o_.mode != 2; n++) rest = rest && model_.oqs[n].room == prm.oq_depth;
             for (int p = 0; p < t_.k && o_.mode != 2; p++)
                 for (int v = 0; v < 4; v++) rest = rest && model_.cred[p][v] == prm.ds_depth[topo_port_class(&t_, p)];
@@ -611,7 +611,8 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     w.begin("Allocation");
     w.sig("locked", K * DOAR_SPEEDUP); w.sig("grb_free", K * DOAR_SPEEDUP); w.sig("pk_valid", K * DOAR_SPEEDUP);
     w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
-    w.sig("pop", 4 * K); w.sig("inputs.rpush", K); w.sig("in_busy", K * DOAR_SPEEDUP); w.sig("lk_lock", K);
+    w.sig("pop", 4 * K); w.sig("inputs.rpush", K); w.sig("plane_void", K * DOAR_SPEEDUP);
+    w.sig("inputs.g_valid", K * DOAR_SPEEDUP); w.sig("inputs.in_busy", K * DOAR_SPEEDUP); w.sig("lk_lock", K);
     w.end("Allocation");
     w.begin("Congestion");
     // what the congestion unit compares with TL / TG: per port, occupancy (+ demand on intra-group

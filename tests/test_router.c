@@ -48,6 +48,7 @@ static int demand_matches(const router *r, int *port, int *want, int *have) {
             for (int j = 0; j < b->rcount[v]; j++) {
                 const route_entry *e = &b->route[v * b->depth + (b->rhead[v] + j) % b->depth];
                 if (e->discard) continue;
+                if (j == 0 && ((r->pend_vcs[i] >> v) & 1)) continue;   /* granted: its head crosses now */
                 uint64_t ports = e->ports;
                 if (j == 0) ports &= ~b->held[v];
                 for (; ports; ports &= ports - 1) d[__builtin_ctzll(ports)] += e->len;
@@ -104,9 +105,9 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     teardown(&b);
 }
 
-/* A head arriving in cycle t leaves in t+8 through an idle router (docs/architecture.md "Router v2":
- * route entry at the end of t+4, stage 1 in t+5, stage 2 and the crossbar in t+6, the link stage
- * in t+7). */
+/* A head arriving in cycle t leaves in t+9 through an idle router (docs/architecture.md "Router v2":
+ * route entry at the end of t+4, stage 1 in t+5, stage 2 grants in t+6, the grant stage moves the
+ * head into its output queue in t+7, the link stage in t+8). */
 static void test_latency(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -123,8 +124,57 @@ static void test_latency(test_ctx *c) {
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid && seen < 0) seen = cyc;
     }
-    EXPECT(c, seen == 8, "head of cycle 0 left in cycle %d, want 8", seen);
+    EXPECT(c, seen == 9, "head of cycle 0 left in cycle %d, want 9", seen);
     teardown(&b);
+}
+
+/* Back to back: two 4-flit packets arrive on one VC of input 0 in cycles 0..7, the first for port 1
+ * (node 1), the second for port 2 (an intra-group link). The second head may be granted while the
+ * first packet's tail crosses (the input plane is free when the grant moves), so it crosses right
+ * behind it: the first packet leaves port 1 in cycles 9..12, the second port 2 in 13..16. Then
+ * the same with both packets for port 1: the slot the first packet holds counts as free for its
+ * own input plane from the cycle its tail crosses (t = 10), so stage 1 picks the second head then,
+ * stage 2 grants it in 11: one idle cycle on the output, as in the router before the grant stage
+ * (without that rule it would be two), so port 1 carries the second packet in 14..17. */
+static void test_back_to_back(test_ctx *c) {
+    for (int same = 0; same < 2; same++) {
+        bench b;
+        setup(c, &b, "small", 9, 1, 3);
+        router_in in;
+        router_out out;
+        int first[2] = {-1, -1}, last[2] = {-1, -1}, n[2] = {0, 0};
+        const int port2 = same ? 1 : 2;
+        int dst_bid = b.cfg.bid, dst_nid = 1;
+        if (!same) {   /* the router at the other end of port 2 */
+            int lj = 2 - b.t.first_local;   /* intra-group port j leads to bid j, or j+1 from our bid on */
+            dst_bid = lj >= b.cfg.bid ? lj + 1 : lj;
+            dst_nid = 0;
+        }
+        for (int cyc = 0; cyc < 30; cyc++) {
+            memset(&in, 0, sizeof in);
+            if (cyc < 8) {
+                in.in[0].valid = 1;
+                in.in[0].head = cyc % 4 == 0;
+                in.in[0].tail = cyc % 4 == 3;
+                in.in[0].data = cyc == 0 ? flit_header(b.cfg.gid, b.cfg.bid, 1, b.cfg.gid, 0, 0, 4, 8)
+                              : cyc == 4 ? flit_header(b.cfg.gid, dst_bid, dst_nid, b.cfg.gid, 0, 0, 4, 9)
+                                         : (uint64_t)cyc;
+            }
+            router_cycle(&b.r, &in, &out);
+            for (int pk = 0; pk < 2; pk++) {
+                const int o = pk ? port2 : 1;
+                if (!out.out[o].valid || (same && (cyc < 13) != (pk == 0))) continue;   /* same: by time */
+                if (first[pk] < 0) first[pk] = cyc;
+                n[pk]++;
+                last[pk] = cyc;
+            }
+        }
+        const int b0 = same ? 14 : 13;
+        EXPECT(c, first[0] == 9 && last[0] == 12 && n[0] == 4 && first[1] == b0 && last[1] == b0 + 3 && n[1] == 4,
+               "%s output: first packet in cycles %d..%d (%d flits), second %d..%d (%d flits), want 9..12, %d..%d",
+               same ? "same" : "another", first[0], last[0], n[0], first[1], last[1], n[1], b0, b0 + 3);
+        teardown(&b);
+    }
 }
 
 /* Two multicasts, inputs 0 and 1, both to ports {2,3}. The output arbiters of ports 2 and 3 are
@@ -306,6 +356,7 @@ static void test_demand_no_bulletin(test_ctx *c, const char *name, int router_id
 int main(void) {
     test_ctx c = {0, 0, "test_router"};
     test_latency(&c);
+    test_back_to_back(&c);
     test_bulletin(&c);
     test_env_can_fail(&c);
     test_no_starvation(&c);
