@@ -105,6 +105,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->pick = calloc((size_t)(k * np), sizeof *r->pick);
     r->g_vc = calloc((size_t)(k * np), sizeof *r->g_vc);
     r->g_kind = calloc((size_t)(k * np), sizeof *r->g_kind);
+    r->g_e = calloc((size_t)(k * np), sizeof *r->g_e);
     r->pend_vcs = calloc((size_t)k, sizeof *r->pend_vcs);
     r->rr_in = calloc((size_t)(k * np), sizeof *r->rr_in);
     r->rr_out = calloc((size_t)(k * np), sizeof *r->rr_out);
@@ -116,7 +117,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->rr_cr = calloc((size_t)k, 1);
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
-    if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs ||
+    if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e || !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs ||
         !r->oq_store || !r->lk_q || !r->rr_link || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total)
         goto oom;
     for (int n = 0; n < k * np; n++) {
@@ -180,6 +181,7 @@ void router_free(router *r) {
     free(r->pick);
     free(r->g_vc);
     free(r->g_kind);
+    free(r->g_e);
     free(r->pend_vcs);
     free(r->rr_in);
     free(r->rr_out);
@@ -228,7 +230,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     for (int q = 0; q < ROUTER_MAX_PLANES; q++) {
         r->locked[q] = 0;
         r->in_busy[q] = 0;
-        r->g_go[q] = 0;
+        r->g_go[q] = r->g_rh[q] = 0;
         r->grb_free[q] = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
     }
     r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = 0;

@@ -142,6 +142,8 @@ typedef struct {
     uint64_t g_go[ROUTER_MAX_PLANES];      /* per plane: inputs whose granted head moves now */
     int8_t *g_vc;              /* [k*np]: its input VC; defined where g_go says */
     uint8_t *g_kind;           /* [k*np]: REQ_DISCARD, REQ_HEAD, REQ_MCAST or REQ_ACQ (complete) */
+    route_entry *g_e;          /* [k*np]: its route entry (it left the route FIFO at the grant) */
+    uint64_t g_rh[ROUTER_MAX_PLANES];      /* per plane: a DISCARD of a packet head (not a stray body) */
     uint8_t *pend_vcs;         /* [k]: bit v: VC v of input i moves a granted head now (g_go/g_vc
                                   summarised: the RTL derives it from the same registers) */
     /* router_alloc: output slots and the bulletin, per plane a mask over output ports */

@@ -20,12 +20,13 @@ void router_alloc_grant(const router *r, router_wires *w) {
             int v = r->pick[i * np + q];
             if (v < 0) continue;
             /* stage 2's proposal is stage 1's of the same cycle (the same state). A VC streaming a
-             * packet is on a void plane unless its tail is at the front now: then its next packet
-             * may be granted, to cross in the next cycle right behind the tail, if a flit is there
-             * behind the tail (always so when the upstream keeps the protocol: the next packet's
-             * route entry means its head arrived; a lost flit upstream must not make the move find
-             * an empty VC) */
-            if (((w->req_vcs[i] >> v) & 1) && (!r->in[i].active[v] || r->in[i].count[v] >= 2))
+             * packet or moving last cycle's grant looks past it; its plane is void unless that
+             * packet's last flit crosses now: then its next packet may be granted, to cross in the
+             * next cycle right behind, if a flit is there behind (always so when the upstream keeps
+             * the protocol: the next packet's route entry means its head arrived; a lost flit
+             * upstream must not make the move find an empty VC) */
+            const int past = r->in[i].active[v] || ((r->pend_vcs[i] >> v) & 1);
+            if (((w->req_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
                 req2[i * np + q] = w->reqs[i * vcs + v];
             else req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;

@@ -7,15 +7,16 @@
 #include "router_xbar.h"
 
 /* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). A VC streaming a
- * packet proposes its next one (its route entry is the front of the route FIFO: an entry leaves the
- * FIFO when its head crosses); stage 2 takes it only when the stream's tail crosses now
- * (router_alloc_grant). freed: the slots of the input plane's own stream if its tail crosses now
- * (free when a grant of this cycle moves, in the next one). */
+ * packet, or moving last cycle's grant (pending), proposes its next one (its route entry is the
+ * front of the route FIFO: an entry leaves the FIFO at its grant); stage 2 takes it only when the
+ * packet's last flit crosses now (router_alloc_grant). freed: the slots of the input plane's own
+ * stream if its tail crosses now (free when a grant of this cycle moves, in the next one). */
 static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
-    if (!b->active[v] && !((b->front_head >> v) & 1)) {
+    const int past = b->active[v] || ((r->pend_vcs[i] >> v) & 1);   /* looks past a packet in progress */
+    if (!past && !((b->front_head >> v) & 1)) {
         q.kind = REQ_DISCARD;   /* a stray body flit: drained */
         return q;
     }
@@ -48,26 +49,32 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
 
 void router_input_propose(const router *r, router_wires *w) {
     const int vcs = r->prm.vcs, np = r->np;
-    /* the input planes whose stream sends its tail now (its slots are free for this cycle's
-     * grants, which move in the next one) */
-    uint64_t ends[ROUTER_MAX_PLANES];
+    /* the input planes whose packet in progress sends its last flit now: a stream's tail, or a
+     * moving one-flit packet (its slots are free for this cycle's grants, which move in the next
+     * cycle) */
+    uint64_t ends[ROUTER_MAX_PLANES], last_g[ROUTER_MAX_PLANES];
     for (int q = 0; q < np; q++) {
-        ends[q] = 0;
+        ends[q] = last_g[q] = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
             const flit *f = vcbuf_front(&r->in[i], r->strm[i * np + q].vc);
             if (f && f->tail) ends[q] |= (uint64_t)1 << i;
+        }
+        for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            if (r->g_kind[i * np + q] != REQ_DISCARD && vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail)
+                last_g[q] |= (uint64_t)1 << i;
         }
     }
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
         unsigned vm = 0;
-        /* a VC whose granted head moves now proposes nothing: its front is still that head */
-        for (unsigned mv = r->in[i].nonempty & ~(unsigned)r->pend_vcs[i]; mv; mv &= mv - 1) {
+        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
             const int pl = alloc_plane(i, v, np);
-            const uint64_t freed = (ends[pl] >> i) & 1 ? r->strm[i * np + pl].ports : 0;
+            const uint64_t freed = (ends[pl] >> i) & 1     ? r->strm[i * np + pl].ports
+                                 : (last_g[pl] >> i) & 1 ? r->g_e[i * np + pl].ports : 0;
             alloc_req q = propose(r, i, v, freed);
             if (q.kind == REQ_NONE) continue;
             w->reqs[i * vcs + v] = q;
@@ -119,13 +126,13 @@ void router_input_move(router *r, router_wires *w) {
             const int v = r->g_vc[i * np + q];
             vcbuf *b = &r->in[i];
             const flit *f = vcbuf_front(b, v);
-            const route_entry *e = vcbuf_route(b, v);
+            const route_entry *e = &r->g_e[i * np + q];
             router_stream *s = &r->strm[i * np + q];
             r->pend_vcs[i] = 0;
             if (r->g_kind[i * np + q] == REQ_DISCARD) {
                 /* A packet without a route is drained: its head here, the rest as a stream with no
                  * output. A stray body flit (no packet in progress) just leaves. */
-                if (f->head && e) {
+                if ((r->g_rh[q] >> i) & 1) {
                     if (!f->tail) {
                         s->vc = (uint8_t)v;
                         s->discard = 1;
@@ -135,8 +142,6 @@ void router_input_move(router *r, router_wires *w) {
                         r->in_busy[q] |= (uint64_t)1 << i;
                         b->active[v] = 1;
                     }
-                    if (e->mcast && !e->discard) r->mc_routes--;
-                    vcbuf_pop_route(b, v);
                     nx->discard |= (uint64_t)1 << i;
                     nx->discard_vcs[i] |= (uint8_t)(1u << v);
                     r->discarded_heads++;
@@ -160,14 +165,11 @@ void router_input_move(router *r, router_wires *w) {
                 r->in_busy[q] |= (uint64_t)1 << i;
                 b->active[v] = 1;
             }
-            b->held[v] = 0;
-            if (e->mcast && !e->discard) r->mc_routes--;
-            vcbuf_pop_route(b, v);
             w->popped[i] |= (uint8_t)(1u << v);
             w->popped_ports |= (uint64_t)1 << i;
             vcbuf_pop(b, v);
         }
-        r->g_go[q] = 0;
+        r->g_go[q] = r->g_rh[q] = 0;
     }
     /* speed cache: inputs whose VC buffers emptied */
     for (uint64_t m = w->popped_ports; m; m &= m - 1) {
@@ -184,9 +186,9 @@ void router_input_grant(router *r, router_wires *w) {
             const int i = __builtin_ctzll(m);
             const int n = i * np + q, v = r->pick[n];
             const alloc_req *rq = &w->req2[n];
+            vcbuf *b = &r->in[i];
+            const route_entry *e = vcbuf_route(b, v);
             if (rq->kind != REQ_DISCARD) {
-                vcbuf *b = &r->in[i];
-                const route_entry *e = vcbuf_route(b, v);
                 const uint64_t got = g->granted_ports[n];
                 router_output_take(r, q, got, e, w->taken);
                 r->locked[q] |= got;   /* until the tail has crossed (a one-flit packet: its move) */
@@ -195,7 +197,19 @@ void router_input_grant(router *r, router_wires *w) {
                     b->held[v] |= got;
                     if (b->held[v] != e->ports) continue;   /* still acquiring: nothing moves */
                 }
+                b->held[v] = 0;
+            } else {
+                /* a head's DISCARD (its route entry says so) or a stray body flit's (no packet in
+                 * progress, a body at the front): a look-past proposal always names an entry */
+                const int past = b->active[v] || ((r->pend_vcs[i] >> v) & 1);
+                if (!e || !(past || ((b->front_head >> v) & 1))) goto registered;
+                r->g_rh[q] |= (uint64_t)1 << i;
             }
+            /* the route entry leaves its FIFO at the grant: the VC's next packet may propose */
+            r->g_e[n] = *e;
+            if (e->mcast && !e->discard) r->mc_routes--;
+            vcbuf_pop_route(b, v);
+        registered:
             r->g_go[q] |= (uint64_t)1 << i;
             r->g_vc[n] = (int8_t)v;
             r->g_kind[n] = rq->kind;

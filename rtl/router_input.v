@@ -138,6 +138,10 @@ module router_input #(
     reg [K*S-1:0] g_valid;             // the grant stage: (i,q) moves the grant of the last cycle
     reg [K*S*2-1:0] g_vc;              //   its input VC
     reg [K*S*3-1:0] g_kind;            //   REQ_DISCARD, REQ_HEAD, REQ_MCAST or REQ_ACQ (complete)
+    reg [K*S*K-1:0] g_ports;           //   its route entry's fields (it left the route FIFO at the grant)
+    reg [K*S*2-1:0] g_ovc;
+    reg [K*S-1:0] g_mcast;
+    reg [K*S-1:0] g_rh;                //   a DISCARD of a packet head (not a stray body flit)
     reg [K*S-1:0] strm_mcast, strm_disc;
     reg [K*S*2-1:0] strm_vc, strm_ovc;
     reg [K*S*K-1:0] strm_ports;
@@ -265,13 +269,13 @@ module router_input #(
     end
 
     // ---------------- the input planes now (csim router_input_propose) ----------------
-    // ends: the plane's stream sends its tail now (its slots are free for this cycle's grants, which
-    // move in the next cycle); plane_void: streaming, unless the tail crosses now, or moving a
+    // ends / last_g: the plane's stream sends its tail now / its moving grant is a one-flit packet
+    // (their slots are free for this cycle's grants, which move in the next cycle); plane_void: streaming, unless the tail crosses now, or moving a
     // granted head that starts a packet (head not tail); vc_pend: the VC moves its grant now
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, the tail bit used
     reg [FW-1:0] ef, pf;
     /* verilator lint_on UNUSEDSIGNAL */
-    reg [K*S-1:0] ends;
+    reg [K*S-1:0] ends, last_g;
     reg efv;
     integer nv;
     always @* begin
@@ -291,6 +295,7 @@ module router_input #(
                     if (g_vc[(i*S+q)*2 +: 2] == nv[1:0]) pf = f_flit[(i*4 + nv)*FW +: FW];
                 end
                 ends[i*S+q] = in_busy[i*S+q] && efv && ef[TB];
+                last_g[i*S+q] = g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && pf[TB];
                 plane_void[i*S+q] = (in_busy[i*S+q] && !ends[i*S+q]) || (g_valid[i*S+q] && !pf[TB]);
             end
         for (i = 0; i < K; i = i + 1)
@@ -320,7 +325,8 @@ module router_input #(
                 // the plane's own stream frees its slots when its tail crosses now
                 lk_eff = {K{1'b0}};
                 for (o = 0; o < K; o = o + 1)
-                    lk_eff[o] = locked[o*S + pl] && !(ends[i*S + pl] && strm_ports[(i*S + pl)*K + o]);
+                    lk_eff[o] = locked[o*S + pl] && !(ends[i*S + pl] && strm_ports[(i*S + pl)*K + o]) &&
+                                !(last_g[i*S + pl] && g_ports[(i*S + pl)*K + o]);
                 for (o = 0; o < K; o = o + 1) begin
                     grb_q[o] = grb_free[o*S + pl];
 `ifdef PLANT_BUG
@@ -336,9 +342,10 @@ module router_input #(
                 vc_active[i*4+v] = in_busy[i*S + pl] && strm_vc[(i*S + pl)*2 +: 2] == v[1:0];
                 kd1 = {1'b0, R_NONE};
                 req_ports[(i*4+v)*K +: K] = {K{1'b0}};
-                if (!f_valid[i*4+v] || vc_pend[i*4+v]) begin
-                    kd1 = {1'b1, R_NONE};      // decided: nothing (a VC moving its grant: its front is that head)
-                end else if (!vc_active[i*4+v] && !fp[HB]) begin
+                // a VC streaming a packet or moving last cycle's grant proposes its next packet
+                if (!f_valid[i*4+v]) begin
+                    kd1 = {1'b1, R_NONE};      // decided: nothing
+                end else if (!vc_active[i*4+v] && !vc_pend[i*4+v] && !fp[HB]) begin
                     kd1 = {1'b1, R_DISCARD};   // a stray body flit
                 end
                 if (!kd1[3]) begin
@@ -366,22 +373,20 @@ module router_input #(
                 // a streaming VC's next packet only when a flit is there behind the tail (the plane
                 // is void unless the tail crosses now); a lost flit upstream must not make the
                 // grant's move find the VC empty
-                req2_kind[(i*4+v)*3 +: 3] = (vc_active[i*4+v] && !two_plus[i*4+v]) ? R_NONE : kd1[2:0];
+                req2_kind[(i*4+v)*3 +: 3] = ((vc_active[i*4+v] || vc_pend[i*4+v]) && !two_plus[i*4+v]) ? R_NONE : kd1[2:0];
             end
     end
 
     // ---------------- streams and last cycle's grants move flits (state as at the start of the cycle) ----------------
     reg [K*S-1:0] busy_set, busy_clr;
     reg [K*S*(4+K+2)-1:0] strm_new;    // {vc[1:0], ovc[1:0], mcast, discard, ports} of a stream that starts
-    reg [K*4-1:0] held_clr;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, fields used per block
     reg [FW-1:0] sf, gf;
-    reg [RW-1:0] ge;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [1:0] svc, gvc;
     reg [2:0] gk;
-    reg sfv, gev, s_pop, g_pop, g_rpop, g_disc;
-    reg [K-1:0] sports;
+    reg sfv, s_pop, g_pop, g_disc;
+    reg [K-1:0] sports, gports;
     integer tv;
     always @* begin
         xv = {K*S{1'b0}};
@@ -391,7 +396,6 @@ module router_input #(
         xflit = {K*S*FW{1'b0}};
         /* verilator lint_on WIDTHCONCAT */
         pop = {K*4{1'b0}};
-        rpop = {K*4{1'b0}};
         disc_vcs = {K*4{1'b0}};
         busy_set = {K*S{1'b0}};
         busy_clr = {K*S{1'b0}};
@@ -400,7 +404,6 @@ module router_input #(
         /* verilator lint_on WIDTHCONCAT */
         clr_lock = {K*S{1'b0}};
         set_grb = {K*S{1'b0}};
-        held_clr = {K*4{1'b0}};
         o = 0;                         // loop variables are assigned on every path (no latch)
         tv = 0;                        // the per-plane selections below are set in every iteration
         for (i = 0; i < K; i = i + 1)
@@ -412,23 +415,17 @@ module router_input #(
                 sf = {FW{1'b0}};
                 sfv = 1'b0;
                 gf = {FW{1'b0}};
-                ge = {RW{1'b0}};
-                gev = 1'b0;
+                gports = g_ports[(i*S+q)*K +: K];
                 for (tv = 0; tv < 4; tv = tv + 1) begin
                     if (svc == tv[1:0]) begin
                         sf = f_flit[(i*4 + tv)*FW +: FW];
                         sfv = f_valid[i*4 + tv];
                     end
-                    if (gvc == tv[1:0]) begin
-                        gf = f_flit[(i*4 + tv)*FW +: FW];
-                        ge = e_entry[(i*4 + tv)*RW +: RW];
-                        gev = e_valid[i*4 + tv];
-                    end
+                    if (gvc == tv[1:0]) gf = f_flit[(i*4 + tv)*FW +: FW];
                 end
                 gk = g_kind[(i*S+q)*3 +: 3];
                 s_pop = 1'b0;
                 g_pop = 1'b0;
-                g_rpop = 1'b0;
                 g_disc = 1'b0;
                 if (in_busy[i*S+q]) begin
                     // the stream's next flit, if it has arrived
@@ -455,8 +452,7 @@ module router_input #(
                     // were taken at the grant)
                     if (gk == R_DISCARD) begin
                         g_pop = 1'b1;
-                        if (gf[HB] && gev) begin
-                            g_rpop = 1'b1;
+                        if (g_rh[i*S+q]) begin
                             g_disc = 1'b1;
                             if (!gf[TB]) begin
                                 busy_set[i*S+q] = 1'b1;
@@ -466,20 +462,19 @@ module router_input #(
                     end else begin
                         // the head crosses; the packet streams on from the next cycle
                         xv[i*S+q] = 1'b1;
-                        xports[(i*S+q)*K +: K] = ge[K-1:0];
-                        xovc[(i*S+q)*2 +: 2] = ge[E_OVC +: 2];
+                        xports[(i*S+q)*K +: K] = gports;
+                        xovc[(i*S+q)*2 +: 2] = g_ovc[(i*S+q)*2 +: 2];
                         xflit[(i*S+q)*FW +: FW] = gf;
                         g_pop = 1'b1;
-                        g_rpop = 1'b1;
                         if (gf[TB]) begin
                             for (o = 0; o < K; o = o + 1)
-                                if (ge[o]) begin
+                                if (gports[o]) begin
                                     clr_lock[o*S+q] = 1'b1;
-                                    if (ge[E_MCAST]) set_grb[o*S+q] = 1'b1;
+                                    if (g_mcast[i*S+q]) set_grb[o*S+q] = 1'b1;
                                 end
                         end else begin
                             busy_set[i*S+q] = 1'b1;
-                            strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, ge[E_OVC +: 2], ge[E_MCAST], 1'b0, ge[K-1:0]};
+                            strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, g_ovc[(i*S+q)*2 +: 2], g_mcast[i*S+q], 1'b0, gports};
                         end
                     end
                 end
@@ -488,30 +483,42 @@ module router_input #(
                     if (s_pop && svc == tv[1:0]) pop[i*4 + tv] = 1'b1;
                     if (gvc == tv[1:0]) begin
                         if (g_pop) pop[i*4 + tv] = 1'b1;
-                        if (g_rpop) rpop[i*4 + tv] = 1'b1;
                         if (g_disc) disc_vcs[i*4 + tv] = 1'b1;
-                        if (g_valid[i*S+q] && gk != R_DISCARD) held_clr[i*4 + tv] = 1'b1;
                     end
                 end
             end
     end
 
     // ---------------- this cycle's grants: slots, room, the bulletin, held slots; the grant stage ----------------
-    reg [K*S-1:0] g_valid_next;
+    reg [K*S-1:0] g_valid_next, g_rh_next, g_mcast_next;
+    reg [K*S*K-1:0] g_ports_next;
+    reg [K*S*2-1:0] g_ovc_next;
     reg [K*4*K-1:0] held_or;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used here
+    reg [K*4-1:0] held_clr;
+    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used here
     reg [RW-1:0] ne;
+    reg [FW-1:0] nf;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [K-1:0] nheld, np_, nhor;
     reg [1:0] nvc;
     reg [2:0] nk;
-    reg ncomplete;
+    reg ncomplete, nev, npast, nrpop;
     integer tn;
     always @* begin
         set_lock = {K*S{1'b0}};
         clr_grb = {K*S{1'b0}};
         take_len = {K*S*4{1'b0}};
         g_valid_next = {K*S{1'b0}};
+        g_rh_next = {K*S{1'b0}};
+        g_mcast_next = {K*S{1'b0}};
+        g_ports_next = {K*S*K{1'b0}};
+        g_ovc_next = {K*S*2{1'b0}};
+        rpop = {K*4{1'b0}};
+        held_clr = {K*4{1'b0}};
+        nf = {FW{1'b0}};
+        nev = 1'b0;
+        npast = 1'b0;
+        nrpop = 1'b0;
         /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         held_or = {K*4*K{1'b0}};
         /* verilator lint_on WIDTHCONCAT */
@@ -525,11 +532,17 @@ module router_input #(
                 nk = kind2[(i*S+q)*3 +: 3];
                 np_ = granted_f[(i*S+q)*K +: K];
                 ne = {RW{1'b0}};
+                nf = {FW{1'b0}};
+                nev = 1'b0;
+                npast = 1'b0;
                 nheld = {K{1'b0}};
                 nhor = {K{1'b0}};
                 for (tn = 0; tn < 4; tn = tn + 1)
                     if (nvc == tn[1:0]) begin
                         ne = e_entry[(i*4 + tn)*RW +: RW];
+                        nf = f_flit[(i*4 + tn)*FW +: FW];
+                        nev = e_valid[i*4 + tn];
+                        npast = vc_active[i*4 + tn] || vc_pend[i*4 + tn];
                         nheld = held[(i*4 + tn)*K +: K];
                     end
                 ncomplete = 1'b1;
@@ -546,8 +559,20 @@ module router_input #(
                     end
                 end
                 g_valid_next[i*S+q] = go_f[i*S+q] && ncomplete;
+                // a head's DISCARD (its route entry says so) or a stray body flit's (no packet in
+                // progress, a body at the front): a look-past proposal always names an entry
+                g_rh_next[i*S+q] = go_f[i*S+q] && nk == R_DISCARD && nev && (npast || nf[HB]);
+                // the route entry leaves its FIFO at the grant: the VC's next packet may propose
+                nrpop = g_valid_next[i*S+q] && (nk != R_DISCARD || g_rh_next[i*S+q]);
+                g_ports_next[(i*S+q)*K +: K] = ne[K-1:0];
+                g_ovc_next[(i*S+q)*2 +: 2] = ne[E_OVC +: 2];
+                g_mcast_next[i*S+q] = ne[E_MCAST];
                 for (tn = 0; tn < 4; tn = tn + 1)
-                    if (nvc == tn[1:0]) held_or[(i*4 + tn)*K +: K] = held_or[(i*4 + tn)*K +: K] | nhor;
+                    if (nvc == tn[1:0]) begin
+                        held_or[(i*4 + tn)*K +: K] = held_or[(i*4 + tn)*K +: K] | nhor;
+                        if (nrpop) rpop[i*4 + tn] = 1'b1;
+                        if (g_valid_next[i*S+q] && nk != R_DISCARD) held_clr[i*4 + tn] = 1'b1;
+                    end
             end
     end
 
@@ -601,6 +626,10 @@ module router_input #(
             g_valid <= {K*S{1'b0}};
             g_vc <= {K*S*2{1'b0}};
             g_kind <= {K*S*3{1'b0}};
+            g_ports <= {K*S*K{1'b0}};
+            g_ovc <= {K*S*2{1'b0}};
+            g_mcast <= {K*S{1'b0}};
+            g_rh <= {K*S{1'b0}};
             strm_vc <= {K*S*2{1'b0}};
             strm_ovc <= {K*S*2{1'b0}};
             strm_mcast <= {K*S{1'b0}};
@@ -620,6 +649,10 @@ module router_input #(
             g_valid <= g_valid_next;
             g_vc <= pk_vc;
             g_kind <= kind2;
+            g_rh <= g_rh_next;
+            g_ports <= g_ports_next;
+            g_ovc <= g_ovc_next;
+            g_mcast <= g_mcast_next;
             for (i = 0; i < K*S; i = i + 1)
                 if (busy_set[i]) begin
                     strm_vc[i*2 +: 2] <= strm_new[i*(4+K+2) + K + 4 +: 2];
