@@ -579,7 +579,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
                 snprintf(err, DOAR_ERRLEN, "router %d port %d has no tables", r, port);
                 goto fail;
             }
-            rcu_load(&R->rcus[port], pt);
+            rcu_share(&R->rcus[port], pt);   /* n->ts is never written after tables_generate */
         }
         prng rs;
         prng_seed(&rs, p->seed, ROUTER_STREAM, (uint64_t)r);
