@@ -717,27 +717,36 @@ static int cmd_check(cli *c) {
 /* What a run will allocate, in bytes, counted from the structures that grow with the network,
  * before any of it is (issue 24: a run that cannot fit used to grow for minutes toward ~18 GB
  * without a word). Counted: the tables (three distinct port tables per router, entries stored
- * as 64-bit words); for the network simulator each port's route-compute unit's own copy of
- * them, its input buffers and the link rings; with faults each router's fault unit (k x
+ * as 64-bit words: the network's route-compute units read them, rcu_share); for the network
+ * simulator the routers' state, their input buffers (route entries for packets of the longest
+ * length, csim/vcbuf.h) and the link rings; with faults each router's fault unit (k x
  * (nz+bz+gz) route options of 25 bytes), and for doar faults the oracle's as many again.
  * Fixed overheads and per-packet state are left out: the figure is of the order of the peak,
  * a little under it (tests/bad_input_test.sh compares it with the measured peak). */
 enum { EST_FAULTS, EST_NET };
-static double estimate_bytes(const topo *t, const table_params *prm, int kind, const net_params *p) {
+static double table_bytes(const topo *t) {
     const double nr = t->n_routers, k = t->k;
     const double da = t->p + t->a + t->g, db = t->a + t->g, dc = t->a;   /* zones nz+bz+gz, bz+gz, a */
+    return nr * 3.0 * (da + db + dc) * 8.0 + nr * k * 4.0 + nr * (double)sizeof(router_cfg);
+}
+
+static double estimate_bytes(const topo *t, const table_params *prm, int kind, const net_params *p) {
+    const double nr = t->n_routers, k = t->k;
+    const double da = t->p + t->a + t->g;
     (void)prm;
-    double bytes = nr * 3.0 * (da + db + dc) * 8.0 + nr * k * 4.0 + nr * (double)sizeof(router_cfg);
+    double bytes = table_bytes(t);
     const double options = nr * k * da * 25.0;   /* opt_src, opt_int, mask (8 B each) + acc (1 B) */
     if (kind == EST_FAULTS) return bytes + 2.0 * options;
-    /* input buffers: VCs x depth flits by port class, each flit with its route entry */
-    const double flits = (double)t->p * p->rprm.depth[PORT_TERMINAL] + (t->a - 1.0) * p->rprm.depth[PORT_LOCAL] +
-                         (double)t->h * p->rprm.depth[PORT_GLOBAL];
-    int vcs = p->rprm.vcs > 0 ? p->rprm.vcs : 4;
-    bytes += nr * ((double)sizeof(router) + k * ((double)sizeof(rcu) + (da + db + dc) * 8.0));
-    bytes += nr * vcs * flits * (double)(sizeof(flit) + sizeof(route_entry));
-    const int ring = (p->lat_local > p->lat_global ? p->lat_local : p->lat_global) + NET_MAX_BLOCK;
-    bytes += (nr * k + t->n_nodes) * (double)ring * (double)sizeof(link_word);
+    /* input buffers by port class: VCs x depth flits, and route entries for packets of max_len */
+    const int vcs = p->rprm.vcs > 0 ? p->rprm.vcs : 4, len = p->rprm.max_len > 0 ? p->rprm.max_len : 1;
+    const double ports[3] = {t->p, t->a - 1.0, t->h};
+    double buffers = 0.0;
+    for (int c = 0; c < 3; c++) {
+        const int depth = p->rprm.depth[c], routes = depth / len + 2 < depth ? depth / len + 2 : depth;
+        buffers += ports[c] * vcs * ((double)depth * sizeof(flit) + (double)routes * sizeof(route_entry));
+    }
+    bytes += nr * ((double)sizeof(router) + k * (double)sizeof(rcu) + buffers);
+    bytes += net_ring_bytes(t, p, nr, 0);
     if (p->fault_links > 0 || p->fault_routers > 0) bytes += options;
     return bytes;
 }
@@ -761,7 +770,9 @@ static int check_memory(const cli *c, double need) {
     double limit = c->max_memory ? (double)c->max_memory : machine_bytes();
     const net_comm *comm = is_net(c) ? c->comm : NULL;
     const double gib = 1073741824.0;
-    double here = comm ? need * (comm->host_ranks > 0 ? comm->host_ranks : 1) / comm->size : need;
+    /* every rank builds the whole table set; the rest is split by groups */
+    const double every = comm ? table_bytes(&c->t) : 0.0, host = comm && comm->host_ranks > 0 ? comm->host_ranks : 1;
+    double here = comm ? (need - every) * host / comm->size + every * host : need;
     if (limit <= 0.0 || here <= limit) return 0;
     if (comm)
         return bad(c, "this run needs about %.1f GiB of memory, %.1f GiB of it on this machine's ranks, more than %s "

@@ -352,22 +352,24 @@ int net_part_memory_check(const network *n, size_t before, char err[DOAR_ERRLEN]
     const double gib = 1024.0 * 1024.0 * 1024.0;
     const double per_router = (double)(net_part_allocated() - before);
     const long routers = n->r_hi - n->r_lo;
-    /* the links: at most every port's ring at the longest latency plus a block */
-    int lat = n->prm.lat_global > n->prm.lat_local ? n->prm.lat_global : n->prm.lat_local;
-    const double links = (double)routers * t->k * (lat + NET_MAX_BLOCK) * (double)sizeof(link_word);
-    const double need = per_router * (double)routers + links;
+    /* what the process held before its routers (the table set, every router's slot, the nodes),
+     * its routers and the rings of their links */
+    const double held = (double)before;
+    const double need = held + per_router * (double)routers + net_ring_bytes(t, &n->prm, (double)routers, c != NULL);
     const int host_ranks = c && c->host_ranks > 0 ? c->host_ranks : 1;
     const double avail = mem_available() / host_ranks;
     if (avail <= 0.0 || need <= avail) return 0;
-    const double whole = need / (double)routers * t->n_routers;
+    /* the routers and their links of the whole network, which ranks share */
+    const double spread = (per_router + net_ring_bytes(t, &n->prm, 1.0, c != NULL)) * t->n_routers;
     if (!c)
-        snprintf(err, DOAR_ERRLEN, "%s needs ~%.1f GiB in one process (%d routers x %.2f MiB + links), %.1f GiB "
-                 "available: run it over MPI (make mpi; mpirun -np R build/doar-mpi sim ...: ~%.1f/R GiB per rank)",
-                 t->name, need / gib, t->n_routers, per_router / (1024.0 * 1024.0), avail / gib, whole / gib);
+        snprintf(err, DOAR_ERRLEN, "%s needs ~%.1f GiB in one process (%d routers x %.2f MiB + links + %.1f GiB of "
+                 "tables and nodes), %.1f GiB available: run it over MPI (make mpi; mpirun -np R build/doar-mpi sim "
+                 "...: ~%.1f/R + %.1f GiB per rank)", t->name, need / gib, t->n_routers, per_router / (1024.0 * 1024.0),
+                 held / gib, avail / gib, spread / gib, held / gib);
     else
-        snprintf(err, DOAR_ERRLEN, "%s over %d ranks: ~%.1f GiB per rank (%ld routers x %.2f MiB + links), %.1f GiB "
-                 "available per rank here (%d ranks): use more machines (~%.1f GiB in all)",
-                 t->name, c->size, need / gib, routers, per_router / (1024.0 * 1024.0), avail / gib, host_ranks,
-                 whole / gib);
+        snprintf(err, DOAR_ERRLEN, "%s over %d ranks: ~%.1f GiB per rank (%ld routers x %.2f MiB + links + %.1f GiB "
+                 "of tables and nodes), %.1f GiB available per rank here (%d ranks): use more machines (~%.1f GiB in "
+                 "all)", t->name, c->size, need / gib, routers, per_router / (1024.0 * 1024.0), held / gib, avail / gib,
+                 host_ranks, (spread + held * c->size) / gib);
     return -1;
 }

@@ -524,6 +524,21 @@ static long *down_link_loss(network *n, int r, int port) {
     return &n->lost_link;
 }
 
+/* net_block()'s block: the shortest router-to-router latency, at most NET_MAX_BLOCK or --block. */
+static int ring_block(const net_params *p) {
+    int block = p->lat_local < p->lat_global ? p->lat_local : p->lat_global;
+    if (block > NET_MAX_BLOCK) block = NET_MAX_BLOCK;
+    if (p->block > 0 && p->block < block) block = p->block;
+    return block;
+}
+
+double net_ring_bytes(const topo *t, const net_params *p, double routers, int split) {
+    const int b = ring_block(p);
+    const double words = 2.0 * t->p * (p->lat_terminal + b) + (t->a - 1.0) * (p->lat_local + b) +
+                         (split ? 2.0 : 1.0) * t->h * (p->lat_global + b);
+    return routers * words * (double)sizeof(link_word);
+}
+
 static int net_init_here(network *n, const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
     memset(n, 0, sizeof *n);
     n->t = *t;
@@ -579,7 +594,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
                 snprintf(err, DOAR_ERRLEN, "router %d port %d has no tables", r, port);
                 goto fail;
             }
-            rcu_load(&R->rcus[port], pt);
+            rcu_share(&R->rcus[port], pt);   /* n->ts is never written after tables_generate */
         }
         prng rs;
         prng_seed(&rs, p->seed, ROUTER_STREAM, (uint64_t)r);
@@ -596,9 +611,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
     /* net_block() runs up to `block` cycles of one router before the next: no router-to-router
      * link is shorter, and a ring holds lat + block words so that no word is overwritten before
      * its reader's block has read it */
-    n->block = p->lat_local < p->lat_global ? p->lat_local : p->lat_global;
-    if (n->block > NET_MAX_BLOCK) n->block = NET_MAX_BLOCK;
-    if (p->block > 0 && p->block < n->block) n->block = p->block;
+    n->block = ring_block(p);
     for (int c = 0; c < 3; c++) {
         n->lat[c] = port_of_class_latency(p, (port_class)c);
 #ifdef NET_PLANT_SHORT_RING   /* planted bug (make plant-block): rings too short for blocks */

@@ -340,6 +340,10 @@ const char *net_routing_name(net_routing r);
 void net_default_params(const topo *t, net_params *p);
 /* Re-derives the router's buffers and thresholds after packet_len changed (as the defaults do). */
 void net_size_router(const topo *t, net_params *p);
+/* Bytes of the link rings of `routers` routers as net_init allocates them: each router's input
+ * rings and its nodes' (latency + block words each); with `split` (a process of a split run) also
+ * the rings its global ports write into another process's routers, at most one per global port. */
+double net_ring_bytes(const topo *t, const net_params *p, double routers, int split);
 /* Checks ranges (rate 0..1, latencies >= 1, packet length, ...). Returns 0 or -1 with a reason. */
 int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]);
 

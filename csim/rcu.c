@@ -98,10 +98,29 @@ int rcu_init(rcu *r, const topo *t, const table_params *prm, char err[DOAR_ERRLE
 }
 
 void rcu_free(rcu *r) {
-    free(r->a);
-    free(r->b);
-    free(r->c);
+    if (!r->shared) {
+        free(r->a);
+        free(r->b);
+        free(r->c);
+    }
     r->a = r->b = r->c = NULL;
+    r->shared = 0;
+}
+
+/* A unit sharing a table set's tables takes copies of them as its own. */
+static void own_tables(rcu *r) {
+    uint64_t *a = malloc((size_t)r->depth_a * 8), *b = malloc((size_t)r->depth_b * 8), *c = malloc((size_t)r->depth_c * 8);
+    if (!a || !b || !c) {
+        fprintf(stderr, "doar: out of memory copying a route-compute unit's tables\n");
+        abort();
+    }
+    memcpy(a, r->a, (size_t)r->depth_a * 8);
+    memcpy(b, r->b, (size_t)r->depth_b * 8);
+    memcpy(c, r->c, (size_t)r->depth_c * 8);
+    r->a = a;
+    r->b = b;
+    r->c = c;
+    r->shared = 0;
 }
 
 void rcu_reset(rcu *r, const rcu_cfg *cfg) {
@@ -118,10 +137,20 @@ void rcu_reset(rcu *r, const rcu_cfg *cfg) {
 }
 
 void rcu_load(rcu *r, const port_tables *pt) {
+    if (r->shared) own_tables(r);
     memcpy(r->a, pt->a, (size_t)r->depth_a * 8);
     memcpy(r->b, pt->b, (size_t)r->depth_b * 8);
     memcpy(r->c, pt->c, (size_t)r->depth_c * 8);
     r->idle = 0;   /* stage 2 reads the new tables */
+}
+
+void rcu_share(rcu *r, const port_tables *pt) {
+    rcu_free(r);
+    r->a = pt->a;
+    r->b = pt->b;
+    r->c = pt->c;
+    r->shared = 1;
+    r->idle = 0;   /* as rcu_load */
 }
 
 /* Table C row x: the first valid item as (has, self, port). */
@@ -319,6 +348,7 @@ void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu
     r->empty = ne;
     /* the clock edge: the table write */
     if (in->tw_valid && in->tw_addr >= 0) {
+        if (r->shared) own_tables(r);
         if (in->tw_table == RCU_TW_A && in->tw_addr < r->depth_a) r->a[in->tw_addr] = in->tw_data;
         else if (in->tw_table == RCU_TW_B && in->tw_addr < r->depth_b) r->b[in->tw_addr] = in->tw_data;
         else if (in->tw_table == RCU_TW_C && in->tw_addr < r->depth_c)

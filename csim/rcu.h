@@ -135,7 +135,8 @@ typedef struct {
     rcu_cfg cfg;
     table_params prm;
     int depth_a, depth_b, depth_c;
-    uint64_t *a, *b, *c;   /* this port's tables */
+    uint64_t *a, *b, *c;   /* this port's tables: its own, or a table set's (rcu_share) */
+    int shared;            /* a, b, c are a table set's: a table write copies them first */
     int nw;                /* gbm_words(&t) */
     rcu_s3 s3;
 } rcu;
@@ -146,6 +147,11 @@ void rcu_free(rcu *r);
 void rcu_reset(rcu *r, const rcu_cfg *cfg);
 /* Copies one port's tables from a table set (loading without the write port). */
 void rcu_load(rcu *r, const port_tables *pt);
+/* The same without a copy (memory only, the same behaviour): the unit reads pt's tables, which
+ * must stay unchanged while it does, and outlive it or the next rcu_load/rcu_share. A table
+ * write (rcu_in.tw_valid) first copies them into the unit's own; without the memory for that
+ * copy the process ends (a message on stderr). */
+void rcu_share(rcu *r, const port_tables *pt);
 /*
  * One clock cycle: *out receives the output registers as they are during this cycle (the
  * decision for the header of cycle-4), then the clock edge updates every register.

@@ -126,7 +126,10 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     }
     for (int i = 0; i < k; i++) {
         if (rcu_init(&r->rcus[i], t, tp, err)) goto fail;
-        if (vcbuf_init(&r->in[i], p->depth[topo_port_class(t, i)], p->vcs)) goto oom;
+        /* route entries at first: packets of max_len flits in a VC (the front one's tail, whole
+         * ones, an arriving head); shorter packets make the FIFO grow (vcbuf.h) */
+        const int depth = p->depth[topo_port_class(t, i)];
+        if (vcbuf_init(&r->in[i], depth, p->vcs, depth / p->max_len + 2)) goto oom;
     }
     r->vc_mask = p->vcs <= VCBUF_NUM_VCS ? VCBUF_NUM_VCS - 1 : VCBUF_MAX_VCS - 1;
     if (p->pol.kind != POLICY_DOAR) {

@@ -1,24 +1,51 @@
 #include "vcbuf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int vcbuf_init(vcbuf *b, int depth, int nvcs) {
+int vcbuf_init(vcbuf *b, int depth, int nvcs, int route_cap) {
     memset(b, 0, sizeof *b);
     if (nvcs < 1 || nvcs > VCBUF_MAX_VCS || depth < 1 || depth > VCBUF_MAX_DEPTH) return -1;
+    if (route_cap < 1) route_cap = 1;
+    if (route_cap > depth) route_cap = depth;
     b->depth = depth;
     b->nvcs = nvcs;
     b->fifo = calloc((size_t)nvcs * (size_t)depth, sizeof(flit));
-    b->route = calloc((size_t)nvcs * (size_t)depth, sizeof(route_entry));
-    if (!b->fifo || !b->route) { vcbuf_free(b); return -1; }
+    if (!b->fifo) return -1;
+    for (int v = 0; v < nvcs; v++) {
+        b->route[v] = calloc((size_t)route_cap, sizeof(route_entry));
+        if (!b->route[v]) { vcbuf_free(b); return -1; }
+        b->rcap[v] = (uint16_t)route_cap;
+    }
     return 0;
 }
 
 void vcbuf_free(vcbuf *b) {
     free(b->fifo);
-    free(b->route);
     b->fifo = NULL;
-    b->route = NULL;
+    for (int v = 0; v < VCBUF_MAX_VCS; v++) {
+        free(b->route[v]);
+        b->route[v] = NULL;
+        b->rcap[v] = 0;
+    }
+}
+
+/* VC vc's route ring is full below depth entries: twice the storage (at most depth), the entries
+ * in order from index 0. */
+static void grow_routes(vcbuf *b, int vc) {
+    const int cap = b->rcap[vc], ncap = 2 * cap < b->depth ? 2 * cap : b->depth;
+    route_entry *n = calloc((size_t)ncap, sizeof *n);
+    if (!n) {
+        fprintf(stderr, "doar: out of memory growing a route FIFO to %d entries\n", ncap);
+        abort();
+    }
+    for (int j = 0, at = b->rhead[vc]; j < b->rcount[vc]; j++, at = at + 1 == cap ? 0 : at + 1)
+        n[j] = b->route[vc][at];
+    free(b->route[vc]);
+    b->route[vc] = n;
+    b->rhead[vc] = 0;
+    b->rcap[vc] = (uint16_t)ncap;
 }
 
 void vcbuf_reset(vcbuf *b) {
@@ -51,12 +78,13 @@ void vcbuf_pop(vcbuf *b, int vc) {
 
 void vcbuf_push_route(vcbuf *b, int vc, const route_entry *e) {
     if (b->rcount[vc] == b->depth) { b->overflow = 1; return; }
-    int at = b->rhead[vc] + b->rcount[vc];
-    b->route[vc * b->depth + (at >= b->depth ? at - b->depth : at)] = *e;
+    if (b->rcount[vc] == b->rcap[vc]) grow_routes(b, vc);
+    const int cap = b->rcap[vc], at = b->rhead[vc] + b->rcount[vc];   /* one wrap at most */
+    b->route[vc][at >= cap ? at - cap : at] = *e;
     b->rcount[vc]++;
 }
 
 void vcbuf_pop_route(vcbuf *b, int vc) {
-    b->rhead[vc] = (uint16_t)(b->rhead[vc] + 1 == b->depth ? 0 : b->rhead[vc] + 1);
+    b->rhead[vc] = (uint16_t)(b->rhead[vc] + 1 == b->rcap[vc] ? 0 : b->rhead[vc] + 1);
     b->rcount[vc]--;
 }

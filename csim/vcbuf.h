@@ -3,6 +3,10 @@
  * per packet, written when the route-compute result returns), and the state of the packet at the
  * front of each VC. Mirrors rtl/vcbuf.v.
  *
+ * Memory: a route FIFO holds up to depth entries (one packet per flit), as the RTL's, but its
+ * storage starts at route_cap entries (vcbuf_init; the router sizes it for its longest packet) and
+ * doubles when a push finds it full, up to depth: the behaviour is the same at any route_cap.
+ *
  * Contract
  *   Push: an arriving flit is appended at the end of its cycle (visible to the allocator from the
  *         next cycle). A flit arriving on a full VC is dropped and sets the sticky overflow flag.
@@ -47,25 +51,30 @@ typedef struct {   /* fields in the order the allocator reads them: the first tw
     uint16_t count[VCBUF_MAX_VCS], head[VCBUF_MAX_VCS];    /* flits; depth <= VCBUF_MAX_DEPTH */
     uint16_t rcount[VCBUF_MAX_VCS], rhead[VCBUF_MAX_VCS];  /* route entries */
     flit *fifo;                  /* [nvcs * depth]: VC v's ring at fifo + v * depth */
-    route_entry *route;          /* [nvcs * depth]: the same, at most one packet per flit */
+    route_entry *route[VCBUF_MAX_VCS];  /* [rcap[v]]: VC v's route ring (rcount <= depth, at most
+                                           one packet per flit; the storage grows on demand) */
     int depth;                   /* flits per VC */
     int nvcs;                    /* VCs in use, 1..VCBUF_MAX_VCS */
     int overflow;
+    uint16_t rcap[VCBUF_MAX_VCS];       /* route entries allocated per VC, 1..depth */
     uint64_t held[VCBUF_MAX_VCS];       /* ports acquired so far (multicast without bulletin) */
 } vcbuf;
 
-/* A flit on a VC >= nvcs is dropped as an overflow. */
-int vcbuf_init(vcbuf *b, int depth, int nvcs);
+/* A flit on a VC >= nvcs is dropped as an overflow. route_cap: route entries allocated per VC at
+ * first (clamped to 1..depth); more are allocated when needed. */
+int vcbuf_init(vcbuf *b, int depth, int nvcs, int route_cap);
 void vcbuf_free(vcbuf *b);
 void vcbuf_reset(vcbuf *b);
 static inline const flit *vcbuf_front(const vcbuf *b, int vc) {
     return b->count[vc] ? &b->fifo[vc * b->depth + b->head[vc]] : (const flit *)0;
 }
 static inline const route_entry *vcbuf_route(const vcbuf *b, int vc) {
-    return b->rcount[vc] ? &b->route[vc * b->depth + b->rhead[vc]] : (const route_entry *)0;
+    return b->rcount[vc] ? &b->route[vc][b->rhead[vc]] : (const route_entry *)0;
 }
 void vcbuf_push(vcbuf *b, const flit *f);
 void vcbuf_pop(vcbuf *b, int vc);
+/* A push onto depth entries is dropped and sets overflow; one that needs more storage than is
+ * allocated and cannot get it ends the process (out of memory, a message on stderr). */
 void vcbuf_push_route(vcbuf *b, int vc, const route_entry *e);
 void vcbuf_pop_route(vcbuf *b, int vc);
 

@@ -343,6 +343,83 @@ static void test_masks(test_ctx *c, const char *cfgname, int trials) {
     tables_free(&ts);
 }
 
+/* rcu_share reads a table set's tables without a copy: the same decisions as rcu_load, cycle by
+ * cycle, over random headers, congestion and table writes; a write changes the unit's tables (a
+ * copy), never the set's; rcu_load after sharing copies again. */
+static void test_share(test_ctx *c, const char *cfgname, int cycles) {
+    topo t;
+    table_params prm;
+    table_set ts;
+    char err[DOAR_ERRLEN];
+    tables_default_params(&prm);
+    if (topo_named(&t, cfgname, err) || tables_generate(&ts, &t, &prm, err)) { EXPECT(c, 0, "%s", err); return; }
+    prng pr = {4242};
+    const int router = below(&pr, t.n_routers), port = 0;   /* a terminal port: both RTA and RTB */
+    port_tables *pt = tables_port(&ts, router, port);
+    const size_t na = (size_t)ts.depth_a, nb = (size_t)ts.depth_b, nc = (size_t)ts.depth_c;
+    uint64_t *a0 = malloc(na * 8), *b0 = malloc(nb * 8), *c0 = malloc(nc * 8);
+    rcu ld, sh;
+    if (!a0 || !b0 || !c0 || rcu_init(&ld, &t, &prm, err) || rcu_init(&sh, &t, &prm, err)) {
+        EXPECT(c, 0, "set-up: %s", err);
+        free(a0); free(b0); free(c0); tables_free(&ts);
+        return;
+    }
+    memcpy(a0, pt->a, na * 8);
+    memcpy(b0, pt->b, nb * 8);
+    memcpy(c0, pt->c, nc * 8);
+    rcu_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gid = topo_gid(&t, router);
+    cfg.bid = topo_bid(&t, router);
+    cfg.pc = topo_port_class(&t, port);
+    cfg.wired = ts.rcfg[router].wired;
+    cfg.lfsr_seed = 99;
+    rcu_reset(&ld, &cfg);
+    rcu_reset(&sh, &cfg);
+    rcu_load(&ld, pt);
+    rcu_share(&sh, pt);
+    EXPECT(c, sh.shared && sh.a == pt->a && sh.b == pt->b && sh.c == pt->c, "%s: rcu_share copied the tables", cfgname);
+    int differ = 0, writes = 0, copied_at = -1;
+    for (int cyc = 0; cyc < cycles; cyc++) {
+        rcu_in in;
+        memset(&in, 0, sizeof in);
+        if (below(&pr, 2))
+            in.hdr = (rcu_header){1, below(&pr, t.g), below(&pr, t.a), below(&pr, t.p), below(&pr, t.g), below(&pr, 4)};
+        for (int j = 0; j < t.k; j++) if (below(&pr, 4) == 0) in.cong_local |= 1ull << j;
+        for (int j = 0; j < t.ah; j++) if (below(&pr, 4) == 0) gbm_set(&in.cong_global, j);
+        if (cyc >= cycles / 2 && below(&pr, 50) == 0) {   /* table writes in the second half only */
+            in.tw_valid = 1;
+            in.tw_table = below(&pr, 3);
+            const int depth = in.tw_table == RCU_TW_A ? ts.depth_a : in.tw_table == RCU_TW_B ? ts.depth_b : ts.depth_c;
+            in.tw_addr = below(&pr, depth);
+            in.tw_data = in.tw_table == RCU_TW_A ? ld.a[below(&pr, ts.depth_a)]   /* another valid row */
+                         : in.tw_table == RCU_TW_B ? ld.b[below(&pr, ts.depth_b)] : ld.c[below(&pr, ts.depth_c)];
+            writes++;
+        }
+        rcu_out ol, os;
+        rcu_cycle(&ld, &in, &ol);
+        rcu_cycle(&sh, &in, &os);
+        if (memcmp(&ol, &os, sizeof ol) && differ++ < 3)
+            fprintf(stderr, "%s: cycle %d: shared unit decided port %d class %d, loaded one port %d class %d\n", cfgname,
+                    cyc, os.port, os.cls, ol.port, ol.cls);
+        if (copied_at < 0 && !sh.shared) copied_at = cyc;
+    }
+    EXPECT(c, differ == 0, "%s: %d cycles where the shared unit's output differed", cfgname, differ);
+    EXPECT(c, writes > 0 && copied_at >= cycles / 2, "%s: the first write copied the tables (%d writes, copy at %d)",
+           cfgname, writes, copied_at);
+    EXPECT(c, !memcmp(a0, pt->a, na * 8) && !memcmp(b0, pt->b, nb * 8) && !memcmp(c0, pt->c, nc * 8),
+           "%s: a table write through a shared unit changed the table set", cfgname);
+    EXPECT(c, !memcmp(ld.a, sh.a, na * 8) && !memcmp(ld.b, sh.b, nb * 8) && !memcmp(ld.c, sh.c, nc * 8),
+           "%s: the unit's copy missed a write", cfgname);
+    rcu_share(&sh, pt);   /* and back: rcu_load of a sharing unit copies into storage of its own */
+    rcu_load(&sh, pt);
+    EXPECT(c, !sh.shared && sh.a != pt->a && !memcmp(sh.a, pt->a, na * 8), "%s: rcu_load after rcu_share", cfgname);
+    rcu_free(&ld);
+    rcu_free(&sh);
+    free(a0); free(b0); free(c0);
+    tables_free(&ts);
+}
+
 /* rcu_lfsr_advance (parked units catch up at once) is rcu_lfsr_next n times, short and long. */
 static void test_lfsr_advance(test_ctx *c) {
     prng pr = {0x5eed1234abcdull};
@@ -365,6 +442,8 @@ int main(void) {
     test_timing(&c);
     test_masks(&c, "small", 20000);
     test_masks(&c, "mid", 10000);
+    test_share(&c, "small", 20000);
+    test_share(&c, "paper", 20000);
     compare_config(&c, 1, 2, 1, 3, 100000, 11);     /* tiny */
     compare_config(&c, 2, 4, 2, 9, 200000, 12);     /* small */
     compare_config(&c, 2, 4, 2, 8, 100000, 13);     /* fig8 */

@@ -46,7 +46,7 @@ static int demand_matches(const router *r, int *port, int *want, int *have) {
         const vcbuf *b = &r->in[i];
         for (int v = 0; v < b->nvcs; v++)
             for (int j = 0; j < b->rcount[v]; j++) {
-                const route_entry *e = &b->route[v * b->depth + (b->rhead[v] + j) % b->depth];
+                const route_entry *e = &b->route[v][(b->rhead[v] + j) % b->rcap[v]];
                 if (e->discard) continue;
                 uint64_t ports = e->ports;
                 if (j == 0) ports &= ~b->held[v];
@@ -56,6 +56,53 @@ static int demand_matches(const router *r, int *port, int *want, int *have) {
     for (int o = 0; o < r->t.k; o++)
         if (d[o] != r->demand[o]) { *port = o; *want = d[o]; *have = r->demand[o]; return 0; }
     return 1;
+}
+
+/* A route FIFO whose storage starts at one entry behaves as one allocated at its full depth:
+ * random pushes and pops on every VC, the same front entry after each, an overflow on a push onto
+ * depth entries (dropped), and the storage never above the depth. */
+static void test_route_fifo(test_ctx *c) {
+    const int depth = 37, nvcs = 3;
+    vcbuf grow, full;
+    EXPECT(c, vcbuf_init(&grow, depth, nvcs, 1) == 0 && vcbuf_init(&full, depth, nvcs, depth) == 0, "vcbuf_init");
+    uint64_t seq = 0x9e3779b97f4a7c15ull, tag = 0;
+    int mismatches = 0, overflows = 0, max_count = 0;
+    for (int step = 0; step < 200000; step++) {
+        seq ^= seq << 13; seq ^= seq >> 7; seq ^= seq << 17;
+        const int vc = (int)(seq % (uint64_t)nvcs);
+        const int phase = (step / 5000) % 3;   /* filling, emptying, balanced */
+        const int push = (int)((seq >> 8) % 100) < (phase == 0 ? 70 : phase == 1 ? 30 : 50);
+        if (push) {
+            route_entry e;
+            memset(&e, 0, sizeof e);
+            e.ports = ++tag;
+            e.hdr = ~tag;
+            e.ovc = (uint8_t)(tag % 5);
+            const int was_full = grow.rcount[vc] == depth;
+            vcbuf_push_route(&grow, vc, &e);
+            vcbuf_push_route(&full, vc, &e);
+            if (was_full) {
+                overflows += grow.overflow && full.overflow && grow.rcount[vc] == depth;
+                grow.overflow = full.overflow = 0;
+            }
+        } else if (grow.rcount[vc]) {
+            vcbuf_pop_route(&grow, vc);
+            vcbuf_pop_route(&full, vc);
+        }
+        if (grow.rcount[vc] > max_count) max_count = grow.rcount[vc];
+        for (int v = 0; v < nvcs; v++) {
+            const route_entry *g = vcbuf_route(&grow, v), *f = vcbuf_route(&full, v);
+            if (grow.rcount[v] != full.rcount[v] || (!g) != (!f) ||
+                (g && (g->ports != f->ports || g->hdr != f->hdr || g->ovc != f->ovc)) || grow.rcap[v] > depth)
+                mismatches++;
+        }
+    }
+    EXPECT(c, mismatches == 0, "route FIFO grown from 1 entry: %d differences from one of full depth", mismatches);
+    EXPECT(c, max_count == depth && overflows > 0, "the FIFO never filled (max %d of %d, %d overflows)", max_count,
+           depth, overflows);
+    EXPECT(c, grow.rcap[0] == depth, "storage after filling: %d entries, want %d", grow.rcap[0], depth);
+    vcbuf_free(&grow);
+    vcbuf_free(&full);
 }
 
 static void test_random(test_ctx *c, const char *name, int router_id, long cycles, uint64_t seed) {
@@ -97,10 +144,15 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     EXPECT(c, demand_bad < 0, "%s: cycle %ld: demand of port %d is %d, the route FIFOs say %d", name, demand_bad,
            dport, dhave, dwant);
     EXPECT(c, max_demand > b.prm.max_len, "%s: no queue ever formed for a global port (%ld)", name, max_demand);
+    int grown = 0;   /* route FIFOs that outgrew their first storage (short packets: vcbuf.h) */
+    for (int i = 0; i < b.t.k; i++)
+        for (int v = 0; v < b.r.in[i].nvcs; v++) grown += b.r.in[i].rcap[v] > b.r.in[i].depth / b.prm.max_len + 2;
+    EXPECT(c, grown > 0, "%s: no route FIFO ever grew", name);
     for (int o = 0; o < b.t.k; o++)
         EXPECT(c, b.r.demand[o] == 0, "%s: port %d: demand %d after the drain", name, o, b.r.demand[o]);
     printf("  %s router %d: %ld cycles, %ld packets (%ld multicast), %ld flits in, %ld flits out\n", name, router_id,
            cycle, b.env.injected_pkts, b.env.stat_mcast, b.env.injected_flits, b.env.delivered_flits);
+    printf("  %s router %d: %d route FIFOs grew beyond their first storage\n", name, router_id, grown);
     teardown(&b);
 }
 
@@ -384,6 +436,7 @@ static void test_demand_no_bulletin(test_ctx *c, const char *name, int router_id
 
 int main(void) {
     test_ctx c = {0, 0, "test_router"};
+    test_route_fifo(&c);
     test_latency(&c);
     test_back_to_back(&c);
     test_one_flit_stream(&c);
