@@ -51,6 +51,7 @@ void net_size_router(const topo *t, net_params *p) {
     p->rprm.vcs = vcs;
     p->rprm.pol.kind = p->routing;
     p->rprm.max_len = len;
+    p->rprm.oq_depth = 2 * len;   /* router_default_params' rule for this max_len */
     p->rprm.depth[PORT_TERMINAL] = local_vc;   /* injection buffers as intra-group ones */
     p->rprm.depth[PORT_LOCAL] = local_vc;
     p->rprm.depth[PORT_GLOBAL] = global_vc;

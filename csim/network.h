@@ -117,7 +117,7 @@ typedef route_policy net_routing;
 #define NET_ROUTING_DOAR POLICY_DOAR
 #define NET_ROUTING_MIN POLICY_MIN
 #define NET_ROUTER_PIPELINE 8   /* cycles from a flit's arrival to its credit leaving a router (head:
-                                   route 4, switch 1, output 1, credit out 1; rounded up): the
+                                   route 4, stage 1, stage 2, the grant stage's move, credit out): the
                                    history window of a port is 2 * latency + this + the packet
                                    length (the tail's credit comes back last) */
 #define NET_UGAL_BIAS_PACKETS 2 /* UGAL bias b, packets toward minimal */

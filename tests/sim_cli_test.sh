@@ -54,6 +54,12 @@ for spec in "tiny doar ur" "small doar adv+1" "small min rp" "small doar rp"; do
   awk -v a="$acc" 'BEGIN { exit !(a > 0.08 && a < 0.12) }' && ok || bad "accepted $acc at offered 0.1: $last"
   echo "   $last"
 done
+echo "== sim: every packet length of --help's 2..15 runs (the output queues are sized for it)"
+for len in 2 9 15; do
+  expect_exit 0 "$DOAR" sim tiny --rate 0.1 --seed 4 --packet-len $len $SHORT
+  last=$(tail -n 1 "$TMP/out")
+  echo "$last" | grep -qE " delivered=[1-9][0-9]* lost=0$" && ok || bad "--packet-len $len: $last"
+done
 echo "== sim: mixed and application traffic (docs/network.md, Traffic patterns)"
 expect_error "traffic 'r_mixed_ua\(30,30\)': x \+ y = 60" "$DOAR" sim small --rate 0.1 --traffic 'r_mixed_ua(30,30)'
 expect_error "traffic 'r_mixed_ua\(a,b\)': expected r_mixed_ua\(x,y\)" "$DOAR" sim small --rate 0.1 --traffic 'r_mixed_ua(a,b)'
