@@ -210,12 +210,38 @@ module router_output #(
             for (b = 1; b <= NT; b = b + 1) ge_bits[b-1] = c >= b[CRW-1:0];
         end
     endfunction
+    // The compares after the edge without an adder or comparator behind the grant: the counter
+    // register's compares with every threshold a take can reach (early: from a register) are
+    // selected by this cycle's take and return (late). credits - d + r >= b <=> credits >= b + d - r;
+    // a credit nobody took saturates at the depth ds, so bits above ds stay clear.
+    localparam DMAX = S * MAX_LEN;     // the most one cycle's grants take from an output VC
+    localparam NX = NT + DMAX;         // thresholds of the early compares, 0..NX
+    function [NT-1:0] cge_after;
+        input [CRW-1:0] c;             // the counter now
+        input [CRW-1:0] d;             // taken by this cycle's grants (<= DMAX)
+        input r;                       // a credit returned
+        input [CRW-1:0] ds;            // the downstream depth
+        reg [NX:0] ge;                 // ge[m]: c >= m
+        integer b, x, m;
+        begin
+            for (m = 0; m <= NX; m = m + 1) ge[m] = c >= m[CRW-1:0];
+            cge_after = {NT{1'b0}};
+            for (b = 1; b <= NT; b = b + 1)
+                for (x = 0; x <= DMAX; x = x + 1)
+                    if (d == x[CRW-1:0] && b[CRW-1:0] <= ds) begin
+                        m = b + x;
+                        cge_after[b-1] = r ? ge[m-1] : ge[m];
+                    end
+        end
+    endfunction
     reg [CRW:0] csum;
+    reg [K*4-1:0] cret;                // a credit returned to output o, VC v
     always @* begin
         csum = {(CRW+1){1'b0}};
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
-                csum = {1'b0, cred[(o*4+v)*CRW +: CRW]} - {1'b0, dec[(o*4+v)*CRW +: CRW]} + {{CRW{1'b0}}, cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0]};
+                cret[o*4+v] = cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0];
+                csum = {1'b0, cred[(o*4+v)*CRW +: CRW]} - {1'b0, dec[(o*4+v)*CRW +: CRW]} + {{CRW{1'b0}}, cret[o*4+v]};
                 cred_next[o*4+v] = (csum > {1'b0, ds_of(o)}) ? ds_of(o) : csum[CRW-1:0];
             end
     end
@@ -247,28 +273,27 @@ module router_output #(
     reg [DMW-1:0] demand [0:ND-1];
     reg [DMW-1:0] demand_next [0:ND-1];
     reg [RW-1:0] dm_entry;
-    // a credit decrement (CRW bits) at the counter's width: DMW exceeds CRW from 63 ports on
-    // (tianhe: 12 > 11), where a DMW-bit slice of dec would take a bit of the next VC's field
-    localparam DXW = (DMW > CRW) ? DMW : CRW;
-    /* verilator lint_off UNUSEDSIGNAL */  // bits above DMW when CRW > DMW (small .. paper)
-    reg [DXW-1:0] dm_dec;
-    /* verilator lint_on UNUSEDSIGNAL */
-    integer dj, dv;
+    // The grants' take (what this cycle's grants took from the port: the sum over its S output
+    // queues of what each reserves, = the credits taken over its VCs) is subtracted last, from the
+    // counter plus the route entries stored (early), so one subtraction follows the grant.
+    reg [DMW-1:0] dm_push;
+    reg [7:0] dm_take;                 // <= S * 15
+    integer dj, dq;
     always @* begin
         dm_entry = {RW{1'b0}};
-        dm_dec = {DXW{1'b0}};
+        dm_push = {DMW{1'b0}};
+        dm_take = 8'd0;
         for (dj = 0; dj < ND; dj = dj + 1) begin
-            demand_next[dj] = demand[dj];
+            dm_push = demand[dj];
             for (i = 0; i < K; i = i + 1) begin
                 dm_entry = rpush_entry[i*RW +: RW];
                 if (rpush_ok[i] && dm_entry[FIRST_LOCAL + dj])
-                    demand_next[dj] = demand_next[dj] + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
+                    dm_push = dm_push + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
             end
-            for (dv = 0; dv < 4; dv = dv + 1) begin
-                dm_dec = {DXW{1'b0}};
-                dm_dec[CRW-1:0] = dec[((FIRST_LOCAL + dj)*4 + dv)*CRW +: CRW];
-                demand_next[dj] = demand_next[dj] - dm_dec[DMW-1:0];
-            end
+            dm_take = 8'd0;
+            for (dq = 0; dq < S; dq = dq + 1)
+                dm_take = dm_take + {4'd0, wr_take[((FIRST_LOCAL + dj)*S + dq)*4 +: 4]};
+            demand_next[dj] = dm_push - {{(DMW-8){1'b0}}, dm_take};
         end
     end
     always @* begin
@@ -304,7 +329,8 @@ module router_output #(
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1) begin
                     cred[(o*4+v)*CRW +: CRW] <= link_dn[o] ? ds_of(o) : cred_next[o*4+v];
-                    cge[(o*4+v)*NT +: NT] <= ge_bits(link_dn[o] ? ds_of(o) : cred_next[o*4+v]);
+                    cge[(o*4+v)*NT +: NT] <= link_dn[o] ? ge_bits(ds_of(o))
+                        : cge_after(cred[(o*4+v)*CRW +: CRW], dec[(o*4+v)*CRW +: CRW], cret[o*4+v], ds_of(o));
                 end
             for (o = 0; o < K; o = o + 1)
                 ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
