@@ -9,8 +9,8 @@
 /* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). A VC streaming a
  * packet, or moving last cycle's grant (pending), proposes its next one (its route entry is the
  * front of the route FIFO: an entry leaves the FIFO at its grant); stage 2 takes it only when the
- * packet's last flit crosses now (router_alloc_grant). freed: the slots of the input plane's own
- * stream if its tail crosses now (free when a grant of this cycle moves, in the next one). */
+ * packet's last flit crosses now (router_alloc_grant). freed: the slots of the plane whose packet
+ * sends its last flit now (free when a grant of this cycle moves, in the next one). */
 static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
@@ -49,22 +49,29 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
 
 void router_input_propose(const router *r, router_wires *w) {
     const int vcs = r->prm.vcs, np = r->np;
-    /* the input planes whose packet in progress sends its last flit now: a stream's tail, or a
-     * moving one-flit packet (its slots are free for this cycle's grants, which move in the next
-     * cycle) */
-    uint64_t ends[ROUTER_MAX_PLANES], last_g[ROUTER_MAX_PLANES];
+    /* Per plane: the slots whose packet sends its last flit now, a stream's tail or a moving
+     * one-flit packet (free for this cycle's grants, which move in the next cycle), and the input
+     * planes stage 2 may not grant (plane_void: streaming, unless the tail crosses now; moving a
+     * granted head that starts a packet, head not tail). */
+    uint64_t freed[ROUTER_MAX_PLANES];
     for (int q = 0; q < np; q++) {
-        ends[q] = last_g[q] = 0;
+        uint64_t ends = 0, pv = 0, fr = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
-            const flit *f = vcbuf_front(&r->in[i], r->strm[i * np + q].vc);
-            if (f && f->tail) ends[q] |= (uint64_t)1 << i;
+            const router_stream *s = &r->strm[i * np + q];
+            const flit *f = vcbuf_front(&r->in[i], s->vc);
+            if (f && f->tail) {
+                ends |= (uint64_t)1 << i;
+                fr |= s->ports;
+            }
         }
         for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
-            if (r->g_kind[i * np + q] != REQ_DISCARD && vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail)
-                last_g[q] |= (uint64_t)1 << i;
+            if (!vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail) pv |= (uint64_t)1 << i;
+            else if (r->g_kind[i * np + q] != REQ_DISCARD) fr |= r->g_e[i * np + q].ports;
         }
+        w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
+        freed[q] = fr;
     }
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
@@ -72,26 +79,13 @@ void router_input_propose(const router *r, router_wires *w) {
         unsigned vm = 0;
         for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
-            const int pl = alloc_plane(i, v, np);
-            const uint64_t freed = (ends[pl] >> i) & 1     ? r->strm[i * np + pl].ports
-                                 : (last_g[pl] >> i) & 1 ? r->g_e[i * np + pl].ports : 0;
-            alloc_req q = propose(r, i, v, freed);
+            alloc_req q = propose(r, i, v, freed[alloc_plane(i, v, np)]);
             if (q.kind == REQ_NONE) continue;
             w->reqs[i * vcs + v] = q;
             vm |= 1u << v;
         }
         w->req_vcs[i] = (uint8_t)vm;
         if (vm) w->req_inputs |= (uint64_t)1 << i;
-    }
-    /* the input planes stage 2 may not grant (a grant moves in the next cycle): streaming, unless
-     * the tail crosses now; moving a granted head that starts a packet (head not tail) */
-    for (int q = 0; q < np; q++) {
-        uint64_t pv = r->in_busy[q] & ~ends[q];
-        for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
-            const int i = __builtin_ctzll(m);
-            if (!vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail) pv |= (uint64_t)1 << i;
-        }
-        w->plane_void[q] = pv;
     }
 }
 

@@ -276,6 +276,7 @@ module router_input #(
     reg [FW-1:0] ef, pf;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [K*S-1:0] ends, last_g;
+    reg [K*S-1:0] freed;               // slots (o*S+q) whose packet sends its last flit now
     reg efv;
     integer nv;
     always @* begin
@@ -298,6 +299,12 @@ module router_input #(
                 last_g[i*S+q] = g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && pf[TB];
                 plane_void[i*S+q] = (in_busy[i*S+q] && !ends[i*S+q]) || (g_valid[i*S+q] && !pf[TB]);
             end
+        freed = {K*S{1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (q = 0; q < S; q = q + 1)
+                for (i = 0; i < K; i = i + 1)
+                    if ((ends[i*S+q] && strm_ports[(i*S+q)*K + o]) || (last_g[i*S+q] && g_ports[(i*S+q)*K + o]))
+                        freed[o*S+q] = 1'b1;
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 vc_pend[i*4+v] = 1'b0;
@@ -322,11 +329,10 @@ module router_input #(
                 pl = (i + v) % S;
                 fp = f_flit[(i*4+v)*FW +: FW];
                 ep = e_entry[(i*4+v)*RW +: RW];
-                // the plane's own stream frees its slots when its tail crosses now
+                // a slot whose packet sends its last flit now is free for this cycle's grants
                 lk_eff = {K{1'b0}};
                 for (o = 0; o < K; o = o + 1)
-                    lk_eff[o] = locked[o*S + pl] && !(ends[i*S + pl] && strm_ports[(i*S + pl)*K + o]) &&
-                                !(last_g[i*S + pl] && g_ports[(i*S + pl)*K + o]);
+                    lk_eff[o] = locked[o*S + pl] && !freed[o*S + pl];
                 for (o = 0; o < K; o = o + 1) begin
                     grb_q[o] = grb_free[o*S + pl];
 `ifdef PLANT_BUG
