@@ -372,6 +372,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     w.ev_ready = 0;
     memset(w.taken, 0, (size_t)k);
     memset(w.popped, 0, (size_t)k);
+    memset(w.rpopped, 0, (size_t)k);
     w.popped_ports = 0;
     memset(w.written, 0, sizeof w.written);
 

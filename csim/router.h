@@ -235,6 +235,7 @@ typedef struct {
     /* router_input + router_xbar: what moved */
     uint8_t taken[ROUTER_MAX_PORTS];   /* credits each output took (route policies' history) */
     uint8_t popped[ROUTER_MAX_PORTS];  /* per input: VCs a flit left */
+    uint8_t rpopped[ROUTER_MAX_PORTS]; /* per input: VCs whose route entry left at a grant */
     uint64_t popped_ports;
     uint64_t written[ROUTER_MAX_PLANES];   /* per plane: output queues written */
 } router_wires;

@@ -203,6 +203,7 @@ void router_input_grant(router *r, router_wires *w) {
             r->g_e[n] = *e;
             if (e->mcast && !e->discard) r->mc_routes--;
             vcbuf_pop_route(b, v);
+            w->rpopped[i] |= (uint8_t)(1u << v);
         registered:
             r->g_go[q] |= (uint64_t)1 << i;
             r->g_vc[n] = (int8_t)v;
@@ -307,11 +308,14 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
             /* a length the credits cannot cover is a protocol error: the packet is drained */
             if (done.len == 0 || done.len > r->prm.max_len) e.discard = 1;
             if (e.discard) e.ports = 0;
-            int full = r->in[i].rcount[done.vc] == r->in[i].depth;   /* vcbuf_push_route drops it */
+            /* a route FIFO full at the start of the cycle refuses the entry, even when a grant
+             * popped one now (rtl/vcbuf.v: the grant stays off the route-push path) */
+            int full = r->in[i].rcount[done.vc] + ((w->rpopped[i] >> done.vc) & 1) >= r->in[i].depth;
             if (e.mcast && !e.discard && !full) r->mc_routes++;
             if (!full)
                 for (uint64_t m = e.ports; m; m &= m - 1) r->demand[__builtin_ctzll(m)] += e.len;
-            vcbuf_push_route(&r->in[i], done.vc, &e);
+            if (full) r->in[i].overflow = 1;
+            else vcbuf_push_route(&r->in[i], done.vc, &e);
         }
         /* the side stages shift: the done slot becomes stage 0 */
         side_stage st = {0, 0, 0, 0, 0, 0};

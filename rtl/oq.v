@@ -44,26 +44,6 @@ module oq #(
             for (n = 1; n <= MAXL; n = n + 1) ge_bits[n-1] = r >= n[RMW-1:0];
         end
     endfunction
-    // the compares after the edge, without an adder or comparator behind the grant: the room
-    // register's compares with every threshold a take can reach (early) selected by this cycle's
-    // take and pop (late): room - t + p >= b <=> room >= b + t - p
-    function [MAXL-1:0] room_ge_after;
-        input [RMW-1:0] r;
-        input [3:0] t;                 // <= MAXL (a longer packet is a discard and takes nothing)
-        input p;
-        reg [2*MAXL:0] ge;             // ge[m]: r >= m
-        integer b, x, m;
-        begin
-            for (m = 0; m <= 2*MAXL; m = m + 1) ge[m] = r >= m[RMW-1:0];
-            room_ge_after = {MAXL{1'b0}};
-            for (b = 1; b <= MAXL; b = b + 1)
-                for (x = 0; x <= MAXL; x = x + 1)
-                    if (t == x[3:0]) begin
-                        m = b + x;
-                        room_ge_after[b-1] = p ? ge[m-1] : ge[m];
-                    end
-        end
-    endfunction
     always @(posedge clk) begin
         if (rst) begin
             head <= {DW{1'b0}};
@@ -75,7 +55,7 @@ module oq #(
             if (pop) head <= (head == LAST) ? {DW{1'b0}} : head + 1'b1;
             count <= count + {{DW{1'b0}}, push && !full} - {{DW{1'b0}}, pop};
             room <= room_next;
-            room_ge <= room_ge_after(room, take, pop);
+            room_ge <= ge_bits(room_next);
         end
     end
 endmodule

@@ -210,30 +210,6 @@ module router_output #(
             for (b = 1; b <= NT; b = b + 1) ge_bits[b-1] = c >= b[CRW-1:0];
         end
     endfunction
-    // The compares after the edge without an adder or comparator behind the grant: the counter
-    // register's compares with every threshold a take can reach (early: from a register) are
-    // selected by this cycle's take and return (late). credits - d + r >= b <=> credits >= b + d - r;
-    // a credit nobody took saturates at the depth ds, so bits above ds stay clear.
-    localparam DMAX = S * MAX_LEN;     // the most one cycle's grants take from an output VC
-    localparam NX = NT + DMAX;         // thresholds of the early compares, 0..NX
-    function [NT-1:0] cge_after;
-        input [CRW-1:0] c;             // the counter now
-        input [CRW-1:0] d;             // taken by this cycle's grants (<= DMAX)
-        input r;                       // a credit returned
-        input [CRW-1:0] ds;            // the downstream depth
-        reg [NX:0] ge;                 // ge[m]: c >= m
-        integer b, x, m;
-        begin
-            for (m = 0; m <= NX; m = m + 1) ge[m] = c >= m[CRW-1:0];
-            cge_after = {NT{1'b0}};
-            for (b = 1; b <= NT; b = b + 1)
-                for (x = 0; x <= DMAX; x = x + 1)
-                    if (d == x[CRW-1:0] && b[CRW-1:0] <= ds) begin
-                        m = b + x;
-                        cge_after[b-1] = r ? ge[m-1] : ge[m];
-                    end
-        end
-    endfunction
     reg [CRW:0] csum;
     reg [K*4-1:0] cret;                // a credit returned to output o, VC v
     always @* begin
@@ -329,8 +305,7 @@ module router_output #(
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1) begin
                     cred[(o*4+v)*CRW +: CRW] <= link_dn[o] ? ds_of(o) : cred_next[o*4+v];
-                    cge[(o*4+v)*NT +: NT] <= link_dn[o] ? ge_bits(ds_of(o))
-                        : cge_after(cred[(o*4+v)*CRW +: CRW], dec[(o*4+v)*CRW +: CRW], cret[o*4+v], ds_of(o));
+                    cge[(o*4+v)*NT +: NT] <= ge_bits(link_dn[o] ? ds_of(o) : cred_next[o*4+v]);
                 end
             for (o = 0; o < K; o = o + 1)
                 ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);

@@ -36,7 +36,9 @@ module vcbuf #(
     reg [DW:0]   count [0:3], rcount [0:3];
 
     wire full_push  = count[push_vc] == DEPTH_W && !pop[push_vc];
-    wire rfull_push = rcount[rpush_vc] == DEPTH_W && !rpop[rpush_vc];
+    // a route FIFO full at the start of the cycle refuses the entry even when a grant pops one now
+    // (keeps the grant off the route-push path; reachable only after an upstream protocol error)
+    wire rfull_push = rcount[rpush_vc] == DEPTH_W;
     assign push_drop = (push && full_push) || (rpush && rfull_push);
     assign push_ok = push && !full_push;
     assign rpush_ok = rpush && !rfull_push;
