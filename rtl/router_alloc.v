@@ -189,7 +189,7 @@ module router_alloc #(
             rr_out <= {K*S*KW{1'b0}};
             rr_mc <= {KW{1'b0}};
         end else begin
-            // a slot a tail frees now may be taken by a grant of the same input plane now (set wins)
+            // a slot whose last flit crosses now may be taken by a grant now, from any input (set wins)
             locked <= (locked & ~clr_lock) | set_lock;
             pk_valid <= pick1_valid;
             pk_vc <= pick1_vc;

@@ -137,7 +137,7 @@ module router_bulletin #(
             res_vc <= 2'd0;
         end else begin
             // a multicast tail may return a slot that a grant takes now (the reserved multicast,
-            // on the slots of its own input plane's stream): the grant wins
+            // on a slot freed in the cycle its last flit crosses): the grant wins
             grb_free <= (grb_free | set_grb) & ~clr_grb;
             res_valid <= n_res_valid;
             res_in <= n_res_in;
