@@ -54,7 +54,7 @@ module router_output #(
     input  wire [K*MW-1:0]    fu_out_msg,
     output reg  [K-1:0]       ctl_ports,      // an FD/FR packet leaves on the port this cycle
     // state the proposals read, occupancy for the congestion unit
-    output reg  [K*4*NT-1:0]  cge,            // (o*4+v)*NT: credits >= 1..NT (registered compares)
+    output reg  [K*4*NT-1:0]  cge,            // (o*4+v)*NT: credits >= 1..NT (registers, selected)
     output wire [K*S*MAX_LEN-1:0] oq_rge,     // (o*S+q)*MAX_LEN: room >= 1..MAX_LEN
     output reg  [K*COW-1:0]   occ_cong,
     // links out
@@ -200,26 +200,46 @@ module router_output #(
     end
 
     // ---------------- credits ----------------
-    // credits after this cycle's grants and returns; a credit nobody took saturates at the depth
-    reg [CRW-1:0] cred_next [0:K*4-1];
-    reg [K*4*CRW-1:0] cred;            // output o, VC v at (o*4+v)*CRW
-    function [NT-1:0] ge_bits;         // {c >= NT, ..., c >= 1}
+    // The credits a grant takes are applied one edge late, so no carry chain follows the grant:
+    // cred holds the credits before the last edge's take (dec_r), the model's counter is
+    // cred - dec_r, and its compares are those of cred shifted by dec_r (a selection of registers
+    // only). Same behaviour as taking them at the grant (csim router_output_take, then the
+    // returns): a credit nobody took saturates at the depth, which can only happen in a cycle
+    // with no take. docs/architecture.md "Credits taken a cycle late".
+    localparam DMAX = S * MAX_LEN;     // most credits one output VC gives in one cycle
+    localparam DRW = $clog2(DMAX + 1);
+    localparam NTR = NT + DMAX;        // compares kept of cred
+    reg [K*4*CRW-1:0] cred;            // output o, VC v at (o*4+v)*CRW: credits before dec_r
+    reg [K*4*DRW-1:0] dec_r;           // the take of the last edge
+    reg [K*4*NTR-1:0] cge_r;           // cred >= 1..NTR
+    function [NTR-1:0] ge_bits;        // {c >= NTR, ..., c >= 1}
         input [CRW-1:0] c;
         integer b;
         begin
-            for (b = 1; b <= NT; b = b + 1) ge_bits[b-1] = c >= b[CRW-1:0];
+            for (b = 1; b <= NTR; b = b + 1) ge_bits[b-1] = c >= b[CRW-1:0];
         end
     endfunction
-    reg [CRW:0] csum;
+    reg [CRW-1:0] cnow [0:K*4-1];      // the model's credits now
+    reg [CRW-1:0] csum [0:K*4-1];      // + this cycle's return
+    reg [K*4-1:0] csat;                // a return nobody took: stays at the depth if nothing is taken
     reg [K*4-1:0] cret;                // a credit returned to output o, VC v
+    reg [K*4-1:0] ctake;               // this cycle's grants take credits of (o,v) (late)
+    integer co, cv, cb;
     always @* begin
-        csum = {(CRW+1){1'b0}};
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 cret[o*4+v] = cr_in_valid[o] && cr_in_vc[o*2 +: 2] == v[1:0];
-                csum = {1'b0, cred[(o*4+v)*CRW +: CRW]} - {1'b0, dec[(o*4+v)*CRW +: CRW]} + {{CRW{1'b0}}, cret[o*4+v]};
-                cred_next[o*4+v] = (csum > {1'b0, ds_of(o)}) ? ds_of(o) : csum[CRW-1:0];
+                cnow[o*4+v] = cred[(o*4+v)*CRW +: CRW] - {{(CRW-DRW){1'b0}}, dec_r[(o*4+v)*DRW +: DRW]};
+                csum[o*4+v] = cnow[o*4+v] + {{(CRW-1){1'b0}}, cret[o*4+v]};
+                csat[o*4+v] = csum[o*4+v] > ds_of(o);
+                ctake[o*4+v] = dec[(o*4+v)*CRW +: CRW] != {CRW{1'b0}};
             end
+    end
+    always @* begin
+        for (co = 0; co < K; co = co + 1)
+            for (cv = 0; cv < 4; cv = cv + 1)
+                for (cb = 1; cb <= NT; cb = cb + 1)   // credits now >= cb: cred >= cb + dec_r
+                    cge[(co*4+cv)*NT + cb - 1] = cge_r[(co*4+cv)*NTR + cb - 1 + {{(32-DRW){1'b0}}, dec_r[(co*4+cv)*DRW +: DRW]}];
     end
     // a control credit is taken by a send, then a return counts up to the FIFO depth
     function [CCW-1:0] ctl_cred_next;
@@ -242,7 +262,7 @@ module router_output #(
         for (o = 0; o < K; o = o + 1) begin
             occ[o*OW +: OW] = {OW{1'b0}};
             for (v = 0; v < 4; v = v + 1)
-                occ[o*OW +: OW] = occ[o*OW +: OW] + {{(OW-CRW){1'b0}}, ds_of(o)} - {{(OW-CRW){1'b0}}, cred[(o*4+v)*CRW +: CRW]};
+                occ[o*OW +: OW] = occ[o*OW +: OW] + {{(OW-CRW){1'b0}}, ds_of(o)} - {{(OW-CRW){1'b0}}, cnow[o*4+v]};
         end
     end
     localparam ND = K - FIRST_LOCAL;   // ports with a demand counter
@@ -288,7 +308,8 @@ module router_output #(
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1) begin
                     cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
-                    cge[(o*4+v)*NT +: NT] <= ge_bits(ds_of(o));
+                    cge_r[(o*4+v)*NTR +: NTR] <= ge_bits(ds_of(o));
+                    dec_r[(o*4+v)*DRW +: DRW] <= {DRW{1'b0}};
                 end
             rr_link <= {K*QW{1'b0}};
             lk_lock <= {K{1'b0}};
@@ -304,8 +325,15 @@ module router_output #(
             // a link the fault unit knows down swallows flits: nothing waits for its credits
             for (o = 0; o < K; o = o + 1)
                 for (v = 0; v < 4; v = v + 1) begin
-                    cred[(o*4+v)*CRW +: CRW] <= link_dn[o] ? ds_of(o) : cred_next[o*4+v];
-                    cge[(o*4+v)*NT +: NT] <= ge_bits(link_dn[o] ? ds_of(o) : cred_next[o*4+v]);
+                    // before the take: the depth, or now + return (the take is applied next cycle)
+                    if (link_dn[o] || (csat[o*4+v] && !ctake[o*4+v])) begin
+                        cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
+                        cge_r[(o*4+v)*NTR +: NTR] <= ge_bits(ds_of(o));
+                    end else begin
+                        cred[(o*4+v)*CRW +: CRW] <= csum[o*4+v];
+                        cge_r[(o*4+v)*NTR +: NTR] <= ge_bits(csum[o*4+v]);
+                    end
+                    dec_r[(o*4+v)*DRW +: DRW] <= link_dn[o] ? {DRW{1'b0}} : dec[(o*4+v)*CRW +: DRW];
                 end
             for (o = 0; o < K; o = o + 1)
                 ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
