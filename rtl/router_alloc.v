@@ -99,25 +99,30 @@ module router_alloc #(
     reg [K*S*4-1:0] slen;              // (o,q): its len
     reg [K*S*2-1:0] sovc;              // (o,q): its output VC
     reg [K*S-1:0] sbad;                // (o,q): its len and the lower slots' exceed the credits
+    reg [K*S-1:0] sbad_sum;            //   as a sum after the arbiters (any S)
+    reg [K*S-1:0] sbad_pair;           //   from pairs checked beside the arbiters (S = 2)
     reg [K*S-1:0] cancel;
     reg [NTW-1:0] below;
     /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
     reg [RW-1:0] et;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer tv, tw;
+    integer tw, ev, ei_, eq_;
+    reg [RW-1:0] et_pe;
+    always @* begin                    // the picks' route entries: a 4-way selection over constant indices
+        et_pe = {RW{1'b0}};
+        for (ei_ = 0; ei_ < K; ei_ = ei_ + 1)
+            for (eq_ = 0; eq_ < S; eq_ = eq_ + 1) begin
+                et_pe = {RW{1'b0}};
+                for (ev = 0; ev < 4; ev = ev + 1)
+                    if (pk_vc[(ei_*S+eq_)*2 +: 2] == ev[1:0]) et_pe = e_entry[(ei_*4 + ev)*RW +: RW];
+                pe[(ei_*S+eq_)*RW +: RW] = et_pe;
+            end
+    end
     always @* begin
         o = 0;                         // loop variables are assigned on every path (no latch)
-        tv = 0;
         tw = 0;
         et = {RW{1'b0}};
         below = {NTW{1'b0}};
-        for (i = 0; i < K; i = i + 1)
-            for (q = 0; q < S; q = q + 1) begin
-                et = {RW{1'b0}};       // a 4-way selection over constant indices
-                for (tv = 0; tv < 4; tv = tv + 1)
-                    if (pk_vc[(i*S+q)*2 +: 2] == tv[1:0]) et = e_entry[(i*4 + tv)*RW +: RW];
-                pe[(i*S+q)*RW +: RW] = et;
-            end
         sv = {K*S{1'b0}};
         slen = {K*S*4{1'b0}};
         sovc = {K*S*2{1'b0}};
@@ -136,8 +141,9 @@ module router_alloc #(
                 for (tw = 0; tw < q; tw = tw + 1)
                     if (sv[o*S+tw] && sovc[(o*S+tw)*2 +: 2] == sovc[(o*S+q)*2 +: 2])
                         below = below + {4'd0, slen[(o*S+tw)*4 +: 4]};
-                sbad[o*S+q] = sv[o*S+q] && !ge_at(cge_of(cge[o*4*NT +: 4*NT], sovc[(o*S+q)*2 +: 2]), below);
+                sbad_sum[o*S+q] = sv[o*S+q] && !ge_at(cge_of(cge[o*4*NT +: 4*NT], sovc[(o*S+q)*2 +: 2]), below);
             end
+        sbad = (S == 2) ? sbad_pair : sbad_sum;
         cancel = {K*S{1'b0}};
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1)
@@ -158,6 +164,55 @@ module router_alloc #(
             for (q = 0; q < S; q = q + 1)
                 if (mc_in == i[KW-1:0] && mc_plane == q[QW-1:0] && cancel[i*S+q]) mc_valid_f = 1'b0;
     end
+
+    // S = 2, the same check without an adder after the arbiters: every pair (a pick of plane 1, a
+    // pick of plane 0) is checked against the credits of each output while the arbiters run, and
+    // the arbiters' one-hot grants select the pair that happened.
+    generate if (S == 2) begin : g_pair
+        reg [K*K*K-1:0] pbad;          // output o, plane-1 pick i, plane-0 pick j at (o*K+i)*K+j
+        reg [K*S*K-1:0] obad;          // pick (i,q), output o at (i*S+q)*K+o: its own len does not fit
+        /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
+        reg [RW-1:0] ei, ej;
+        /* verilator lint_on UNUSEDSIGNAL */
+        reg [4:0] lsum;
+        reg hit;
+        integer po, pi, pj, pq;
+        always @* begin
+            ei = {RW{1'b0}};
+            ej = {RW{1'b0}};
+            lsum = 5'd0;
+            hit = 1'b0;
+            for (po = 0; po < K; po = po + 1)
+                for (pi = 0; pi < K; pi = pi + 1)
+                    for (pq = 0; pq < S; pq = pq + 1) begin
+                        ei = pe[(pi*S+pq)*RW +: RW];
+                        obad[(pi*S+pq)*K + po] = !ge_at(cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), {4'd0, ei[E_LEN +: 4]});
+                    end
+            for (po = 0; po < K; po = po + 1)
+                for (pi = 0; pi < K; pi = pi + 1)
+                    for (pj = 0; pj < K; pj = pj + 1) begin
+                        ei = pe[(pi*S+1)*RW +: RW];
+                        ej = pe[(pj*S+0)*RW +: RW];
+                        lsum = {1'b0, ei[E_LEN +: 4]} + {1'b0, ej[E_LEN +: 4]};
+                        pbad[(po*K+pi)*K + pj] = ei[E_OVC +: 2] == ej[E_OVC +: 2] &&
+                                                 !ge_at(cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), {3'd0, lsum});
+                    end
+            for (po = 0; po < K; po = po + 1) begin
+                sbad_pair[po*S+0] = 1'b0;
+                sbad_pair[po*S+1] = 1'b0;
+                for (pj = 0; pj < K; pj = pj + 1)
+                    if (granted[(pj*S+0)*K + po] && obad[(pj*S+0)*K + po]) sbad_pair[po*S+0] = 1'b1;
+                for (pi = 0; pi < K; pi = pi + 1) begin
+                    hit = obad[(pi*S+1)*K + po];
+                    for (pj = 0; pj < K; pj = pj + 1)
+                        if (granted[(pj*S+0)*K + po] && pbad[(po*K+pi)*K + pj]) hit = 1'b1;
+                    if (granted[(pi*S+1)*K + po] && hit) sbad_pair[po*S+1] = 1'b1;
+                end
+            end
+        end
+    end else begin : g_nopair
+        always @* sbad_pair = {K*S{1'b0}};
+    end endgenerate
 
     // credits taken by this cycle's grants, per output VC: a sum over the output's S slots (each
     // grants at most one packet; planes grant in parallel)

@@ -159,6 +159,7 @@ module router_input #(
     reg  [K*2-1:0] rpush_vc;
     reg  [K*4-1:0] rpop, disc_vcs;
     wire [K*4-1:0] two_plus;           // the VC holds two flits or more
+    wire [K*4*2-1:0] f_ht;             // the VC fronts' {head, tail} bits (registers in vcbuf)
     genvar gi;
     generate
         for (gi = 0; gi < K; gi = gi + 1) begin : g_ctl
@@ -182,7 +183,7 @@ module router_input #(
                 .pop(pop[gi*4 +: 4]),
                 .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
                 .rpop(rpop[gi*4 +: 4]),
-                .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*FW +: 4*FW]),
+                .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*FW +: 4*FW]), .front_ht(f_ht[gi*8 +: 8]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
                 .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
 
@@ -272,32 +273,29 @@ module router_input #(
     // ends / last_g: the plane's stream sends its tail now / its moving grant is a one-flit packet
     // (their slots are free for this cycle's grants, which move in the next cycle); plane_void: streaming, unless the tail crosses now, or moving a
     // granted head that starts a packet (head not tail); vc_pend: the VC moves its grant now
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, the tail bit used
-    reg [FW-1:0] ef, pf;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg [K*S-1:0] ends, last_g;
     reg [K*S-1:0] freed;               // slots (o*S+q) whose packet sends its last flit now
-    reg efv;
+    reg eft, pft, efv;
     integer nv;
     always @* begin
-        ef = {FW{1'b0}};
-        pf = {FW{1'b0}};
+        eft = 1'b0;
+        pft = 1'b0;
         efv = 1'b0;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
-                ef = {FW{1'b0}};
-                pf = {FW{1'b0}};
+                eft = 1'b0;
+                pft = 1'b0;
                 efv = 1'b0;
                 for (nv = 0; nv < 4; nv = nv + 1) begin   // constant indices
                     if (strm_vc[(i*S+q)*2 +: 2] == nv[1:0]) begin
-                        ef = f_flit[(i*4 + nv)*FW +: FW];
+                        eft = f_ht[(i*4 + nv)*2];
                         efv = f_valid[i*4 + nv];
                     end
-                    if (g_vc[(i*S+q)*2 +: 2] == nv[1:0]) pf = f_flit[(i*4 + nv)*FW +: FW];
+                    if (g_vc[(i*S+q)*2 +: 2] == nv[1:0]) pft = f_ht[(i*4 + nv)*2];
                 end
-                ends[i*S+q] = in_busy[i*S+q] && efv && ef[TB];
-                last_g[i*S+q] = g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && pf[TB];
-                plane_void[i*S+q] = (in_busy[i*S+q] && !ends[i*S+q]) || (g_valid[i*S+q] && !pf[TB]);
+                ends[i*S+q] = in_busy[i*S+q] && efv && eft;
+                last_g[i*S+q] = g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && pft;
+                plane_void[i*S+q] = (in_busy[i*S+q] && !ends[i*S+q]) || (g_valid[i*S+q] && !pft);
             end
         freed = {K*S{1'b0}};
         for (o = 0; o < K; o = o + 1)
@@ -316,9 +314,6 @@ module router_input #(
     // ---------------- proposals (csim router_input_propose) ----------------
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
 `include "credit_ge.vh"
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used per block
-    reg [FW-1:0] fp;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg [RW-1:0] ep;
     reg [K-1:0] ok, bul_eff, grb_q, lk_eff;
     integer pl;
@@ -327,7 +322,6 @@ module router_input #(
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 pl = (i + v) % S;
-                fp = f_flit[(i*4+v)*FW +: FW];
                 ep = e_entry[(i*4+v)*RW +: RW];
                 // a slot whose packet sends its last flit now is free for this cycle's grants
                 lk_eff = {K{1'b0}};
@@ -351,7 +345,7 @@ module router_input #(
                 // a VC streaming a packet or moving last cycle's grant proposes its next packet
                 if (!f_valid[i*4+v]) begin
                     kd1 = {1'b1, R_NONE};      // decided: nothing
-                end else if (!vc_active[i*4+v] && !vc_pend[i*4+v] && !fp[HB]) begin
+                end else if (!vc_active[i*4+v] && !vc_pend[i*4+v] && !f_ht[(i*4+v)*2 + 1]) begin
                     kd1 = {1'b1, R_DISCARD};   // a stray body flit
                 end
                 if (!kd1[3]) begin

@@ -235,11 +235,17 @@ module router_output #(
                 ctake[o*4+v] = dec[(o*4+v)*CRW +: CRW] != {CRW{1'b0}};
             end
     end
+    // credits now >= cb: cred >= cb + dec_r (a selection over constant indices per counter: a
+    // variable index into the whole vector makes Yosys build one wide shifter)
+    integer cd;
     always @* begin
+        cge = {K*4*NT{1'b0}};
         for (co = 0; co < K; co = co + 1)
             for (cv = 0; cv < 4; cv = cv + 1)
-                for (cb = 1; cb <= NT; cb = cb + 1)   // credits now >= cb: cred >= cb + dec_r
-                    cge[(co*4+cv)*NT + cb - 1] = cge_r[(co*4+cv)*NTR + cb - 1 + {{(32-DRW){1'b0}}, dec_r[(co*4+cv)*DRW +: DRW]}];
+                for (cd = 0; cd <= DMAX; cd = cd + 1)
+                    if (dec_r[(co*4+cv)*DRW +: DRW] == cd[DRW-1:0])
+                        for (cb = 1; cb <= NT; cb = cb + 1)
+                            cge[(co*4+cv)*NT + cb - 1] = cge_r[(co*4+cv)*NTR + cb - 1 + cd];
     end
     // a control credit is taken by a send, then a return counts up to the FIFO depth
     function [CCW-1:0] ctl_cred_next;

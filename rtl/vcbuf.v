@@ -19,6 +19,7 @@ module vcbuf #(
     input  wire [3:0]        rpop,         // per VC: its front route entry leaves
     output wire [3:0]        front_valid,
     output wire [4*66-1:0]   front_flit,
+    output wire [4*2-1:0]    front_ht,     // per VC: the front flit's {head, tail} bits (registers)
     output wire [3:0]        rfront_valid,
     output wire [4*RW-1:0]   rfront,
     output wire              push_drop,
@@ -31,6 +32,9 @@ module vcbuf #(
     localparam [DW-1:0] LAST = DEPTH_W[DW-1:0] - 1'b1;
 
     reg [65:0]   fifo  [0:4*DEPTH-1];
+    // the {head, tail} bits again, in flip-flops, so the front's bits can be registers: the
+    // allocator reads them first in its cycle (is a packet ending?) and a RAM read there is slow
+    reg [1:0]    htm   [0:4*DEPTH-1];
     reg [RW-1:0] rfifo [0:4*DEPTH-1];
     reg [DW-1:0] head [0:3], rhead [0:3];
     reg [DW:0]   count [0:3], rcount [0:3];
@@ -76,15 +80,26 @@ module vcbuf #(
             // C pops before it pushes: the slot after a pop of the same VC is still head+count.
             wire [DW-1:0] slot = wrap_add(head[gv], count[gv]);
             wire [DW-1:0] rslot = wrap_add(rhead[gv], rcount[gv]);
+            reg [1:0] ht_q;                // this VC's front {head, tail}
+            assign front_ht[gv*2 +: 2] = ht_q;
+            wire [DW-1:0] head_next = !pop_here ? head[gv] : (head[gv] == LAST) ? {DW{1'b0}} : head[gv] + 1'b1;
             always @(posedge clk) begin
                 if (rst) begin
                     head[gv] <= {DW{1'b0}};
                     count[gv] <= {(DW+1){1'b0}};
+                    ht_q <= 2'b00;
                     rhead[gv] <= {DW{1'b0}};
                     rcount[gv] <= {(DW+1){1'b0}};
                 end else begin
-                    if (push_here) fifo[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit;
-                    if (pop_here) head[gv] <= (head[gv] == LAST) ? {DW{1'b0}} : head[gv] + 1'b1;
+                    if (push_here) begin
+                        fifo[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit;
+                        htm[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit[65:64];
+                    end
+                    // the front after this edge: the flit pushed now into an empty VC, else the
+                    // stored flit at the new head
+                    if (push_here && count[gv] == {{DW{1'b0}}, pop_here}) ht_q <= push_flit[65:64];
+                    else ht_q <= htm[gv * DEPTH + {{(31-DW){1'b0}}, head_next}];
+                    head[gv] <= head_next;
                     count[gv] <= count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
                     if (rpush_here) rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rslot}] <= rpush_entry;
                     if (rpop_here) rhead[gv] <= (rhead[gv] == LAST) ? {DW{1'b0}} : rhead[gv] + 1'b1;
