@@ -1,4 +1,5 @@
 #include "router_alloc.h"
+#include "router_input.h"
 
 #include <string.h>
 
@@ -25,7 +26,7 @@ void router_alloc_grant(const router *r, router_wires *w) {
              * next cycle right behind, if a flit is there behind (always so when the upstream keeps
              * the protocol: the next packet's route entry means its head arrived; a lost flit
              * upstream must not make the move find an empty VC) */
-            const int past = r->in[i].active[v] || ((r->pend_vcs[i] >> v) & 1);
+            const int past = router_input_looks_past(r, i, v);
             if (((w->req_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
                 req2[i * np + q] = w->reqs[i * vcs + v];
             else req2[i * np + q].kind = REQ_NONE;

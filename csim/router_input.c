@@ -15,7 +15,7 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
-    const int past = b->active[v] || ((r->pend_vcs[i] >> v) & 1);   /* looks past a packet in progress */
+    const int past = router_input_looks_past(r, i, v);
     if (!past && !((b->front_head >> v) & 1)) {
         q.kind = REQ_DISCARD;   /* a stray body flit: drained */
         return q;
@@ -195,7 +195,7 @@ void router_input_grant(router *r, router_wires *w) {
             } else {
                 /* a head's DISCARD (its route entry says so) or a stray body flit's (no packet in
                  * progress, a body at the front): a look-past proposal always names an entry */
-                const int past = b->active[v] || ((r->pend_vcs[i] >> v) & 1);
+                const int past = router_input_looks_past(r, i, v);
                 if (!e || !(past || ((b->front_head >> v) & 1))) goto registered;
                 r->g_rh[q] |= (uint64_t)1 << i;
             }

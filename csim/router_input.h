@@ -33,6 +33,12 @@
 
 #include "router.h"
 
+/* Input i's VC v streams a packet or moves last cycle's grant: it proposes the packet behind it
+ * (its route entry is at the front of the route FIFO; docs/architecture.md "The grant stage"). */
+static inline int router_input_looks_past(const router *r, int i, int v) {
+    return r->in[i].active[v] || ((r->pend_vcs[i] >> v) & 1);
+}
+
 void router_input_propose(const router *r, router_wires *w);
 void router_input_move(router *r, router_wires *w);
 void router_input_grant(router *r, router_wires *w);
