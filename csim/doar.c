@@ -1239,10 +1239,14 @@ static int cmd_sweep(cli *c) {
                 if (run.ran[j].rate > run.ran[top_j].rate) top_j = j;
             if (run.n) post = run.ran[top_j].accepted;
         } else {
-            char shown[32];   /* the load as the points= line prints it: top follows from the output */
+            /* lo as the points= line prints it, and top to the 4 decimals its load line prints:
+             * top follows from the output, and a doar sim at the printed rate is the same run */
+            char shown[32];
             snprintf(shown, sizeof shown, "%.4f", lo > 0 ? lo : hi);
             double top = c->past * strtod(shown, NULL);
             if (top > 1.0) top = 1.0;
+            snprintf(shown, sizeof shown, "%.4f", top);
+            top = strtod(shown, NULL);
             for (int k = (int)(first_hi / c->sweep_step + 0.5) + 1; !failed && c->sweep_step * k < top - 5e-5; k++) {
                 int sat;
                 double accepted;
