@@ -47,6 +47,7 @@ typedef struct {
     unsigned long long max_memory;     /* --max-memory (bytes); 0: the machine's memory */
     double sweep_step, sat_latency;   /* doar sweep */
     int full_points;                  /* doar sweep --full-points: saturated loads run to the end */
+    double past;                      /* doar sweep --past F (> 1): loads on to F x the saturation load; 0: not given */
     const char *resume;               /* doar sweep --resume FILE: an interrupted run's output */
     const char *csv, *series_csv;
     long series_bin;
@@ -168,10 +169,17 @@ static void usage_sweep(FILE *f) {
                "stderr, then sweep: points=.. highest_unsaturated=.. first_saturated=.. time=..s (the\n"
                "loads' times added up) wall=..s (this invocation), and last:\n"
                "  sweep: config=C routing=R traffic=T saturation=Y   (Y: the highest accepted throughput,\n"
-               "  flits/node/cycle, of an unsaturated load; 0 when even the first load saturates)\n\n"
+               "  flits/node/cycle, of an unsaturated load; 0 when even the first load saturates;\n"
+               "  with --past F: ... saturation=Y post_saturation=Z)\n\n"
                "  --step X             load step, 0.005..0.5 (default 0.05)\n"
                "  --sat-latency L      saturation latency, cycles (default 500)\n"
                "  --full-points        no early stop: saturated loads also run their drain to the end\n"
+               "  --past F             go on past saturation to F x the saturation load (1 < F <= 100;\n"
+               "                       the highest unsaturated load as printed; at most 1.0): the\n"
+               "                       --step grid on from the first saturated grid load, then that\n"
+               "                       load itself (4 decimals); the last line gains post_saturation=Z,\n"
+               "                       the lowest accepted load of the loads run above the saturation\n"
+               "                       load (a congestion collapse: Z far below Y)\n"
                "  --resume FILE        FILE: the output of an interrupted run of the same sweep (same\n"
                "                       header lines); its loads are taken from it instead of run again.\n"
                "                       A missing FILE or another sweep's output: a note (sweep: resume:)\n"
@@ -417,6 +425,12 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
                 return bad(c, step ? "--step '%s': expected 0.005..0.5" : "--sat-latency '%s': expected 1..1000000 cycles", v);
             if (step) c->sweep_step = x;
             else c->sat_latency = x;
+        } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--past")) {
+            NEED_VALUE();
+            double x;
+            if (parse_real(v, 1.0, 100.0, &x) || !(x > 1.0))
+                return bad(c, "--past '%s': expected a factor F, 1 < F <= 100 (loads on to F x the saturation load)", v);
+            c->past = x;
         } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--full-points")) {
             c->full_points = 1;
         } else if (!strcmp(c->cmd, "sweep") && !strcmp(a, "--resume")) {
@@ -1019,6 +1033,77 @@ static int sweep_point(cli *c, double rate, net_result *r, int *saturated, char 
     return 0;
 }
 
+/* The loads of one sweep: each load's line, CSV row and progress line, taken from --resume when
+ * the resumed output holds it. A load run twice (the same "%.4f" rate) is run once. */
+#define SWEEP_MAX_RUN 512
+typedef struct {
+    cli *c;
+    const sweep_resumed *resumed;
+    FILE *csv;
+    double t0, seconds_total;    /* the loads' own times added up, a resumed one's too */
+    int points, n;
+    struct { double rate, accepted; int saturated; } *ran;   /* every load of this sweep, in order */
+} sweep_run;
+
+/* Runs (or takes from --resume) the load `rate`; 0 with *accepted and *saturated, -1 when it
+ * failed (the message is printed). */
+static int sweep_load_at(sweep_run *s, double rate, double *accepted, int *saturated) {
+    cli *c = s->c;
+    char key[16];
+    snprintf(key, sizeof key, "%.4f", rate);
+    for (int j = 0; j < s->n; j++) {
+        char seen[16];
+        snprintf(seen, sizeof seen, "%.4f", s->ran[j].rate);
+        if (!strcmp(seen, key)) {   /* already run in this sweep */
+            *accepted = s->ran[j].accepted;
+            *saturated = s->ran[j].saturated;
+            return 0;
+        }
+    }
+    net_result r;
+    int sat, reused = -1;
+    double seconds = 0.0, t_load = now_s();
+    char err[DOAR_ERRLEN];
+    for (int j = 0; j < s->resumed->n && reused < 0; j++)
+        if (!strcmp(s->resumed->load[j].key, key)) reused = j;
+    if (reused >= 0) {
+        const sweep_load *l = &s->resumed->load[reused];
+        memset(&r, 0, sizeof r);
+        r.accepted = l->accepted;
+        r.latency = l->latency;
+        r.hops = l->hops;
+        r.stopped = l->stopped;
+        sat = l->saturated;
+        seconds = l->seconds;
+    } else if (sweep_point(c, rate, &r, &sat, err)) {
+        fprintf(stderr, "doar sweep: %s\n", err);
+        return -1;
+    } else {
+        seconds = now_s() - t_load;
+    }
+    s->points++;
+    s->seconds_total += seconds;
+    printf("sweep: rate=%.4f accepted=%.4f latency=%.1f hops=%.3f saturated=%d stopped=%d time=%.1fs\n", rate,
+           r.accepted, r.latency, r.hops, sat, r.stopped, seconds);
+    fflush(stdout);
+    if (s->csv) fprintf(s->csv, "%.4f,%.4f,%.1f,%.3f,%d,%d\n", rate, r.accepted, r.latency, r.hops, sat, r.stopped);
+    if (!c->quiet) {
+        int filled = (int)(rate * 40 + 0.5);
+        fprintf(stderr, "sweep: [%.*s%*s] rate %.3f accepted %.3f latency %.0f %s%s (%.0fs)\n", filled,
+                "########################################", 40 - filled, "", rate, r.accepted, r.latency,
+                sat ? "saturated" : "ok", reused >= 0 ? " (resumed)" : "", now_s() - s->t0);
+    }
+    if (s->n < SWEEP_MAX_RUN) {
+        s->ran[s->n].rate = rate;
+        s->ran[s->n].accepted = r.accepted;
+        s->ran[s->n].saturated = sat;
+        s->n++;
+    }
+    *accepted = r.accepted;
+    *saturated = sat;
+    return 0;
+}
+
 static int cmd_sweep(cli *c) {
     char err[DOAR_ERRLEN];
     net_params *p = &c->nprm;
@@ -1112,67 +1197,79 @@ static int cmd_sweep(cli *c) {
     if (csv) fprintf(csv, "rate,accepted,latency,hops,saturated,stopped\n");
     fputs(header, stdout);
     fflush(stdout);
-    double lo = 0.0, hi = -1.0, best = 0.0;
-    int steps = (int)(1.0 / c->sweep_step + 1e-9), points = 0;
-    double t0 = now_s(), seconds_total = 0.0;   /* every load's own time, a resumed one's too */
-    for (int pass = 0; pass < 3; pass++) {
+    sweep_run run = {c, resumed, csv, now_s(), 0.0, 0, 0, NULL};
+    run.ran = calloc(SWEEP_MAX_RUN, sizeof *run.ran);
+    if (!run.ran) {
+        if (csv) fclose(csv);
+        free(resumed);
+        fprintf(stderr, "doar sweep: out of memory\n");
+        return EXIT_FAIL;
+    }
+    double lo = 0.0, hi = -1.0, first_hi = -1.0, best = 0.0;
+    int steps = (int)(1.0 / c->sweep_step + 1e-9), failed = 0;
+    for (int pass = 0; pass < 3 && !failed; pass++) {
         int n = pass == 0 ? steps : 2;
         for (int i = 1; i <= n; i++) {
             double rate = pass == 0 ? c->sweep_step * i : (lo + (hi - lo) * i / 3.0);
             if (pass > 0 && hi < 0) break;
             if (rate > 1.0) rate = 1.0;
-            net_result r;
-            int sat, reused = -1;
-            double seconds = 0.0, t_load = now_s();
-            char key[16];
-            snprintf(key, sizeof key, "%.4f", rate);
-            for (int j = 0; j < resumed->n && reused < 0; j++)
-                if (!strcmp(resumed->load[j].key, key)) reused = j;
-            if (reused >= 0) {
-                const sweep_load *l = &resumed->load[reused];
-                memset(&r, 0, sizeof r);
-                r.accepted = l->accepted;
-                r.latency = l->latency;
-                r.hops = l->hops;
-                r.stopped = l->stopped;
-                sat = l->saturated;
-                seconds = l->seconds;
-            } else if (sweep_point(c, rate, &r, &sat, err)) {
-                if (csv) fclose(csv);
-                free(resumed);
-                fprintf(stderr, "doar sweep: %s\n", err);
-                return EXIT_FAIL;
-            } else {
-                seconds = now_s() - t_load;
-            }
-            points++;
-            seconds_total += seconds;
-            printf("sweep: rate=%.4f accepted=%.4f latency=%.1f hops=%.3f saturated=%d stopped=%d time=%.1fs\n", rate,
-                   r.accepted, r.latency, r.hops, sat, r.stopped, seconds);
-            fflush(stdout);
-            if (csv) fprintf(csv, "%.4f,%.4f,%.1f,%.3f,%d,%d\n", rate, r.accepted, r.latency, r.hops, sat, r.stopped);
-            if (!c->quiet) {
-                int filled = (int)(rate * 40 + 0.5);
-                fprintf(stderr, "sweep: [%.*s%*s] rate %.3f accepted %.3f latency %.0f %s%s (%.0fs)\n", filled,
-                        "########################################", 40 - filled, "", rate, r.accepted, r.latency,
-                        sat ? "saturated" : "ok", reused >= 0 ? " (resumed)" : "", now_s() - t0);
-            }
+            int sat;
+            double accepted;
+            if (sweep_load_at(&run, rate, &accepted, &sat)) { failed = 1; break; }
             if (sat) {
                 if (hi < 0 || rate < hi) hi = rate;
-                if (pass == 0) break;
+                if (pass == 0) { first_hi = rate; break; }
             } else {
                 if (rate > lo) lo = rate;
-                if (r.accepted > best) best = r.accepted;
+                if (accepted > best) best = accepted;
             }
         }
         if (hi < 0) break;   /* never saturated up to 1.0 */
     }
+    /* --past F: past the saturation load (lo, the highest unsaturated load) up to top = F x lo
+     * (at most 1.0; F x the first saturated load when no load was unsaturated): the step's grid
+     * on from the first saturated load, then top itself. post_saturation is the lowest accepted
+     * load of every load run in (lo, top], the saturated ones of the passes above included. A
+     * sweep that never saturated has nothing past saturation: the field repeats the accepted
+     * load at the highest load run (1.0). The saturation figure does not depend on --past. */
+    double post = -1.0;
+    if (!failed && c->past > 0) {
+        if (hi < 0) {
+            int top_j = 0;   /* the accepted load at the highest rate run */
+            for (int j = 1; j < run.n; j++)
+                if (run.ran[j].rate > run.ran[top_j].rate) top_j = j;
+            if (run.n) post = run.ran[top_j].accepted;
+        } else {
+            /* lo as the points= line prints it, and top to the 4 decimals its load line prints:
+             * top follows from the output, and a doar sim at the printed rate is the same run */
+            char shown[32];
+            snprintf(shown, sizeof shown, "%.4f", lo > 0 ? lo : hi);
+            double top = c->past * strtod(shown, NULL);
+            if (top > 1.0) top = 1.0;
+            snprintf(shown, sizeof shown, "%.4f", top);
+            top = strtod(shown, NULL);
+            for (int k = (int)(first_hi / c->sweep_step + 0.5) + 1; !failed && c->sweep_step * k < top - 5e-5; k++) {
+                int sat;
+                double accepted;
+                if (sweep_load_at(&run, c->sweep_step * k, &accepted, &sat)) failed = 1;
+            }
+            int sat;
+            double accepted;
+            if (!failed && sweep_load_at(&run, top, &accepted, &sat)) failed = 1;
+            for (int j = 0; !failed && j < run.n; j++)
+                if (run.ran[j].rate > lo + 5e-5 && run.ran[j].rate < top + 5e-5 && (post < 0 || run.ran[j].accepted < post))
+                    post = run.ran[j].accepted;
+        }
+    }
     if (csv) fclose(csv);
     free(resumed);
-    printf("sweep: points=%d highest_unsaturated=%.4f first_saturated=%.4f time=%.1fs wall=%.1fs\n", points, lo, hi,
-           seconds_total, now_s() - t0);
-    printf("sweep: config=%s routing=%s traffic=%s saturation=%.4f\n", t->name, net_routing_name(p->routing), tname,
-           best);
+    free(run.ran);
+    if (failed) return EXIT_FAIL;
+    printf("sweep: points=%d highest_unsaturated=%.4f first_saturated=%.4f time=%.1fs wall=%.1fs\n", run.points, lo, hi,
+           run.seconds_total, now_s() - run.t0);
+    printf("sweep: config=%s routing=%s traffic=%s saturation=%.4f", t->name, net_routing_name(p->routing), tname, best);
+    if (c->past > 0) printf(" post_saturation=%.4f", post);
+    printf("\n");
     return 0;
 }
 

@@ -131,6 +131,14 @@ for r in nan inf " 0.1" 0x0.1p0 0.1x; do
 done
 expect_error "--router-share 'nan'" "$DOAR" faults tiny --router-share nan
 expect_error "--step 'inf'" "$DOAR" sweep tiny --step inf
+# --past F: a factor above 1 (issue 19); a refusal before the header, whatever the value
+for f in 0 -1.2 1 1.0 0.5 nan inf 1.2x x 101 " 1.2" ""; do
+  expect_error "--past '.*': expected a factor F, 1 < F <= 100" "$DOAR" sweep tiny --past "$f" --quiet
+  [ -s "$TMP/out" ] && bad "sweep --past '$f' printed before refusing" || ok
+done
+expect_error "option --past needs a value$" "$DOAR" sweep tiny --quiet --past
+expect_error "--past needs a value \(got the option '--quiet'\)" "$DOAR" sweep tiny --past --quiet
+expect_error "unknown option '--past'" "$DOAR" sim tiny --rate 0.1 --past 1.2
 
 echo "== 7. the table-image manifest is strict"
 "$DOAR" tables tiny --out "$TMP/img" >/dev/null || bad "tables tiny --out"

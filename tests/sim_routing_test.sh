@@ -66,5 +66,50 @@ lat() {
 l_dem=$(lat); l_cr=$(lat --cong-demand 0)
 echo "   latency: demand $l_dem, credits only $l_cr"
 awk -v d="$l_dem" -v c="$l_cr" 'BEGIN { exit !(d > 0 && d < 0.6 * c) }' && ok || bad "demand ($l_dem) not well below credits only ($l_cr)"
+# doar sweep --past F (issue 19): past the saturation load lo up to top = F x lo (at most 1.0), on
+# the step's grid and at top itself; post_saturation is the lowest accepted load above lo. The
+# figures are recomputed here from the load lines, and the load they come from is run again as a
+# plain doar sim, which must accept the same.
+echo "== sweep --past 1.2 (small, S = 2, DOAR UR, 3000 + 3000 cycles)"
+SW2="--warmup 3000 --sample 3000 --step 0.05 --seed 1 --quiet --speedup 2"
+"$DOAR" sweep small --routing doar --traffic ur $SW2 --past 1.2 >"$TMP/past" 2>"$TMP/err" || bad "sweep --past exit $?"
+last=$(tail -n 1 "$TMP/past")
+echo "   $last"
+sat=$(echo "$last" | sed -n 's/^sweep: config=small routing=doar traffic=ur saturation=\([0-9.]*\) post_saturation=\([0-9.]*\)$/\1/p')
+post=$(echo "$last" | sed -n 's/^sweep: config=small routing=doar traffic=ur saturation=\([0-9.]*\) post_saturation=\([0-9.]*\)$/\2/p')
+[ -n "$sat" ] && [ -n "$post" ] && ok || bad "last line: $last"
+lo=$(sed -n 's/^sweep: points=.* highest_unsaturated=\([0-9.]*\) .*/\1/p' "$TMP/past")
+top=$(awk -v l="$lo" 'BEGIN { t = 1.2 * l; if (t > 1) t = 1; printf "%.4f", t }')
+grep -q "^sweep: rate=$top " "$TMP/past" && ok || bad "no load at 1.2 x $lo = $top"
+# the grid on from the first saturated grid load, below top
+fs=$(awk -v l="$lo" 'BEGIN { printf "%.4f", (int(l / 0.05 + 1e-9) + 1) * 0.05 }')
+for k in $(seq 1 20); do
+  r=$(awk -v f="$fs" -v k="$k" 'BEGIN { printf "%.4f", f + 0.05 * k }')
+  awk -v r="$r" -v t="$top" 'BEGIN { exit !(r < t - 0.00005) }' || break
+  grep -q "^sweep: rate=$r " "$TMP/past" && ok || bad "grid load $r missing below $top"
+done
+mins=$(awk -v l="$lo" -v t="$top" '/^sweep: rate=/ { split($2, a, "="); split($3, b, "=");
+  if (a[2] > l + 0.00005 && a[2] < t + 0.00005 && (m == "" || b[2] < m)) { m = b[2]; at = a[2] } }
+  END { print m, at }' "$TMP/past")
+set -- $mins
+echo "   highest unsaturated $lo, loads up to $top, lowest accepted above it $1 at $2"
+[ "$1" = "$post" ] && ok || bad "post_saturation $post, the load lines' lowest above $lo: $1"
+awk -v p="$post" -v s="$sat" 'BEGIN { exit !(p <= s) }' && ok || bad "post_saturation $post above saturation $sat"
+# a load past saturation is a plain doar sim at that load (the early stop comes after the sample
+# window, which fixes the accepted load): the top load and, when it is a grid or the top load (the
+# bisection's loads print rounded), the one post_saturation comes from
+atop=$(sed -n "s/^sweep: rate=$top accepted=\([0-9.]*\) .*/\1/p" "$TMP/past" | head -n 1)
+for spec in "$top $atop" "$2 $1"; do
+  set -- $spec
+  awk -v r="$1" -v t="$top" 'BEGIN { g = r / 0.05; exit !(r == t || (g - int(g + 0.5))^2 < 1e-12) }' || continue
+  "$DOAR" sim small --routing doar --traffic ur --rate "$1" --warmup 3000 --sample 3000 --seed 1 --quiet --speedup 2 >"$TMP/sim" 2>&1
+  acc=$(sed -n 's/^sim: config=small .* accepted=\([0-9.]*\) .*/\1/p' "$TMP/sim")
+  [ "$acc" = "$2" ] && ok || bad "doar sim at $1 accepted ${acc:-none}, the sweep's load line ${2:-none}"
+done
+# without --past: the same saturation and no new field (its loads resumed from the run above)
+"$DOAR" sweep small --routing doar --traffic ur $SW2 --resume "$TMP/past" >"$TMP/nopast" 2>"$TMP/err" || bad "sweep exit $?"
+[ "$(tail -n 1 "$TMP/nopast")" = "sweep: config=small routing=doar traffic=ur saturation=$sat" ] && ok ||
+  bad "without --past: $(tail -n 1 "$TMP/nopast")"
+grep -q "^sweep: rate=$top " "$TMP/nopast" && bad "load $top run without --past" || ok
 echo "sim_routing_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
