@@ -1,7 +1,7 @@
 // rcu_expand — stage 3 of the RTA path (seed 001 Fig. 6): A1 and A2 expand the table A and B
 // rows into a*h-bit requests, C1 gives each global port the congestion of the local port table C
 // maps it to, N1/N2 drop ports congested globally (CongG) or locally (CongL), and B splits the
-// requests into GA, GB = G2&G3, GC = (G2|G3)&~GB, GD (Algorithm 1 lines 2-7); `any`, the line-16
+// requests into GA, GB = G2&G3, GC = (G2|G3)&~GB, GD (Algorithm 1 lines 2-7); any, the line-16
 // fallback set, is the first of them with a mapped port (docs/architecture.md "Fallback set").
 // Combinational.
 module rcu_expand #(
