@@ -224,13 +224,20 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
             gbm_or_field(&map, x * t->h, t->h, m);
             gbm_or_field(&cl_cong, x * t->h, t->h, c);
         }
+        /* the fallback set (every candidate congested): the fewest-hop class that has a mapped
+         * port, GA, GB, GC, GD in P1's order (docs/architecture.md "Fallback") */
+        const gport_bitmap *cls[4] = {&cl.ga, &cl.gb, &cl.gc, &cl.gd};
+        int fb = -1;
+        for (int c = 0; c < 4 && fb < 0; c++)
+            for (int w = 0; w < nw && fb < 0; w++)
+                if (cls[c]->w[w] & map.w[w]) fb = c;
         for (int w = 0; w < nw; w++) {
             uint64_t free_w = map.w[w] & ~cl_cong.w[w] & ~cong_global->w[w];
             s->cand[w][0] = cl.ga.w[w] & free_w;
             s->cand[w][1] = cl.gb.w[w] & free_w;
             s->cand[w][2] = cl.gc.w[w] & free_w;
             s->cand[w][3] = cl.gd.w[w] & free_w;
-            s->cand[w][4] = (cl.ga.w[w] | cl.gb.w[w] | cl.gc.w[w] | cl.gd.w[w]) & map.w[w];
+            s->cand[w][4] = fb < 0 ? 0 : cls[fb]->w[w] & map.w[w];
         }
     } else {
         /* S1/S2 and filter F (table B has no zone N). */
@@ -241,7 +248,7 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
         lf &= kmask & allowed;
         s->s1_ok = le & ~cong_local;
         s->s2_ok = lf & ~cong_local;
-        s->le_lf = le | lf;
+        s->le_lf = le ? le : lf;   /* the fallback set: LE, or LF when LE is empty */
     }
 }
 

@@ -104,12 +104,13 @@ typedef struct {
     int rta, bad;
     /* Fields below are defined only for a valid, good header: RTA ones when rta, else RTB ones
      * (stage 4 reads nothing else). */
-    uint64_t s1_ok, s2_ok, le_lf;   /* RTB */
+    uint64_t s1_ok, s2_ok, le_lf;   /* RTB; le_lf: the line-22 fallback set, LE, or LF when LE is empty */
     uint8_t row[DOAR_MAX_RADIX];    /* RTA: table C rows [0, a) as C1 saw them (M/P2 map with the
                                        same rows): RCU_ROW_SELF, or the port of the first valid item */
     uint64_t cand[DOAR_GBM_WORDS][5];  /* RTA, word w of a*h-bit sets (words [0, gbm_words()) only):
                                           [w][0..3] GA, GB, GC, GD candidates that are not congested,
-                                          [w][4] GA|GB|GC|GD with a local port (the line-16 fallback) */
+                                          [w][4] the line-16 fallback set: the first of GA, GB, GC, GD
+                                          with a local port (docs/architecture.md "Fallback set") */
 } rcu_s3;
 #define RCU_ROW_SELF 0x40
 

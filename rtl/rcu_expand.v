@@ -1,7 +1,9 @@
 // rcu_expand — stage 3 of the RTA path (seed 001 Fig. 6): A1 and A2 expand the table A and B
 // rows into a*h-bit requests, C1 gives each global port the congestion of the local port table C
 // maps it to, N1/N2 drop ports congested globally (CongG) or locally (CongL), and B splits the
-// requests into GA, GB = G2&G3, GC = (G2|G3)&~GB, GD (Algorithm 1 lines 2-7). Combinational.
+// requests into GA, GB = G2&G3, GC = (G2|G3)&~GB, GD (Algorithm 1 lines 2-7); any, the line-16
+// fallback set, is the first of them with a mapped port (docs/architecture.md "Fallback set").
+// Combinational.
 module rcu_expand #(
     parameter P = 2,
     parameter A = 4,
@@ -93,5 +95,8 @@ module rcu_expand #(
     assign ok_gb = gb & free_m;
     assign ok_gc = gc & free_m;
     assign ok_gd = gd & free_m;
-    assign any = (ga | gb | gc | gd) & map;
+    // The fallback set (every candidate congested): the fewest-hop class with a mapped port, in
+    // P1's order (docs/architecture.md "Fallback").
+    wire [AH-1:0] ga_m = ga & map, gb_m = gb & map, gc_m = gc & map, gd_m = gd & map;
+    assign any = (|ga_m) ? ga_m : (|gb_m) ? gb_m : (|gc_m) ? gc_m : gd_m;
 endmodule

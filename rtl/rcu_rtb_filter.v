@@ -1,6 +1,7 @@
 // rcu_rtb_filter — stage 3 of the RTB path: LE = table A's LP bitmap, LF = table B's; filter F
 // (zone G only) drops intra-group ports in the packet's source group and global ports in an
-// intermediate group; S1 = LE & ~CongL, S2 = LF & ~CongL. Options through ports the fault units
+// intermediate group; S1 = LE & ~CongL, S2 = LF & ~CongL; the line-22 fallback set is LE, or LF
+// when LE is empty (docs/architecture.md "Fallback set"). Options through ports the fault units
 // invalidated are removed from LE and LF first. Combinational.
 module rcu_rtb_filter #(
     parameter P = 2,
@@ -38,5 +39,5 @@ module rcu_rtb_filter #(
 
     assign s1_ok = le & ~cong_local;
     assign s2_ok = lf & ~cong_local;
-    assign le_lf = le | lf;
+    assign le_lf = (|le) ? le : lf;   // the fallback set: LE, or LF when LE is empty
 endmodule

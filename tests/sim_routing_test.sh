@@ -94,7 +94,6 @@ mins=$(awk -v l="$lo" -v t="$top" '/^sweep: rate=/ { split($2, a, "="); split($3
 set -- $mins
 echo "   highest unsaturated $lo, loads up to $top, lowest accepted above it $1 at $2"
 [ "$1" = "$post" ] && ok || bad "post_saturation $post, the load lines' lowest above $lo: $1"
-awk -v p="$post" -v s="$sat" 'BEGIN { exit !(p <= s) }' && ok || bad "post_saturation $post above saturation $sat"
 # a load past saturation is a plain doar sim at that load (the early stop comes after the sample
 # window, which fixes the accepted load): the top load and, when it is a grid or the top load (the
 # bisection's loads print rounded), the one post_saturation comes from
@@ -111,5 +110,16 @@ done
 [ "$(tail -n 1 "$TMP/nopast")" = "sweep: config=small routing=doar traffic=ur saturation=$sat" ] && ok ||
   bad "without --past: $(tail -n 1 "$TMP/nopast")"
 grep -q "^sweep: rate=$top " "$TMP/nopast" && bad "load $top run without --past" || ok
+# Issue 19 item 5, the regression bar (small, S = 2): MIN on UR saturates above 0.8, and DOAR holds
+# past saturation — its accepted load at offered 1.0 is at least 90 % of its saturation throughput.
+# The loads up to 1.0 continue the sweep above (--past 100 from its output: the --step grid on to
+# 1.0). With the paper's literal fallback (Algorithm 1 lines 16 and 22: at random over every
+# class) DOAR collapses there: 0.34 at 1.0 against 0.62 (docs/RESULTS.md, issue 19).
+echo "== no congestion collapse (small, S = 2): MIN UR above 0.8, DOAR at offered 1.0 >= 90 % of its saturation"
+awk -v m="${v:-0}" 'BEGIN { exit !(m > 0.8) }' && ok || bad "MIN UR saturation with S=2 ${v:-none}, not above 0.8"
+"$DOAR" sweep small --routing doar --traffic ur $SW2 --past 100 --resume "$TMP/past" >"$TMP/past100" 2>"$TMP/err" || bad "sweep --past 100 exit $?"
+a1=$(sed -n 's/^sweep: rate=1.0000 accepted=\([0-9.]*\) .*/\1/p' "$TMP/past100" | head -n 1)
+echo "   doar ur: saturation $sat, accepted at offered 1.0 ${a1:-none}, post_saturation ${post}"
+awk -v a="${a1:-0}" -v s="$sat" 'BEGIN { exit !(a >= 0.9 * s) }' && ok || bad "DOAR UR at offered 1.0: ${a1:-none} < 90% of its saturation $sat (congestion collapse)"
 echo "sim_routing_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

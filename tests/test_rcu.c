@@ -103,10 +103,16 @@ static rcu_out alg1(const alg1_state *s) {
                     return o;
                 }
             }
-        int start = lfsr_start(s->lfsr, AH);                    /* line 16 */
-        for (int n = 0; n < AH; n++) {
+        /* line 16, as decided (docs/architecture.md "Fallback"): at random among the
+         * fewest-hop class that has a mapped port */
+        int fb = -1;
+        for (int c = 0; c < 4 && fb < 0; c++)
+            for (int g = 0; g < AH && fb < 0; g++)
+                if (cls[c][g] && lport(s, g) >= 0) fb = c;
+        int start = lfsr_start(s->lfsr, AH);
+        for (int n = 0; n < AH && fb >= 0; n++) {
             int g = (start + n) % AH;
-            if (!(GA[g] || GB[g] || GC[g] || GD[g]) || lport(s, g) < 0) continue;
+            if (!cls[fb][g] || lport(s, g) < 0) continue;
             o.port = lport(s, g); o.cls = RCU_RTA_RAND; o.gport_valid = 1; o.gport = g; o.vc = vc_rule(s, o.port);
             return o;
         }
@@ -130,10 +136,12 @@ static rcu_out alg1(const alg1_state *s) {
             int l = (s->ptr_rtb + n) % K;
             if (sets[c][l] && !s->cong_l[l]) { o.port = l; o.cls = RCU_S1 + c; o.vc = vc_rule(s, l); return o; }
         }
+    int le_any = 0;   /* line 22, as decided: at random among LE, or LF when LE is empty */
+    for (int l = 0; l < K; l++) le_any |= LE[l];
     int start = lfsr_start(s->lfsr, K);
     for (int n = 0; n < K; n++) {
         int l = (start + n) % K;
-        if (LE[l] || LF[l]) { o.port = l; o.cls = RCU_RTB_RAND; o.vc = vc_rule(s, l); return o; }
+        if (le_any ? LE[l] : LF[l]) { o.port = l; o.cls = RCU_RTB_RAND; o.vc = vc_rule(s, l); return o; }
     }
     return o;
 }
