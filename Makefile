@@ -18,7 +18,7 @@ CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
-.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
+.PHONY: all build deps run test unit-tests mutate mutate-sample mutate-list cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
         rtl-tests faults-tests plant-block fuzz fuzz-smoke tables-verify reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
@@ -33,6 +33,8 @@ help:
 	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
 	@echo "               (CONFIG=tianhe CYCLES=220000: the 63-port router, ~20 min build and ~40 min run)"
 	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
+	@echo "make mutate [MUTANTS=a,b] [MUTATE_SAMPLE=6 [MUTATE_SEED=S]] - the lock-steps' mutation score:"
+	@echo "               tests/mutants/mutants.txt built from copies of rtl/; make mutate-list names them"
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
 	@echo "make fpga-ecp5 / fpga-sim-ecp5 - ULX3S bitstream of the whole small router / its board top in Icarus"
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
@@ -171,6 +173,7 @@ rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
 	tests/lockstep_router_test.sh
 	tests/lockstep_fault_test.sh
+	$(MAKE) --no-print-directory mutate-sample
 	tests/wave_test.sh
 	$(MAKE) --no-print-directory systemc-router CONFIG=small
 	$(MAKE) --no-print-directory fpga-sim-ice40
@@ -476,6 +479,7 @@ flit-fields-check:
 
 # verilator -Wall lint (with and without the planted bug) and Icarus elaboration, every config.
 lint: flit-fields-check
+	@python3 scripts/mutate.py check
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
@@ -524,7 +528,6 @@ MUTANTS ?=
 MUTATE_SAMPLE ?=
 MUTATE_SEED ?=
 MUTATE_TEST_SAMPLE ?= 6
-.PHONY: mutate mutate-sample mutate-list
 $(BUILD)/mutants/%/rtl/.applied: tests/mutants/mutants.txt scripts/mutate.py $(RTL_SRC) $(RTL_INC)
 	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/rtl
 mutate: $(BUILD)/doar $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o

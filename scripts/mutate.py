@@ -16,8 +16,8 @@ mutant of a given lock-step it runs the unmutated RTL through the same lock-step
 configuration, seed, cycles): that one must report no mismatch, or the run stops. The last line is
   mutate: killed=K total=N survived=NAMES      (NAMES: comma-separated, or "none")
 Exit status: 0 every mutant killed, 1 a mutant survived or did not build, 2 bad input.
---sample N takes N mutants in file order starting at (seed * N) mod total, wrapping, so
-consecutive seeds walk the whole list; the seed defaults to the day number (UTC days since
+--sample N takes N mutants starting at (seed * N) mod total of the list taken in turn from each
+lock-step (rcu, fault, router, rcu, ...), wrapping, so consecutive seeds walk the whole list; the seed defaults to the day number (UTC days since
 1970-01-01), so `make test` exercises every mutant over successive days, and --seed reproduces one.
 """
 import os
@@ -165,6 +165,22 @@ def run_lockstep(m, mutant, wave_dir, timeout):
     return "survived", last[:200]
 
 
+def interleaved(mutants):
+    """The mutants taken in turn from each lock-step (rcu, fault, router, rcu, ...), each in file
+    order: a window of a sample then holds about as many of each, so the sample's cost (a router
+    build is several times an rcu or fault one) stays about the same from day to day."""
+    groups = {}
+    for m in mutants:
+        groups.setdefault(m["harness"], []).append(m)
+    out, i = [], 0
+    while len(out) < len(mutants):
+        for g in groups.values():
+            if i < len(g):
+                out.append(g[i])
+        i += 1
+    return out
+
+
 def cmd_run(argv):
     only, sample, seed, keep, timeout = None, None, None, False, 600
     i = 0
@@ -210,8 +226,9 @@ def cmd_run(argv):
         if seed is None:
             seed = int(time.time() // 86400)
         n = min(sample, len(mutants))
-        start = (seed * n) % len(mutants)
-        chosen = [mutants[(start + j) % len(mutants)] for j in range(n)]
+        order = interleaved(mutants)
+        start = (seed * n) % len(order)
+        chosen = [order[(start + j) % len(order)] for j in range(n)]
         print(f"mutate: sample of {n} of {len(mutants)} mutants, seed {seed} "
               f"(reproduce: make mutate MUTATE_SAMPLE={sample} MUTATE_SEED={seed})", flush=True)
     else:
