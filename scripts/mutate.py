@@ -10,6 +10,9 @@ silently when the RTL changes) and their replacements, and the lock-step that mu
   mutate.py check                                 every mutant still applies (no build)
   mutate.py run [--only A,B] [--sample N [--seed S]] [--keep] [--timeout SECONDS]
 
+A mutant marked 'equivalent REASON' (no lock-step can see it; docs/verification.md says why) is
+checked to apply but not run or counted, unless named with --only.
+
 `run` builds each mutant's lock-step from its copy (make ... MUTANT=NAME), runs it and classifies it:
 killed (the lock-step reported a mismatch or a conservation failure) or survived. Before the first
 mutant of a given lock-step it runs the unmutated RTL through the same lock-step (same
@@ -93,6 +96,8 @@ def parse(path=LIST):
             cur["edits"][-1][1] = val
         elif key == "why":
             cur["why"] = (cur.get("why", "") + " " + val).strip()
+        elif key == "equivalent":
+            cur["equivalent"] = (cur.get("equivalent", "") + " " + val).strip()
         else:
             raise BadInput(f"{where}: unknown field '{key}'")
     for m in mutants:
@@ -223,6 +228,7 @@ def cmd_run(argv):
             raise BadInput(f"unknown mutant '{unknown[0]}' (mutate.py list names them)")
         chosen = [by_name[n] for n in only]
     elif sample is not None:
+        mutants = [m for m in mutants if "equivalent" not in m]
         if seed is None:
             seed = int(time.time() // 86400)
         n = min(sample, len(mutants))
@@ -232,7 +238,10 @@ def cmd_run(argv):
         print(f"mutate: sample of {n} of {len(mutants)} mutants, seed {seed} "
               f"(reproduce: make mutate MUTATE_SAMPLE={sample} MUTATE_SEED={seed})", flush=True)
     else:
-        chosen = mutants
+        equivalent = [m["name"] for m in mutants if "equivalent" in m]
+        if equivalent:
+            print(f"mutate: equivalent, not run (docs/verification.md; --only runs one): {','.join(equivalent)}")
+        chosen = [m for m in mutants if "equivalent" not in m]
     for m in chosen:               # every chosen mutant must still apply before anything is built
         mutated_text(m)
 
@@ -283,7 +292,8 @@ def main(argv):
         if len(argv) != 1:
             raise BadInput("usage: mutate.py list")
         for m in parse():
-            print(f"{m['name']:32} {m['file']:22} {m['harness']} {m['config']} {m['cycles']}  {m['why']}")
+            eq = "  [equivalent: " + m["equivalent"] + "]" if "equivalent" in m else ""
+            print(f"{m['name']:32} {m['file']:22} {m['harness']} {m['config']} {m['cycles']}  {m['why']}{eq}")
         return 0
     if cmd == "check":
         if len(argv) != 1:
