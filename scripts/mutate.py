@@ -273,8 +273,10 @@ def cmd_run(argv):
         print(f"mutate: [{k}/{len(chosen)}] {m['name']} ({m['file']}; {where}): {verdict}, {detail} ({dt:.0f} s)",
               flush=True)
         {"killed": killed, "survived": survived, "error": errors}[verdict].append(m["name"])
-        if not keep and verdict == "killed" and os.path.isdir(os.path.join(ROOT, mdir)):
-            shutil.rmtree(os.path.join(ROOT, mdir))
+        if not keep and verdict == "killed":   # the model is large; the copy of rtl/ stays (PLANT=1 uses two)
+            for sub in (f"{m['harness']}_{m['config']}", "waves"):
+                if os.path.isdir(os.path.join(ROOT, mdir, sub)):
+                    shutil.rmtree(os.path.join(ROOT, mdir, sub))
     total = len(chosen)
     if errors:
         print(f"mutate: not built or not run (count as survived): {','.join(errors)}")
