@@ -173,6 +173,7 @@ rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
 	tests/lockstep_router_test.sh
 	tests/lockstep_fault_test.sh
+	tests/mutate_test.sh
 	$(MAKE) --no-print-directory mutate-sample
 	tests/wave_test.sh
 	$(MAKE) --no-print-directory systemc-router CONFIG=small

@@ -5,6 +5,7 @@ The mutants live in tests/mutants/mutants.txt, outside the product sources: each
 one or more exact texts to find there (each must occur exactly once, so a mutant cannot rot
 silently when the RTL changes) and their replacements, and the lock-step that must kill it.
 
+  mutate.py [--list FILE] COMMAND ...             FILE instead of tests/mutants/mutants.txt
   mutate.py list                                  the mutants, one a line
   mutate.py apply NAME DIR                        copy rtl/ to DIR with mutant NAME applied
   mutate.py check                                 every mutant still applies (no build)
@@ -47,8 +48,9 @@ def die(msg, code=2):
     sys.exit(code)
 
 
-def parse(path=LIST):
+def parse(path=None):
     """Mutant records: name, file, harness, config, cycles, seed, args, edits [(find, replace)], why."""
+    path = path or LIST
     mutants, cur = [], None
     try:
         lines = open(path, encoding="utf-8").read().split("\n")
@@ -287,6 +289,10 @@ def cmd_run(argv):
 
 
 def main(argv):
+    global LIST
+    if len(argv) >= 2 and argv[0] == "--list":   # another mutant list (tests/mutate_test.sh)
+        LIST = os.path.abspath(argv[1])
+        argv = argv[2:]
     if len(argv) < 1:
         raise BadInput("usage: mutate.py list | check | apply NAME DIR | run [options]")
     cmd = argv[0]
