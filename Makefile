@@ -531,6 +531,14 @@ MUTATE_SEED ?=
 MUTATE_TEST_SAMPLE ?= 6
 $(BUILD)/mutants/%/rtl/.applied: tests/mutants/mutants.txt scripts/mutate.py $(RTL_SRC) $(RTL_INC)
 	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/rtl
+# a mutant of the C model (harness 'oracle'): build/doar from a copy of csim/ with it applied (-Icsim
+# after the copy: csim/fault_campaign.c reaches tests/oracle/ by a path relative to csim/)
+$(BUILD)/mutants/%/csim/.applied: tests/mutants/mutants.txt scripts/mutate.py $(CSIM_LIB_SRC) $(CSIM_HDR) csim/doar.c
+	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/csim
+$(BUILD)/mutants/%/doar: $(BUILD)/mutants/%/csim/.applied
+	$(CC) $(CSTD) $(WARN) -Wno-error $(CFLAGS) -I$(BUILD)/mutants/$*/csim -Icsim -o $@ \
+	  $(patsubst csim/%,$(BUILD)/mutants/$*/csim/%,$(CSIM_LIB_SRC)) $(BUILD)/mutants/$*/csim/doar.c
+.PRECIOUS: $(BUILD)/mutants/%/csim/.applied $(BUILD)/mutants/%/rtl/.applied
 mutate: $(BUILD)/doar $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
 	@python3 scripts/mutate.py run $(if $(MUTANTS),--only $(MUTANTS)) $(if $(MUTATE_SAMPLE),--sample $(MUTATE_SAMPLE)) \
 	  $(if $(MUTATE_SEED),--seed $(MUTATE_SEED))

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """mutate.py — the lock-steps' mutation score (issue 21).
 
-The mutants live in tests/mutants/mutants.txt, outside the product sources: each names an RTL file,
+The mutants live in tests/mutants/mutants.txt, outside the product sources: each names an RTL file
+(or a C model file checked by the fault campaigns' oracle, `doar faults`),
 one or more exact texts to find there (each must occur exactly once, so a mutant cannot rot
 silently when the RTL changes) and their replacements, and the lock-step that must kill it.
 
@@ -34,7 +35,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(ROOT, "tests", "mutants", "mutants.txt")
 BUILD = "build"
-HARNESSES = {"rcu", "fault", "router"}
+HARNESSES = {"rcu", "fault", "router", "oracle"}
 CONFIGS = {"tiny", "small", "fig8", "mid", "paper", "tianhe"}
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -80,7 +81,7 @@ def parse(path=None):
         elif key == "lockstep":
             f = val.split()
             if len(f) < 3 or f[0] not in HARNESSES or f[1] not in CONFIGS or not f[2].isdigit():
-                raise BadInput(f"{where}: expected 'lockstep rcu|fault|router CONFIG CYCLES [SEED] [-- ARGS]'")
+                raise BadInput(f"{where}: expected 'lockstep rcu|fault|router|oracle CONFIG CYCLES [SEED] [-- ARGS]'")
             cur["harness"], cur["config"], cur["cycles"] = f[0], f[1], int(f[2])
             rest = f[3:]
             if rest and rest[0].isdigit():
@@ -108,8 +109,10 @@ def parse(path=None):
                 raise BadInput(f"{m['where']}: mutant {m['name']} has no '{need if need != 'harness' else 'lockstep'}' line")
         if not m["edits"] or any(r is None or not f for f, r in m["edits"]):
             raise BadInput(f"{m['where']}: mutant {m['name']} needs find/replace pairs")
-        if not m["file"].startswith("rtl/"):
-            raise BadInput(f"{m['where']}: mutant {m['name']}: only rtl/ files are mutated here")
+        if not (m["file"].startswith("rtl/") or m["file"].startswith("csim/")) or m["file"].count("/") != 1:
+            raise BadInput(f"{m['where']}: mutant {m['name']}: only files of rtl/ and csim/ are mutated")
+        if m["file"].startswith("csim/") != (m["harness"] == "oracle"):
+            raise BadInput(f"{m['where']}: mutant {m['name']}: a csim/ mutant runs on 'oracle', an rtl/ one on a lock-step")
     return mutants
 
 
@@ -133,7 +136,7 @@ def apply(m, out_dir):
     text = mutated_text(m)
     if os.path.isdir(out_dir):
         shutil.rmtree(out_dir)
-    shutil.copytree(os.path.join(ROOT, "rtl"), out_dir)
+    shutil.copytree(os.path.join(ROOT, os.path.dirname(m["file"])), out_dir)
     with open(os.path.join(out_dir, os.path.basename(m["file"])), "w", encoding="utf-8") as f:
         f.write(text)
     with open(os.path.join(out_dir, ".applied"), "w", encoding="utf-8") as f:
@@ -141,6 +144,8 @@ def apply(m, out_dir):
 
 
 def harness_bin(h, cfg, mutant):
+    if h == "oracle":   # the C model's fault campaigns against the oracle: build/doar from the copy
+        return f"{BUILD}/mutants/{mutant}/doar" if mutant else f"{BUILD}/doar"
     d = f"{BUILD}/mutants/{mutant}/{h}_{cfg}" if mutant else f"{BUILD}/{h}/{cfg}"
     return f"{d}/{h}_lockstep"
 
@@ -153,14 +158,24 @@ def make(*args):
 
 def run_lockstep(m, mutant, wave_dir, timeout):
     """(verdict, detail): 'killed' | 'survived' | 'error'."""
-    cmd = [os.path.join(ROOT, harness_bin(m["harness"], m["config"], mutant)), "--config", m["config"],
-           "--tables", f"{BUILD}/tables/{m['config']}", "--seed", str(m["seed"]), "--cycles", str(m["cycles"]),
-           "--quiet", "--wave-dir", wave_dir, *m["args"]]
+    exe = os.path.join(ROOT, harness_bin(m["harness"], m["config"], mutant))
+    if m["harness"] == "oracle":   # CYCLES: campaigns
+        cmd = [exe, "faults", m["config"], "--campaigns", str(m["cycles"]), "--seed", str(m["seed"]), "--quiet", *m["args"]]
+    else:
+        cmd = [exe, "--config", m["config"], "--tables", f"{BUILD}/tables/{m['config']}", "--seed", str(m["seed"]),
+               "--cycles", str(m["cycles"]), "--quiet", "--wave-dir", wave_dir, *m["args"]]
     try:
         p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "error", f"timed out after {timeout} s"
     out = p.stdout
+    if m["harness"] == "oracle":
+        last = (out.strip().splitlines() or ["(no output)"])[-1]
+        if p.returncode == 1 and re.match(r"faults: FAIL .*oracle_mismatches=[1-9]", last):
+            return "killed", "the oracle disagrees: " + last[:150]
+        if p.returncode == 0:
+            return "survived", last[:200]
+        return "error", f"doar faults exited {p.returncode}: {last[:150]}"
     hit = re.search(r"(MISMATCH at cycle \d+|CONSERVATION FAILED in epoch \d+)", out)
     if p.returncode == 2:
         return "error", "lock-step refused its input: " + (out.strip().splitlines() or ["?"])[-1][:200]
@@ -253,7 +268,8 @@ def cmd_run(argv):
     for k, m in enumerate(chosen, 1):
         t0 = time.time()
         key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]))
-        where = f"{m['harness']} {m['config']} {m['cycles']} cycles seed {m['seed']}"
+        unit = "campaigns" if m["harness"] == "oracle" else "cycles"
+        where = f"{m['harness']} {m['config']} {m['cycles']} {unit} seed {m['seed']}"
         if key not in baselines:
             rc, out = make(f"tables-verify", f"CONFIG={m['config']}")
             if rc == 0:
