@@ -18,7 +18,7 @@ CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
-.PHONY: all build deps run test unit-tests cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
+.PHONY: all build deps run test unit-tests mutate mutate-sample mutate-list cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
         rtl-tests faults-tests plant-block fuzz fuzz-smoke tables-verify reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
@@ -33,6 +33,8 @@ help:
 	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
 	@echo "               (CONFIG=tianhe CYCLES=220000: the 63-port router, ~20 min build and ~40 min run)"
 	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
+	@echo "make mutate [MUTANTS=a,b] [MUTATE_SAMPLE=6 [MUTATE_SEED=S]] - the lock-steps' mutation score:"
+	@echo "               tests/mutants/mutants.txt built from copies of rtl/; make mutate-list names them"
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
 	@echo "make fpga-ecp5 / fpga-sim-ecp5 - ULX3S bitstream of the whole small router / its board top in Icarus"
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
@@ -171,6 +173,8 @@ rtl-tests: lint synth-rcu
 	tests/lockstep_rcu_test.sh
 	tests/lockstep_router_test.sh
 	tests/lockstep_fault_test.sh
+	tests/mutate_test.sh
+	$(MAKE) --no-print-directory mutate-sample
 	tests/wave_test.sh
 	$(MAKE) --no-print-directory systemc-router CONFIG=small
 	$(MAKE) --no-print-directory fpga-sim-ice40
@@ -213,7 +217,21 @@ RTL_HDR := rtl/flit_fields.vh
 # the includes the modules read (dependencies of the Verilator builds)
 RTL_INC := $(RTL_HDR) rtl/credit_ge.vh
 PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
-RCU_DIR  = $(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX)
+# Mutants (issue 21): tests/mutants/mutants.txt lists small deliberate bugs in copies of rtl/, kept
+# out of the product sources. MUTANT=NAME builds a lock-step from build/mutants/NAME/rtl (rtl/ with
+# NAME applied by scripts/mutate.py, which fails when its text is not found exactly once) into
+# build/mutants/NAME/<harness>_CONFIG; `make mutate` runs them all. PLANT=1 is the named mutant
+# below for rcu and fault; the router's PLANT=1 stays -DPLANT_BUG in rtl/router_input.v until the
+# allocator rewrite (no mutants against the input unit and allocator before then).
+MUTANT ?=
+PLANT_MUTANT_rcu   := rcu-p1-gd-before-gc
+PLANT_MUTANT_fault := fault-fd-role-swap
+mutant_of  = $(or $(MUTANT),$(if $(filter 1,$(PLANT)),$(PLANT_MUTANT_$(1))))
+rtl_of     = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl,rtl)
+mutant_dep = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl/.applied)
+# a mutant may leave a signal unused: its warnings do not stop the build
+mutant_vflags = $(if $(call mutant_of,$(1)),-Wno-fatal)
+RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX))
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast
 
 $(BUILD)/libdoar.a: $(CSIM_LIB_SRC) $(CSIM_HDR)
@@ -250,7 +268,7 @@ synth-rcu:
 # ---------------- the whole router lock-step ----------------
 BULLETIN ?= 1
 SPEEDUP ?= 2
-ROUTER_DIR = $(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),)
+ROUTER_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/router_$(CONFIG),$(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),))
 # tianhe's verilated router is ~220 MB of C++ (one 0.6-2.5 MB function per file): at Verilator's
 # default -Os a file takes minutes, at -O1 ~20 s; the rarely run __Slow files (set-up, trace
 # declarations) at -O0. Build ~25 min on 2 cores (docs/RESULTS.md "Router v2").
@@ -261,11 +279,11 @@ $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -c $< -o $@
 
-$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,router) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(ROUTER_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
-	verilator $(VERILATOR_FLAGS) -Irtl rtl/router.v --top-module router \
+	verilator $(VERILATOR_FLAGS) $(call mutant_vflags,router) -I$(call rtl_of,router) $(call rtl_of,router)/router.v --top-module router \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) \
 	  $(if $(filter 1,$(PLANT)),-DPLANT_BUG,) $(ROUTER_MAKEFLAGS_$(CONFIG)) \
 	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP)" \
@@ -279,14 +297,13 @@ lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifes
 	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
 
 # ---------------- the fault-handling units lock-step ----------------
-FAULT_DIR = $(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX)
-$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_INC) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+FAULT_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/fault_$(CONFIG),$(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX))
+$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,fault) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(FAULT_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
-	verilator $(VERILATOR_FLAGS) -Irtl rtl/fault.v --top-module fault \
+	verilator $(VERILATOR_FLAGS) $(call mutant_vflags,fault) -I$(call rtl_of,fault) $(call rtl_of,fault)/fault.v --top-module fault \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
-	  $(if $(filter 1,$(PLANT)),-GPLANT_BUG=1,) \
 	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/libdoar.a" \
 	  --Mdir $(FAULT_DIR) -o fault_lockstep $(CURDIR)/tb/fault_lockstep.cpp > $(FAULT_DIR)/build.log 2>&1 \
@@ -463,9 +480,9 @@ flit-fields-check:
 
 # verilator -Wall lint (with and without the planted bug) and Icarus elaboration, every config.
 lint: flit-fields-check
+	@python3 scripts/mutate.py check
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
 	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
-	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
@@ -475,20 +492,19 @@ lint: flit-fields-check
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -Irtl -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
-	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GPLANT_BUG=$$b || exit 1; done; \
+	  verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
 	@set -- $(DFLY_tianhe); verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
 	  && echo "lint: router tianhe (64-port size, S=2) elaborates clean (verilator -Wall)"
 	@verilator --lint-only -Wall -Irtl fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
 
-$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) $(RTL_HDR) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) $(RTL_HDR) $(call mutant_dep,rcu) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
-	verilator $(VERILATOR_FLAGS) -Irtl rtl/rcu.v --top-module rcu \
+	verilator $(VERILATOR_FLAGS) $(call mutant_vflags,rcu) -I$(call rtl_of,rcu) $(call rtl_of,rcu)/rcu.v --top-module rcu \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
-	  $(if $(filter 1,$(PLANT)),-DPLANT_BUG,) \
 	  -CFLAGS "-O2 -I$(CURDIR)/csim -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/libdoar.a" \
 	  --Mdir $(RCU_DIR) -o rcu_lockstep $(CURDIR)/tb/rcu_lockstep.cpp > $(RCU_DIR)/build.log 2>&1 \
@@ -503,6 +519,33 @@ lockstep-rcu: $(RCU_DIR)/rcu_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	$(RCU_DIR)/rcu_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
 	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves; rc=$$?; \
 	  if [ $$rc -eq 3 ] && [ "$(REQUIRE_COVERAGE)" != 1 ]; then exit 0; fi; exit $$rc
+
+# ---------------- mutation score of the lock-steps (issue 21) ----------------
+# make mutate [MUTANTS=a,b] [MUTATE_SAMPLE=N [MUTATE_SEED=S]]: every mutant of tests/mutants/mutants.txt
+# (or the named ones, or N of them rotating by day, S reproducing a day's) built from a copy of rtl/,
+# run through the lock-step that covers its unit, classified killed or survived; last line
+# `mutate: killed=K total=N survived=NAMES`. make mutate-sample is the share `make test` runs.
+MUTANTS ?=
+MUTATE_SAMPLE ?=
+MUTATE_SEED ?=
+MUTATE_TEST_SAMPLE ?= 6
+$(BUILD)/mutants/%/rtl/.applied: tests/mutants/mutants.txt scripts/mutate.py $(RTL_SRC) $(RTL_INC)
+	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/rtl
+# a mutant of the C model (harness 'oracle'): build/doar from a copy of csim/ with it applied (-Icsim
+# after the copy: csim/fault_campaign.c reaches tests/oracle/ by a path relative to csim/)
+$(BUILD)/mutants/%/csim/.applied: tests/mutants/mutants.txt scripts/mutate.py $(CSIM_LIB_SRC) $(CSIM_HDR) csim/doar.c
+	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/csim
+$(BUILD)/mutants/%/doar: $(BUILD)/mutants/%/csim/.applied
+	$(CC) $(CSTD) $(WARN) -Wno-error $(CFLAGS) -I$(BUILD)/mutants/$*/csim -Icsim -o $@ \
+	  $(patsubst csim/%,$(BUILD)/mutants/$*/csim/%,$(CSIM_LIB_SRC)) $(BUILD)/mutants/$*/csim/doar.c
+.PRECIOUS: $(BUILD)/mutants/%/csim/.applied $(BUILD)/mutants/%/rtl/.applied
+mutate: $(BUILD)/doar $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
+	@python3 scripts/mutate.py run $(if $(MUTANTS),--only $(MUTANTS)) $(if $(MUTATE_SAMPLE),--sample $(MUTATE_SAMPLE)) \
+	  $(if $(MUTATE_SEED),--seed $(MUTATE_SEED))
+mutate-sample:
+	@$(MAKE) --no-print-directory mutate MUTATE_SAMPLE=$(MUTATE_TEST_SAMPLE) MUTATE_SEED=$(MUTATE_SEED)
+mutate-list:
+	@python3 scripts/mutate.py list
 
 # ---------------- fuzzing (issue 24): libFuzzer targets under ASan+UBSan ----------------
 # tests/fuzz/fuzz_T.c for T in FUZZ_TARGETS, seed corpora from real files in tests/fuzz/corpus/T.

@@ -147,7 +147,6 @@ static void usage_faults(FILE *f) {
                "  --router-share X     share of faults that are router faults, 0..1 (default 0.2)\n"
                "  --latency L,G        FD/FR link latency, intra-group and global (default 10,100)\n"
                "  --example NAME       seed 001's worked examples on fig8: fig8b, fig8c, fig9\n"
-               "  --plant              planted bug: units apply every FD to every port (must FAIL)\n"
                "  --verbose            one line per campaign (twice: also its faults)\n"
                "  --quiet              no progress lines\n%s",
             common_help);
@@ -465,8 +464,7 @@ static int parse_args(cli *c, int argc, char **argv, void (*usage)(FILE *)) {
             if (strcmp(v, "fig8b") && strcmp(v, "fig8c") && strcmp(v, "fig9"))
                 return bad(c, "--example '%s': expected fig8b, fig8c or fig9", v);
             c->example = v;
-        } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--plant")) c->fopt.plant = 1;
-        else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--verbose")) c->fopt.verbose++;
+        } else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--verbose")) c->fopt.verbose++;
         else if (!strcmp(c->cmd, "faults") && !strcmp(a, "--quiet")) c->quiet = 1;
         else if (!strcmp(a, "--nm-slots") && strcmp(c->cmd, "topo")) {
             NEED_VALUE();
@@ -830,11 +828,11 @@ static int cmd_faults(cli *c) {
     }
     c->fopt.seed = c->seed;
     c->fopt.progress = c->quiet ? NULL : stderr;
-    printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu%s "
+    printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu "
            "memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, c->fopt.campaigns, c->fopt.exact_faults ? "faults" : "max_faults",
            c->fopt.max_faults, c->fopt.router_permille / 1000.0,
-           c->fopt.lat_local, c->fopt.lat_global, c->seed, c->fopt.plant ? " PLANTED-BUG" : "", need / 1048576.0);
+           c->fopt.lat_local, c->fopt.lat_global, c->seed, need / 1048576.0);
     fflush(stdout);
     fault_campaign_result r;
     double t0 = now_s();

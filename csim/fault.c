@@ -148,7 +148,6 @@ void fault_free(fault_unit *fu) {
 }
 
 void fault_reset(fault_unit *fu) {
-    int plant = fu->plant;
     size_t n = (size_t)fu->k * fu->et_num;
     for (size_t i = 0; i < n; i++) {
         fu->mask[i] = ~(uint64_t)0;
@@ -167,7 +166,6 @@ void fault_reset(fault_unit *fu) {
     fu->cmd = FCMD_NONE;
     fu->wr_entry = -1;
     fu->in_taken = -1;
-    fu->plant = plant;
 }
 
 /* ---- inputs and outputs ---- */
@@ -415,7 +413,7 @@ void fault_tick(fault_unit *fu) {
         } else if (fu->cmd == FCMD_MATCH_FD && q == FAULT_ACT_CYCLES - 1) {
             fu->wr_entry = fu->cmd_entry;
             for (int c = 0; c < fu->k; c++)
-                if (fu->plant || applies_to(fu, c, fu->cmd_msg.role)) fd_act(fu, c, fu->cmd_entry, fp, &fu->cmd_msg);
+                if (applies_to(fu, c, fu->cmd_msg.role)) fd_act(fu, c, fu->cmd_entry, fp, &fu->cmd_msg);
         } else if (fu->cmd == FCMD_MATCH_FR && q == FAULT_ACT_CYCLES - 1 && fu->cmd_entry >= 0) {
             fu->wr_entry = fu->cmd_entry;
             for (int c = 0; c < fu->k; c++)

@@ -125,7 +125,6 @@ typedef struct {
     fault_stats st;
     int wr_entry;                  /* entry written in the last tick (all ports), -1: none */
     int in_taken;                  /* input port whose FIFO the last tick fetched from, -1: none */
-    int plant;                     /* test only: 1 applies every FD message to every port (ignores roles) */
 } fault_unit;
 
 int fault_init(fault_unit *fu, const table_set *ts, int router, char err[DOAR_ERRLEN]);

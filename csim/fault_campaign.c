@@ -117,7 +117,6 @@ int fault_campaign_run(const table_set *ts, const fault_campaign_opts *o, fault_
     memset(res, 0, sizeof *res);
     fault_net n;
     if (fault_net_init(&n, ts, o->lat_local, o->lat_global, err)) return -1;
-    for (int r = 0; r < t->n_routers; r++) n.fu[r].plant = o->plant;
     fault_site *sites = malloc((size_t)o->max_faults * sizeof *sites);
     if (!sites) { fault_net_free(&n); snprintf(err, DOAR_ERRLEN, "out of memory"); return -1; }
     double t0 = now_s(), next = 2.0;

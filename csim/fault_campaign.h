@@ -21,7 +21,6 @@ typedef struct {
     int router_permille;      /* share of faults that are router faults (per mille) */
     int lat_local, lat_global;
     unsigned long long seed;
-    int plant;                /* 1: fault units apply every FD to every port (role bug) */
     int verbose;              /* one line per campaign */
     FILE *progress;
 } fault_campaign_opts;

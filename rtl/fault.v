@@ -26,8 +26,7 @@ module fault #(
     parameter MW = 6 + GW + BW + NW,
     parameter IN_DEPTH = 4, parameter IN_AW = 2,      // per input port, power of two
     parameter EV_DEPTH = 8, parameter EV_AW = 3,      // csim FAULT_EV_DEPTH
-    parameter OUT_DEPTH = 64, parameter OUT_AW = 6,   // per output port, power of two
-    parameter PLANT_BUG = 0
+    parameter OUT_DEPTH = 64, parameter OUT_AW = 6    // per output port, power of two
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -202,7 +201,7 @@ module fault #(
             localparam TERMINAL = gc < P;
             wire applies = (cmd == C_TFD || cmd == C_TFR) ? 1'b1 : (TERMINAL ? m_role[0] : m_role[1]);
             fault_port #(.P(P), .A(A), .G(G), .K(K), .PORT(gc), .ET_NUM(ET_NUM), .EW(EW), .KB(KB), .GW(GW),
-                         .BW(BW), .NW(NW), .MW(MW), .PLANT_BUG(PLANT_BUG)) u_port (
+                         .BW(BW), .NW(NW), .MW(MW)) u_port (
                 .clk(clk), .rst(rst),
                 .cfg_we(cfg_we && cfg_port == gc[KB-1:0]), .cfg_entry(cfg_entry), .cfg_src(cfg_src), .cfg_int(cfg_int),
                 .my_gid(my_gid), .my_bid(my_bid), .peer_dead(peer_dead),

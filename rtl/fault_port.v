@@ -17,8 +17,7 @@ module fault_port #(
     parameter EW = 4,                  // clog2(ET_NUM)
     parameter KB = 3,                  // max(1, clog2(K))
     parameter GW = 4, parameter BW = 2, parameter NW = 1,
-    parameter MW = 6 + GW + BW + NW,   // message {kind, prefix, role, g, b, n}
-    parameter PLANT_BUG = 0            // 1: an FD reports its two role bits swapped
+    parameter MW = 6 + GW + BW + NW    // message {kind, prefix, role, g, b, n}
 ) (
     input  wire          clk,
     input  wire          rst,
@@ -143,8 +142,7 @@ module fault_port #(
             if (op_fd) begin
                 if (lost != 2'b00 && !dead) begin
                     msg0_v = 1'b1;
-                    msg0 = with_kind_role(op_use_addr ? op_addr : et_addr, KIND_FD,
-                                          PLANT_BUG != 0 ? {lost[0], lost[1]} : lost);
+                    msg0 = with_kind_role(op_use_addr ? op_addr : et_addr, KIND_FD, lost);
                 end
                 if (op_rel && missing != 2'b00) begin
                     // withdraw: an FR for the dead router's entry, and the group if complete

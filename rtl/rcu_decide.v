@@ -65,15 +65,9 @@ module rcu_decide #(
     endgenerate
 
     // P1 priority GA > GB > GC > GD. (GB and GC are never both non-empty: GB needs R_d = R_s,
-    // which makes G2 = G3 and GC empty.) The planted bug (PLANT_BUG) tries GD, a hop-5 class,
-    // before GC, a hop-4 class.
-`ifdef PLANT_BUG
-    wire [AH-1:0] pri2 = ok_gd, pri3 = ok_gc;
-    localparam [3:0] CLS_PRI2 = CLS_GD, CLS_PRI3 = CLS_GC;
-`else
+    // which makes G2 = G3 and GC empty.)
     wire [AH-1:0] pri2 = ok_gc, pri3 = ok_gd;
     localparam [3:0] CLS_PRI2 = CLS_GC, CLS_PRI3 = CLS_GD;
-`endif
 
     wire f_ga, f_gb, f_p2, f_p3, f_any, f_s1, f_s2, f_lelf;
     wire [GPW-1:0] i_ga, i_gb, i_p2, i_p3, i_any;

@@ -63,8 +63,19 @@ void describe(uint64_t v, char *buf, size_t n) {
 
 struct Coverage {
     long events[4] = {0}, msgs_in[3] = {0}, msgs_out[3] = {0}, writes = 0, resets = 0;
+    // events on an intra-group port j (port P + j) by the neighbour index's two branches:
+    // j < bid leads to router j, j >= bid to router j + 1 (the own router is skipped)
+    long nb_below = 0, nb_above = 0;
     fault_stats st;      // the C model's own counters (commands by kind, releases, group FRs)
 };
+
+// the C model's counters of one router's run added to those of the routers before it
+void add_stats(fault_stats &to, const fault_stats &from) {
+    for (int c = 0; c < FCMD_KINDS; c++) to.commands[c] += from.commands[c];
+    to.releases += from.releases;
+    to.revivals += from.revivals;
+    to.group_fr += from.group_fr;
+}
 
 struct Mismatch {
     long cycle = -1;
@@ -258,7 +269,15 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
             }
         }
         if (!reset) {
-            if (ev) { fault_event(&fu, (fault_event_kind)ev_kind, ev_port); events++; cov.events[ev_kind]++; }
+            if (ev) {
+                fault_event(&fu, (fault_event_kind)ev_kind, ev_port);
+                events++;
+                cov.events[ev_kind]++;
+                if (ev_port >= kP && ev_port < kP + kA - 1) {
+                    if (ev_port - kP < topo_bid(&t, router_)) cov.nb_below++;
+                    else cov.nb_above++;
+                }
+            }
             for (int c = 0; c < kK; c++)
                 if ((in_valid >> c) & 1) { fault_receive(&fu, c, &in[c]); events++; cov.msgs_in[in[c].kind]++; }
         }
@@ -274,7 +293,7 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
         }
     }
     if (fst_) fst_->close();
-    cov.st = fu.st;
+    add_stats(cov.st, fu.st);
     fault_free(&fu);
     return 0;
 }
@@ -299,7 +318,9 @@ void write_gtkw(const std::string &path, const std::string &fst, long start_time
 
 void usage(FILE *f) {
     fprintf(f, "usage: fault_lockstep --tables DIR [--config NAME] [--router G,B] [--seed S] [--cycles N]\n"
-               "                      [--wave-dir DIR] [--window W] [--scenario random|fault-diagnosis] [--quiet]\n");
+               "                      [--wave-dir DIR] [--window W] [--scenario random|fault-diagnosis] [--quiet]\n"
+               "Without --router: three routers of one group (chosen from the seed), bid 0, a/2 and a-1,\n"
+               "each for N cycles, so both branches of the intra-group neighbour index are taken.\n");
 }
 
 }  // namespace
@@ -324,6 +345,7 @@ int main(int argc, char **argv) {
     table_set ts;
     if (harness::load_tables("fault_lockstep", o, kP, kA, kH, kG, &ts)) return kExitBadInput;
     int router = -1;
+    std::vector<int> routers;   // the random run's routers, in order
     if (!router_arg.empty()) {
         int g = -1, b = -1;
         if (sscanf(router_arg.c_str(), "%d,%d", &g, &b) != 2 || g < 0 || g >= kG || b < 0 || b >= kA) {
@@ -331,11 +353,25 @@ int main(int argc, char **argv) {
             return kExitBadInput;
         }
         router = topo_router(&ts.t, g, b);
+        if (router >= 0 && ts.present[router]) routers.push_back(router);
     } else {
-        // the first router with tables, counted from a seed-dependent start
+        // The first router with tables, counted from a seed-dependent start, then the routers of
+        // its group with bid 0, a/2 and a-1 that have tables (issue 21: a run at bid = a-1 alone
+        // never takes the neighbour index's j >= bid branch).
         for (int i = 0; i < ts.t.n_routers && router < 0; i++) {
             int r = (int)((o.seed * 7919 + (uint64_t)i) % (uint64_t)ts.t.n_routers);
             if (ts.present[r]) router = r;
+        }
+        if (router >= 0) {
+            const int gid = topo_gid(&ts.t, router), bids[3] = {0, kA / 2, kA - 1};
+            for (int bid : bids) {
+                int r = topo_router(&ts.t, gid, bid);
+                bool seen = false;
+                for (int x : routers) seen = seen || x == r;
+                if (!seen && ts.present[r]) routers.push_back(r);
+            }
+            if (routers.empty()) routers.push_back(router);
+            router = routers[0];
         }
     }
     if (router < 0 || !ts.present[router]) {
@@ -387,16 +423,26 @@ int main(int argc, char **argv) {
     }
     Coverage cov;
     Mismatch mm;
-    long events = 0;
+    long events = 0, cycles_run = 0;
+    int bad = 0;
     time_t t0 = time(nullptr);
-    Run run(o, ts, router, -1);
-    int bad = run.go(cov, events, mm, nullptr);
+    std::string names;
+    for (int r : routers) {   // each router a run of its own, from the same seed, until a mismatch
+        Run run(o, ts, r, -1);
+        router = r;
+        bad = run.go(cov, events, mm, nullptr);
+        cycles_run = run.cycles_run();
+        names += (names.empty() ? "" : " ") + std::string("(") + std::to_string(topo_gid(&ts.t, r)) + "," +
+                 std::to_string(topo_bid(&ts.t, r)) + ")";
+        if (bad) break;
+    }
     double secs = difftime(time(nullptr), t0);
-    printf("lockstep fault: router (%d,%d), coverage: events link-down=%ld peer-down=%ld up=%ld; packets in FD=%ld FR=%ld, "
-           "out FD=%ld FR=%ld; entry writes=%ld; resets=%ld\n",
-           topo_gid(&ts.t, router), topo_bid(&ts.t, router), cov.events[1], cov.events[2], cov.events[3],
-           cov.msgs_in[FMSG_FD], cov.msgs_in[FMSG_FR], cov.msgs_out[FMSG_FD], cov.msgs_out[FMSG_FR], cov.writes,
-           cov.resets);
+    printf("lockstep fault: routers %s, %ld cycles each; coverage: events link-down=%ld peer-down=%ld up=%ld; packets in "
+           "FD=%ld FR=%ld, out FD=%ld FR=%ld; entry writes=%ld; resets=%ld\n",
+           names.c_str(), o.cycles, cov.events[1], cov.events[2], cov.events[3], cov.msgs_in[FMSG_FD],
+           cov.msgs_in[FMSG_FR], cov.msgs_out[FMSG_FD], cov.msgs_out[FMSG_FR], cov.writes, cov.resets);
+    printf("lockstep fault: neighbour index: intra-group port events j<bid=%ld j>=bid=%ld\n", cov.nb_below,
+           cov.nb_above);
     printf("lockstep fault: commands Travel_FD=%llu Match_FD=%llu Travel_FR=%llu Match_FR=%llu; dead-router withdrawals=%llu "
            "revived re-announcements=%llu group FRs=%llu\n",
            (unsigned long long)cov.st.commands[FCMD_TRAVEL_FD], (unsigned long long)cov.st.commands[FCMD_MATCH_FD],
@@ -422,9 +468,10 @@ int main(int argc, char **argv) {
         printf("waveform: %s (cycles %ld..%ld)\nsave file: %s  (gtkwave %s)\n", fst.c_str(), from, mm.cycle,
                gtkw.c_str(), gtkw.c_str());
     }
-    printf("lockstep fault: %.0f s, %.0f cycles/s\n", secs, secs > 0 ? run.cycles_run() / secs : 0.0);
+    printf("lockstep fault: %.0f s\n", secs);
+    if (bad) printf("lockstep fault: the mismatch is in router (%d,%d)'s run\n", topo_gid(&ts.t, router), topo_bid(&ts.t, router));
     printf("lockstep fault: config=%s seed=%" PRIu64 " cycles=%ld events=%ld mismatches=%d\n", o.config.c_str(), o.seed,
-           run.cycles_run(), events, bad ? 1 : 0);
+           bad ? cycles_run : o.cycles, events, bad ? 1 : 0);
     tables_free(&ts);
     return bad ? kExitFail : 0;
 }

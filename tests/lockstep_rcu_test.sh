@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Route-compute unit lock-step in `make test`: every named configuration with 0 mismatches and
-# full coverage (>= 1,000,000 decisions on small, mid and paper), and the planted RTL bug caught
+# full coverage (>= 1,000,000 decisions on small, mid and paper), and the planted RTL bug (the mutant
+# rcu-p1-gd-before-gc of tests/mutants/mutants.txt, built from a copy of rtl/ by PLANT=1) caught
 # with a readable waveform and a save file whose signals exist in it. Exit codes kept apart
 # (issue 24): mismatch 1, coverage holes 3 (make exit 0 unless REQUIRE_COVERAGE=1).
 # Usage: tests/lockstep_rcu_test.sh   (from the repository root; uses make lockstep-rcu)
@@ -50,7 +51,7 @@ make --no-print-directory lockstep-rcu CONFIG=small CYCLES=10000 >"$LOG" 2>&1; r
 grep -q "failed verification.*misdelivery.*rebuilding" "$LOG" && ok || bad "corrupted images not rebuilt: $(head -n 3 "$LOG")"
 [ $rc -eq 0 ] && head -n 3 build/tables/small/g0000b00/p00.a.hex | tail -n 1 | grep -qx 0000000000000001 && ok || bad "after rebuild: exit $rc"
 
-echo "== the planted bug (PLANT=1: P1 tries GD before GC) is caught"
+echo "== the planted bug (PLANT=1: the mutant rcu-p1-gd-before-gc, P1 tries GD before GC) is caught"
 rm -rf build/waves
 make --no-print-directory lockstep-rcu CONFIG=small PLANT=1 CYCLES=1000000 >"$LOG" 2>&1
 rc=$?

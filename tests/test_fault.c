@@ -261,9 +261,8 @@ static void test_campaigns(test_ctx *c) {
     EXPECT(c, fault_campaign_run(&n.ts, &o, &r, err) == 0, "%s", err);
     EXPECT(c, r.oracle_mismatches == 0 && r.restored == r.campaigns, "mismatches %llu restored %d: %s",
            (unsigned long long)r.oracle_mismatches, r.restored, r.first_mismatch);
-    o.plant = 1;   /* the harness can fail: role-blind units disagree with the oracle */
-    EXPECT(c, fault_campaign_run(&n.ts, &o, &r, err) == 0, "%s", err);
-    EXPECT(c, r.oracle_mismatches > 0, "planted role bug must be caught");
+    /* that the campaign can fail (role-blind units disagree with the oracle) is the mutant
+     * csim-fault-roles-ignored of tests/mutants/mutants.txt (tests/faults_test.sh runs it) */
     tables_free(&n.ts);
 }
 
