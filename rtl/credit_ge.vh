@@ -40,3 +40,16 @@ function [NT-1:0] cge_of;
         endcase
     end
 endfunction
+// bit n of {compares, 1}: counter >= n (n = 0: true; n > NT: false); a shift, so a selection
+// by a computed n costs a small mux rather than NT equality compares
+function ge_thermo;
+    input [NT:0] bits;
+    input [3:0] n;
+    /* verilator lint_off UNUSEDSIGNAL */  // bit 0 is the answer
+    reg [NT+15:0] w;
+    /* verilator lint_on UNUSEDSIGNAL */
+    begin
+        w = {15'd0, bits} >> n;
+        ge_thermo = w[0];
+    end
+endfunction

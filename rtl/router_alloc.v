@@ -174,29 +174,34 @@ module router_alloc #(
         /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
         reg [RW-1:0] ei, ej;
         /* verilator lint_on UNUSEDSIGNAL */
-        reg [4:0] lsum;
+        reg [NT:0] ci, rem;            // {credits >= NT..1, 1}; the same after len_i: {>= len_i + n}
         reg hit;
         integer po, pi, pj, pq;
         always @* begin
             ei = {RW{1'b0}};
             ej = {RW{1'b0}};
-            lsum = 5'd0;
+            ci = {(NT+1){1'b0}};
+            rem = {(NT+1){1'b0}};
             hit = 1'b0;
             for (po = 0; po < K; po = po + 1)
                 for (pi = 0; pi < K; pi = pi + 1)
                     for (pq = 0; pq < S; pq = pq + 1) begin
                         ei = pe[(pi*S+pq)*RW +: RW];
-                        obad[(pi*S+pq)*K + po] = !ge_at(cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), {4'd0, ei[E_LEN +: 4]});
+                        ci = {cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), 1'b1};
+                        obad[(pi*S+pq)*K + po] = !ge_thermo(ci, ei[E_LEN +: 4]);
                     end
+            // credits >= len_i + len_j, as (the compares shifted down by len_i) >= len_j: one shift
+            // per (output, plane-1 pick), one selection per pair
             for (po = 0; po < K; po = po + 1)
-                for (pi = 0; pi < K; pi = pi + 1)
+                for (pi = 0; pi < K; pi = pi + 1) begin
+                    ei = pe[(pi*S+1)*RW +: RW];
+                    ci = {cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), 1'b1};
+                    rem = ci >> ei[E_LEN +: 4];
                     for (pj = 0; pj < K; pj = pj + 1) begin
-                        ei = pe[(pi*S+1)*RW +: RW];
                         ej = pe[(pj*S+0)*RW +: RW];
-                        lsum = {1'b0, ei[E_LEN +: 4]} + {1'b0, ej[E_LEN +: 4]};
-                        pbad[(po*K+pi)*K + pj] = ei[E_OVC +: 2] == ej[E_OVC +: 2] &&
-                                                 !ge_at(cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), {3'd0, lsum});
+                        pbad[(po*K+pi)*K + pj] = ei[E_OVC +: 2] == ej[E_OVC +: 2] && !ge_thermo(rem, ej[E_LEN +: 4]);
                     end
+                end
             for (po = 0; po < K; po = po + 1) begin
                 sbad_pair[po*S+0] = 1'b0;
                 sbad_pair[po*S+1] = 1'b0;
