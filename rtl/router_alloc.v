@@ -100,7 +100,8 @@ module router_alloc #(
     reg [K*S*2-1:0] sovc;              // (o,q): its output VC
     reg [K*S-1:0] sbad;                // (o,q): its len and the lower slots' exceed the credits
     reg [K*S-1:0] sbad_sum;            //   as a sum after the arbiters (any S)
-    reg [K*S-1:0] sbad_pair;           //   from pairs checked beside the arbiters (S = 2)
+    wire [K*S-1:0] sbad_pair;          //   from pairs checked beside the arbiters (S = 2, k <= 16)
+    localparam PAIRS = S == 2 && K <= 16;   // k^3 pair checks: not at the 64-port size
     reg [K*S-1:0] cancel;
     reg [NTW-1:0] below;
     /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
@@ -143,7 +144,7 @@ module router_alloc #(
                         below = below + {4'd0, slen[(o*S+tw)*4 +: 4]};
                 sbad_sum[o*S+q] = sv[o*S+q] && !ge_at(cge_of(cge[o*4*NT +: 4*NT], sovc[(o*S+q)*2 +: 2]), below);
             end
-        sbad = (S == 2) ? sbad_pair : sbad_sum;
+        sbad = PAIRS ? sbad_pair : sbad_sum;
         cancel = {K*S{1'b0}};
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1)
@@ -165,10 +166,10 @@ module router_alloc #(
                 if (mc_in == i[KW-1:0] && mc_plane == q[QW-1:0] && cancel[i*S+q]) mc_valid_f = 1'b0;
     end
 
-    // S = 2, the same check without an adder after the arbiters: every pair (a pick of plane 1, a
+    // S = 2 and k <= 16, the same check without an adder after the arbiters: every pair (a pick of plane 1, a
     // pick of plane 0) is checked against the credits of each output while the arbiters run, and
     // the arbiters' one-hot grants select the pair that happened.
-    generate if (S == 2) begin : g_pair
+    generate if (PAIRS) begin : g_pair
         reg [K*K*K-1:0] pbad;          // output o, plane-1 pick i, plane-0 pick j at (o*K+i)*K+j
         reg [K*S*K-1:0] obad;          // pick (i,q), output o at (i*S+q)*K+o: its own len does not fit
         /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
@@ -176,6 +177,8 @@ module router_alloc #(
         /* verilator lint_on UNUSEDSIGNAL */
         reg [NT:0] ci, rem;            // {credits >= NT..1, 1}; the same after len_i: {>= len_i + n}
         reg hit;
+        reg [K*S-1:0] sp;
+        assign sbad_pair = sp;
         integer po, pi, pj, pq;
         always @* begin
             ei = {RW{1'b0}};
@@ -203,20 +206,20 @@ module router_alloc #(
                     end
                 end
             for (po = 0; po < K; po = po + 1) begin
-                sbad_pair[po*S+0] = 1'b0;
-                sbad_pair[po*S+1] = 1'b0;
+                sp[po*S+0] = 1'b0;
+                sp[po*S+1] = 1'b0;
                 for (pj = 0; pj < K; pj = pj + 1)
-                    if (granted[(pj*S+0)*K + po] && obad[(pj*S+0)*K + po]) sbad_pair[po*S+0] = 1'b1;
+                    if (granted[(pj*S+0)*K + po] && obad[(pj*S+0)*K + po]) sp[po*S+0] = 1'b1;
                 for (pi = 0; pi < K; pi = pi + 1) begin
                     hit = obad[(pi*S+1)*K + po];
                     for (pj = 0; pj < K; pj = pj + 1)
                         if (granted[(pj*S+0)*K + po] && pbad[(po*K+pi)*K + pj]) hit = 1'b1;
-                    if (granted[(pi*S+1)*K + po] && hit) sbad_pair[po*S+1] = 1'b1;
+                    if (granted[(pi*S+1)*K + po] && hit) sp[po*S+1] = 1'b1;
                 end
             end
         end
     end else begin : g_nopair
-        always @* sbad_pair = {K*S{1'b0}};
+        assign sbad_pair = {K*S{1'b0}};
     end endgenerate
 
     // credits taken by this cycle's grants, per output VC: a sum over the output's S slots (each
