@@ -528,7 +528,7 @@ lockstep-rcu: $(RCU_DIR)/rcu_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 MUTANTS ?=
 MUTATE_SAMPLE ?=
 MUTATE_SEED ?=
-MUTATE_TEST_SAMPLE ?= 6
+MUTATE_TEST_SAMPLE ?= 3
 $(BUILD)/mutants/%/rtl/.applied: tests/mutants/mutants.txt scripts/mutate.py $(RTL_SRC) $(RTL_INC)
 	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/rtl
 # a mutant of the C model (harness 'oracle'): build/doar from a copy of csim/ with it applied (-Icsim
