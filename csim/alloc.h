@@ -16,8 +16,9 @@
  * Stage 1 (cycle c): per input and plane, one proposing VC of the plane, round robin from
  *   rr_in (the VC of the reserved multicast first when it proposes MCAST). The pick is a register.
  * Stage 2 (cycle c+1): the picked VC proposes again on the state of c+1 (it may have changed: the
- *   pick is speculative). A pick whose input-plane is busy streaming, or that proposes nothing
- *   now, is void. DISCARD picks go. Bulletin: among the MCAST picks, one wins all its slots, inputs
+ *   pick is speculative). A pick whose input-plane is busy streaming, whose VC moves last cycle's
+ *   grant (picked before that grant, it names the packet the grant took), or that proposes
+ *   nothing now, is void. DISCARD picks go. Bulletin: among the MCAST picks, one wins all its slots, inputs
  *   in round robin from rr_mc, the lowest plane first. Every other output slot (o,q) grants one
  *   HEAD or ACQ pick of plane q that wants o, round robin from rr_out, unless an MCAST pick of
  *   plane q wants o (the bulletin's slots are kept out of the output stage from the registered

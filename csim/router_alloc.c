@@ -20,14 +20,17 @@ void router_alloc_grant(const router *r, router_wires *w) {
             int i = __builtin_ctzll(m);
             int v = r->pick[i * np + q];
             if (v < 0) continue;
-            /* stage 2's proposal is stage 1's of the same cycle (the same state). A VC streaming a
-             * packet or moving last cycle's grant looks past it; its plane is void unless that
-             * packet's last flit crosses now: then its next packet may be granted, to cross in the
-             * next cycle right behind, if a flit is there behind (always so when the upstream keeps
-             * the protocol: the next packet's route entry means its head arrived; a lost flit
-             * upstream must not make the move find an empty VC) */
-            const int past = router_input_looks_past(r, i, v);
-            if (((w->req_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
+            /* stage 2's proposal is stage 1's of the same cycle (the same state), except that a
+             * pick whose VC moves last cycle's grant is void: it was picked before that grant, so
+             * it names the packet that grant took ("registered requests": the RTL then checks a
+             * pick from the route entry it registered with it, docs/architecture.md). A VC
+             * streaming a packet looks past it; its plane is void unless that packet's tail
+             * crosses now: then its next packet may be granted, to cross in the next cycle right
+             * behind, if a flit is there behind (always so when the upstream keeps the protocol:
+             * the next packet's route entry means its head arrived; a lost flit upstream must not
+             * make the move find an empty VC) */
+            const int past = r->in[i].active[v];
+            if (((w->req_vcs[i] >> v) & 1) && !((r->pend_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
                 req2[i * np + q] = w->reqs[i * vcs + v];
             else req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;

@@ -8,8 +8,8 @@
  *   router_input_propose (start of the cycle): every VC's proposal (alloc.h) on the state at the
  *     start: HEAD / MCAST / ACQ with the ports whose slot is free, whose output VC has len credits
  *     and whose output queue len flits of room; DISCARD for a packet without a route, a bad length
- *     or a stray body flit. A VC streaming a packet proposes its next one; a VC whose granted
- *     head moves this cycle proposes nothing. Also plane_void: the input planes stage 2 may not
+ *     or a stray body flit. A VC streaming a packet, or moving last cycle's grant, proposes its
+ *     next one (stage 2 voids a pick whose VC moves a grant: router_alloc). Also plane_void: the input planes stage 2 may not
  *     grant (streaming, unless the stream's tail is at the front now; moving a granted head that
  *     starts a packet).
  *   router_input_move: streams and last cycle's grants (the grant stage) move flits (through

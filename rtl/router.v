@@ -128,7 +128,7 @@ module router #(
     wire [K*4*CRW-1:0] dec;
     wire [K*4*NT-1:0] cge;             // (o,v): credits >= 1..NT
     wire [K*S*MAX_LEN-1:0] oq_rge;     // (o,q): room >= 1..MAX_LEN
-    wire [K*S-1:0] locked, grb_free, plane_void, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
+    wire [K*S-1:0] locked, grb_free, pick1_valid, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
     wire res_valid, mc_valid;
     wire [KW-1:0] res_in, mc_in, rr_mc;
     wire [1:0] res_vc;
@@ -137,12 +137,12 @@ module router #(
     wire [K*4-1:0] f_valid, e_valid, vc_active, vc_pend, pop;
     wire [K*4*FW-1:0] f_flit;
     wire [K*4*RW-1:0] e_entry;
-    wire [K*4*3-1:0] req_kind, req2_kind;
-    wire [K*4*K-1:0] req_ports;
+    wire [K*4*3-1:0] req_kind;
     wire [K*RW-1:0] rpush_entry;
-    wire [K*S*2-1:0] pk_vc, xovc;
+    wire [K*S*2-1:0] pick1_vc, pk_vc, xovc;
     wire [K*S*3-1:0] kind2;
-    wire [K*S*K-1:0] granted_f, xports;
+    wire [K*S*K-1:0] ports2, granted_f, xports;
+    wire [K*S*RW-1:0] pk_e;
     wire [K*S*FW-1:0] xflit;
     wire [K*S*4-1:0] take_len, wr_take;
     wire [K*S-1:0] wr_valid;
@@ -161,19 +161,18 @@ module router #(
         .cge(cge), .oq_rge(oq_rge), .locked(locked), .grb_free(grb_free),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
         .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
-        .vc_pend(vc_pend), .req_kind(req_kind), .req2_kind(req2_kind), .req_ports(req_ports), .plane_void(plane_void),
-        .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
-        .pk_vc(pk_vc), .kind2(kind2), .go_f(go_f), .granted_f(granted_f),
+        .vc_pend(vc_pend), .req_kind(req_kind), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
+        .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
+        .kind2(kind2), .ports2(ports2), .pk_e(pk_e), .go_f(go_f), .granted_f(granted_f),
         .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .take_len(take_len),
         .set_lock(set_lock), .clr_lock(clr_lock), .set_grb(set_grb), .clr_grb(clr_grb), .pop(pop),
         .cr_out_valid(cr_out_valid), .cr_out_vc(cr_out_vc), .overflow(overflow),
         .ctl_cr_out_valid(ctl_cr_out_valid), .discard(discard), .discard_vcs(discard_vcs));
 
     router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT)) alloc (
-        .clk(clk), .rst(rst), .req_kind(req_kind), .req2_kind(req2_kind), .req_ports(req_ports),
-        .e_entry(e_entry), .plane_void(plane_void), .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge),
-        .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
-        .pk_valid(pk_valid), .pk_vc(pk_vc), .kind2(kind2), .go_f(go_f), .granted_f(granted_f),
+        .clk(clk), .rst(rst), .req_kind(req_kind), .kind2(kind2), .ports2(ports2), .pk_e(pk_e),
+        .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
+        .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc), .go_f(go_f), .granted_f(granted_f),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc), .dec(dec), .locked(locked));
 
     router_bulletin #(.K(K), .S(S), .BULLETIN(BULLETIN)) bulletin (

@@ -1,6 +1,7 @@
 // router_alloc — router v2's switch allocation (csim/router_alloc.c): stage 1 (alloc_in, the
 // input arbiters; its picks are registers), stage 2 (alloc_out, the bulletin's multicast and the
-// output arbiters, on this cycle's proposals of the picked VCs), the credit check across planes
+// output arbiters, on the registered picks' proposals of this cycle, which router_input computes
+// from the route entry registered with each pick: registered requests), the credit check across planes
 // that cancels a grant the planes together would overdraw, the output slots held by a packet
 // (locked) and the round-robin pointers. Combinational on the state at the start of the cycle;
 // picks, locks and pointers change at the edge; the grants (go_f, granted_f with kind2 and pk_vc)
@@ -20,22 +21,24 @@ module router_alloc #(
 ) (
     input  wire               clk,
     input  wire               rst,
-    // router_input: proposals and the route entries at the VC fronts
-    input  wire [K*4*3-1:0]   req_kind,       // input i, VC v at i*4+v
-    input  wire [K*4*3-1:0]   req2_kind,
-    input  wire [K*4*K-1:0]   req_ports,
-    input  wire [K*4*RW-1:0]  e_entry,
-    input  wire [K*S-1:0]     plane_void,     // input plane (i*S+q) may not be granted: its pick is void
+    // router_input: stage 1's proposals (input i, VC v at i*4+v); stage 2's proposals of the
+    // registered picks (input plane (i,q) at i*S+q, none: void) and the picks' route entries
+    input  wire [K*4*3-1:0]   req_kind,
+    input  wire [K*S*3-1:0]   kind2,
+    input  wire [K*S*K-1:0]   ports2,
+    input  wire [K*S*RW-1:0]  pk_e,
     input  wire [K*S-1:0]     set_lock,       // slots (o*S+q) taken / freed this cycle
     input  wire [K*S-1:0]     clr_lock,
     input  wire [K*4*NT-1:0]  cge,            // router_output: credits >= 1..NT, (o*4+v)*NT
     input  wire               res_valid,      // router_bulletin: the reserved multicast goes first
     input  wire [KW-1:0]      res_in,
     input  wire [1:0]         res_vc,
-    // the stage-1 registers and the grants
-    output reg  [K*S-1:0]     pk_valid,       // input i, plane q at i*S+q
+    // stage 1's picks now (router_input registers their route entries) and registered
+    output wire [K*S-1:0]     pick1_valid,    // input i, plane q at i*S+q
+    output wire [K*S*2-1:0]   pick1_vc,
+    output reg  [K*S-1:0]     pk_valid,
     output reg  [K*S*2-1:0]   pk_vc,
-    output reg  [K*S*3-1:0]   kind2,          // the picked VC's proposal now (none: void)
+    // the grants
     output reg  [K*S-1:0]     go_f,           // the pick moves (after the credit check)
     output reg  [K*S*K-1:0]   granted_f,      // (i,q): ports granted
     output reg                mc_valid_f,     // the bulletin's multicast winner
@@ -46,7 +49,7 @@ module router_alloc #(
     output reg  [K*S-1:0]     locked          // slots held by a packet writing through them
 );
     localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
-    localparam [2:0] R_NONE = `REQ_NONE, R_DISCARD = `REQ_DISCARD;
+    localparam [2:0] R_DISCARD = `REQ_DISCARD;
     localparam integer K_M1 = K - 1;
     localparam [KW-1:0] LAST_IN = K_M1[KW-1:0];
     reg [K*S*2-1:0] rr_in;
@@ -54,28 +57,11 @@ module router_alloc #(
     integer i, q, v, o;
 
     // ---------------- stage 1: picks (registered) ----------------
-    wire [K*S-1:0] pick1_valid;
-    wire [K*S*2-1:0] pick1_vc;
     alloc_in #(.K(K), .KW(KW), .S(S)) stage1 (
         .req_kind(req_kind), .rr_in(rr_in), .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
         .pick_valid(pick1_valid), .pick_vc(pick1_vc));
 
-    // ---------------- stage 2: the registered picks propose again on this cycle's state ----------------
-    reg [K*S*K-1:0] ports2;
-    reg [1:0] pvc;
-    always @* begin
-        for (i = 0; i < K; i = i + 1)
-            for (q = 0; q < S; q = q + 1) begin
-                pvc = pk_vc[(i*S+q)*2 +: 2];
-                kind2[(i*S+q)*3 +: 3] = R_NONE;
-                ports2[(i*S+q)*K +: K] = {K{1'b0}};
-                for (v = 0; v < 4; v = v + 1)
-                    if (pk_valid[i*S+q] && !plane_void[i*S+q] && pvc == v[1:0]) begin
-                        kind2[(i*S+q)*3 +: 3] = req2_kind[(i*4+v)*3 +: 3];
-                        ports2[(i*S+q)*K +: K] = req_ports[(i*4+v)*K +: K];
-                    end
-            end
-    end
+    // ---------------- stage 2: the registered picks' proposals of this cycle (router_input) ----------------
     wire [K*S-1:0] go, out_granted;
     wire [K*S*K-1:0] granted;
     wire mc_valid;
@@ -94,7 +80,7 @@ module router_alloc #(
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
 `include "credit_ge.vh"
     reg [K*S-1:0] out_granted_f;
-    reg [K*S*RW-1:0] pe;               // (i,q): the route entry of the picked VC
+    wire [K*S*RW-1:0] pe = pk_e;       // (i,q): the route entry registered with the pick
     reg [K*S-1:0] sv;                  // (o,q): the slot grants a packet (tentatively)
     reg [K*S*4-1:0] slen;              // (o,q): its len
     reg [K*S*2-1:0] sovc;              // (o,q): its output VC
@@ -107,18 +93,7 @@ module router_alloc #(
     /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
     reg [RW-1:0] et;
     /* verilator lint_on UNUSEDSIGNAL */
-    integer tw, ev, ei_, eq_;
-    reg [RW-1:0] et_pe;
-    always @* begin                    // the picks' route entries: a 4-way selection over constant indices
-        et_pe = {RW{1'b0}};
-        for (ei_ = 0; ei_ < K; ei_ = ei_ + 1)
-            for (eq_ = 0; eq_ < S; eq_ = eq_ + 1) begin
-                et_pe = {RW{1'b0}};
-                for (ev = 0; ev < 4; ev = ev + 1)
-                    if (pk_vc[(ei_*S+eq_)*2 +: 2] == ev[1:0]) et_pe = e_entry[(ei_*4 + ev)*RW +: RW];
-                pe[(ei_*S+eq_)*RW +: RW] = et_pe;
-            end
-    end
+    integer tw;
     always @* begin
         o = 0;                         // loop variables are assigned on every path (no latch)
         tw = 0;

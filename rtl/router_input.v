@@ -84,14 +84,18 @@ module router_input #(
     output reg  [K*4-1:0]     vc_active,      // the VC streams a packet
     output reg  [K*4-1:0]     vc_pend,        // the VC moves last cycle's grant (proposes nothing)
     output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
-    output reg  [K*4*3-1:0]   req2_kind,      // stage 2's: a streaming VC's only behind its tail
-    output reg  [K*4*K-1:0]   req_ports,
-    output reg  [K*S-1:0]     plane_void,     // input plane (i*S+q) may not be granted now
     output wire [K-1:0]       rpush_ok,       // a route entry was stored (demand)
     output reg  [K*RW-1:0]    rpush_entry,
-    // router_alloc's grants this cycle (registered here: they move in the next cycle)
+    // router_alloc: stage 1's picks now, and the registered ones stage 2 runs on
+    input  wire [K*S-1:0]     pick1_valid,
+    input  wire [K*S*2-1:0]   pick1_vc,
+    input  wire [K*S-1:0]     pk_valid,
     input  wire [K*S*2-1:0]   pk_vc,
-    input  wire [K*S*3-1:0]   kind2,
+    // stage 2's proposal of each pick (none: void), and the route entry registered with the pick
+    output reg  [K*S*3-1:0]   kind2,
+    output reg  [K*S*K-1:0]   ports2,
+    output reg  [K*S*RW-1:0]  pk_e,
+    // router_alloc's grants this cycle (registered here: they move in the next cycle)
     input  wire [K*S-1:0]     go_f,
     input  wire [K*S*K-1:0]   granted_f,
     // what moves: to router_xbar, and the slots taken / freed
@@ -116,7 +120,7 @@ module router_input #(
     localparam FIRST_LOCAL = P;
     localparam FIRST_GLOBAL = P + A - 1;
     localparam FW = `FLITW_BITS;
-    localparam HB = `FLITW_HEAD_BIT, TB = `FLITW_TAIL_BIT;
+    localparam TB = `FLITW_TAIL_BIT;
     localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
     localparam E_MCAST = K + `RENTRY_MCAST_OFF, E_DISCARD = K + `RENTRY_DISCARD_OFF;
     localparam [2:0] R_NONE = `REQ_NONE, R_HEAD = `REQ_HEAD, R_MCAST = `REQ_MCAST, R_ACQ = `REQ_ACQ,
@@ -146,6 +150,7 @@ module router_input #(
     reg [K*S*2-1:0] strm_vc, strm_ovc;
     reg [K*S*K-1:0] strm_ports;
     reg [K*4*K-1:0] held;              // input i, VC v at (i*4+v)*K: slots acquired (bulletin off)
+    reg [K*S-1:0] pk_ev;               // (i,q): the pick's VC had a route entry when picked
     reg [K*4*CPW-1:0] crp;             // credits owed upstream per input VC
     reg [K*2-1:0] rr_cr;
     reg [SW-1:0] side [0:K*4-1];       // input i, stage s at i*4+s
@@ -273,7 +278,7 @@ module router_input #(
     // ends / last_g: the plane's stream sends its tail now / its moving grant is a one-flit packet
     // (their slots are free for this cycle's grants, which move in the next cycle); plane_void: streaming, unless the tail crosses now, or moving a
     // granted head that starts a packet (head not tail); vc_pend: the VC moves its grant now
-    reg [K*S-1:0] ends, last_g;
+    reg [K*S-1:0] ends, last_g, plane_void;
     reg [K*S-1:0] freed;               // slots (o*S+q) whose packet sends its last flit now
     reg eft, pft, efv;
     integer nv;
@@ -341,7 +346,6 @@ module router_input #(
                 bul_eff = (BULLETIN != 0) ? (grb_q & ~((res_valid && {{(32-QW){1'b0}}, res_plane} == pl) ? res_ports : {K{1'b0}})) : {K{1'b1}};
                 vc_active[i*4+v] = in_busy[i*S + pl] && strm_vc[(i*S + pl)*2 +: 2] == v[1:0];
                 kd1 = {1'b0, R_NONE};
-                req_ports[(i*4+v)*K +: K] = {K{1'b0}};
                 // a VC streaming a packet or moving last cycle's grant proposes its next packet
                 if (!f_valid[i*4+v]) begin
                     kd1 = {1'b1, R_NONE};      // decided: nothing
@@ -354,26 +358,93 @@ module router_input #(
                     end else if (ep[E_DISCARD]) begin
                         kd1 = {1'b1, R_DISCARD};
                     end else if (!ep[E_MCAST]) begin
-                        if (ok == ep[K-1:0] && (ep[K-1:0] & ~bul_eff) == {K{1'b0}}) begin
-                            kd1 = {1'b1, R_HEAD};
-                            req_ports[(i*4+v)*K +: K] = ok;
-                        end
+                        if (ok == ep[K-1:0] && (ep[K-1:0] & ~bul_eff) == {K{1'b0}}) kd1 = {1'b1, R_HEAD};
                     end else if (BULLETIN != 0) begin
                         if (ok == ep[K-1:0] && (res_valid ? (res_in == i[KW-1:0] && res_vc == v[1:0])
-                                                          : (ep[K-1:0] & ~grb_q) == {K{1'b0}})) begin
+                                                          : (ep[K-1:0] & ~grb_q) == {K{1'b0}}))
                             kd1 = {1'b1, R_MCAST};
-                            req_ports[(i*4+v)*K +: K] = ok;
-                        end
                     end else if ((ok & ~held[(i*4+v)*K +: K]) != {K{1'b0}}) begin
                         kd1 = {1'b1, R_ACQ};
-                        req_ports[(i*4+v)*K +: K] = ok & ~held[(i*4+v)*K +: K];
                     end
                 end
                 req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
+            end
+    end
+
+    // ---------------- stage 2: each pick proposes again (csim router_alloc_grant) ----------------
+    // Registered requests: the pick's route entry was registered with it (pk_e), so no route-FIFO
+    // read and no look-past selection is on the grant path. It is the entry the VC's proposal
+    // reads now: a route FIFO's front changes only at a grant of that VC, and a pick whose VC
+    // moves last cycle's grant is void (it was picked before that grant). The resources (slots,
+    // credits, room, the bulletin) are this cycle's, checked as stage 1 checks them.
+    reg [RW-1:0] e2;
+    reg [K-1:0] ok2, lk2, grb2, bul2, hld2;
+    reg [1:0] v2;
+    reg fv2, fh2, act2, pend2, two2;
+    integer t2;
+    always @* begin
+        e2 = {RW{1'b0}};
+        hld2 = {K{1'b0}};
+        fv2 = 1'b0;
+        fh2 = 1'b0;
+        act2 = 1'b0;
+        pend2 = 1'b0;
+        two2 = 1'b0;
+        t2 = 0;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                v2 = pk_vc[(i*S+q)*2 +: 2];
+                e2 = pk_e[(i*S+q)*RW +: RW];
+                fv2 = 1'b0;
+                fh2 = 1'b0;
+                act2 = 1'b0;
+                pend2 = 1'b0;
+                two2 = 1'b0;
+                hld2 = {K{1'b0}};
+                for (t2 = 0; t2 < 4; t2 = t2 + 1)   // the picked VC's state, over constant indices
+                    if (v2 == t2[1:0]) begin
+                        fv2 = f_valid[i*4 + t2];
+                        fh2 = f_ht[(i*4 + t2)*2 + 1];
+                        act2 = vc_active[i*4 + t2];
+                        pend2 = vc_pend[i*4 + t2];
+                        two2 = two_plus[i*4 + t2];
+                        hld2 = held[(i*4 + t2)*K +: K];
+                    end
+                for (o = 0; o < K; o = o + 1) begin
+                    lk2[o] = locked[o*S + q] && !freed[o*S + q];
+                    grb2[o] = grb_free[o*S + q];
+                    ok2[o] = e2[o] && !lk2[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], e2[E_OVC +: 2]), {4'd0, e2[E_LEN +: 4]}) &&
+                             room_at(oq_rge[(o*S + q)*MAX_LEN +: MAX_LEN], e2[E_LEN +: 4]);
+                end
+                bul2 = (BULLETIN != 0) ? (grb2 & ~((res_valid && res_plane == q[QW-1:0]) ? res_ports : {K{1'b0}})) : {K{1'b1}};
+                kind2[(i*S+q)*3 +: 3] = R_NONE;
+                ports2[(i*S+q)*K +: K] = {K{1'b0}};
                 // a streaming VC's next packet only when a flit is there behind the tail (the plane
                 // is void unless the tail crosses now); a lost flit upstream must not make the
                 // grant's move find the VC empty
-                req2_kind[(i*4+v)*3 +: 3] = ((vc_active[i*4+v] || vc_pend[i*4+v]) && !two_plus[i*4+v]) ? R_NONE : kd1[2:0];
+                if (pk_valid[i*S+q] && !plane_void[i*S+q] && !pend2 && fv2 && !(act2 && !two2)) begin
+                    if (!act2 && !fh2) begin
+                        kind2[(i*S+q)*3 +: 3] = R_DISCARD;   // a stray body flit
+                    end else if (!pk_ev[i*S+q]) begin
+                        kind2[(i*S+q)*3 +: 3] = R_NONE;
+                    end else if (e2[E_DISCARD]) begin
+                        kind2[(i*S+q)*3 +: 3] = R_DISCARD;
+                    end else if (!e2[E_MCAST]) begin
+                        if (ok2 == e2[K-1:0] && (e2[K-1:0] & ~bul2) == {K{1'b0}}) begin
+                            kind2[(i*S+q)*3 +: 3] = R_HEAD;
+                            ports2[(i*S+q)*K +: K] = ok2;
+                        end
+                    end else if (BULLETIN != 0) begin
+                        if (ok2 == e2[K-1:0] && (res_valid ? (res_in == i[KW-1:0] && res_vc == v2)
+                                                           : (e2[K-1:0] & ~grb2) == {K{1'b0}})) begin
+                            kind2[(i*S+q)*3 +: 3] = R_MCAST;
+                            ports2[(i*S+q)*K +: K] = ok2;
+                        end
+                    end else if ((ok2 & ~hld2) != {K{1'b0}}) begin
+                        kind2[(i*S+q)*3 +: 3] = R_ACQ;
+                        ports2[(i*S+q)*K +: K] = ok2 & ~hld2;
+                    end
+                end
             end
     end
 
@@ -497,12 +568,11 @@ module router_input #(
     reg [K*4-1:0] held_clr;
     /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used here
     reg [RW-1:0] ne;
-    reg [FW-1:0] nf;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [K-1:0] nheld, np_, nhor;
     reg [1:0] nvc;
     reg [2:0] nk;
-    reg ncomplete, nev, npast, nrpop;
+    reg ncomplete, nev, npast, nrpop, nfh;
     integer tn;
     always @* begin
         set_lock = {K*S{1'b0}};
@@ -515,7 +585,7 @@ module router_input #(
         g_ovc_next = {K*S*2{1'b0}};
         rpop = {K*4{1'b0}};
         held_clr = {K*4{1'b0}};
-        nf = {FW{1'b0}};
+        nfh = 1'b0;
         nev = 1'b0;
         npast = 1'b0;
         nrpop = 1'b0;
@@ -531,18 +601,18 @@ module router_input #(
                 nvc = pk_vc[(i*S+q)*2 +: 2];
                 nk = kind2[(i*S+q)*3 +: 3];
                 np_ = granted_f[(i*S+q)*K +: K];
-                ne = {RW{1'b0}};
-                nf = {FW{1'b0}};
-                nev = 1'b0;
+                nfh = 1'b0;
                 npast = 1'b0;
                 nheld = {K{1'b0}};
                 nhor = {K{1'b0}};
+                // a granted pick's VC does not move a grant now (void), so the entry registered with
+                // the pick is its route FIFO's front
+                ne = pk_e[(i*S+q)*RW +: RW];
+                nev = pk_ev[i*S+q];
                 for (tn = 0; tn < 4; tn = tn + 1)
                     if (nvc == tn[1:0]) begin
-                        ne = e_entry[(i*4 + tn)*RW +: RW];
-                        nf = f_flit[(i*4 + tn)*FW +: FW];
-                        nev = e_valid[i*4 + tn];
-                        npast = vc_active[i*4 + tn] || vc_pend[i*4 + tn];
+                        nfh = f_ht[(i*4 + tn)*2 + 1];
+                        npast = vc_active[i*4 + tn];
                         nheld = held[(i*4 + tn)*K +: K];
                     end
                 ncomplete = 1'b1;
@@ -561,7 +631,7 @@ module router_input #(
                 g_valid_next[i*S+q] = go_f[i*S+q] && ncomplete;
                 // a head's DISCARD (its route entry says so) or a stray body flit's (no packet in
                 // progress, a body at the front): a look-past proposal always names an entry
-                g_rh_next[i*S+q] = go_f[i*S+q] && nk == R_DISCARD && nev && (npast || nf[HB]);
+                g_rh_next[i*S+q] = go_f[i*S+q] && nk == R_DISCARD && nev && (npast || nfh);
                 // the route entry leaves its FIFO at the grant: the VC's next packet may propose
                 nrpop = g_valid_next[i*S+q] && (nk != R_DISCARD || g_rh_next[i*S+q]);
                 g_ports_next[(i*S+q)*K +: K] = ne[K-1:0];
@@ -624,6 +694,8 @@ module router_input #(
             crp <= {K*4*CPW{1'b0}};
             rr_cr <= {K*2{1'b0}};
             g_valid <= {K*S{1'b0}};
+            pk_e <= {K*S*RW{1'b0}};
+            pk_ev <= {K*S{1'b0}};
             g_vc <= {K*S*2{1'b0}};
             g_kind <= {K*S*3{1'b0}};
             g_ports <= {K*S*K{1'b0}};
@@ -647,6 +719,14 @@ module router_input #(
             discard_vcs <= disc_vcs;
             in_busy <= (in_busy & ~busy_clr) | busy_set;
             g_valid <= g_valid_next;
+            // stage 1's picks take their VC's route entry with them (over constant indices)
+            for (i = 0; i < K; i = i + 1)
+                for (q = 0; q < S; q = q + 1)
+                    for (v = 0; v < 4; v = v + 1)
+                        if (pick1_valid[i*S+q] && pick1_vc[(i*S+q)*2 +: 2] == v[1:0]) begin
+                            pk_e[(i*S+q)*RW +: RW] <= e_entry[(i*4+v)*RW +: RW];
+                            pk_ev[i*S+q] <= e_valid[i*4+v];
+                        end
             g_vc <= pk_vc;
             g_kind <= kind2;
             g_rh <= g_rh_next;

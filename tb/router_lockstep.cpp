@@ -611,7 +611,7 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     w.begin("Allocation");
     w.sig("locked", K * DOAR_SPEEDUP); w.sig("grb_free", K * DOAR_SPEEDUP); w.sig("pk_valid", K * DOAR_SPEEDUP);
     w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
-    w.sig("pop", 4 * K); w.sig("inputs.rpush", K); w.sig("plane_void", K * DOAR_SPEEDUP);
+    w.sig("pop", 4 * K); w.sig("inputs.rpush", K); w.sig("inputs.plane_void", K * DOAR_SPEEDUP);
     w.sig("inputs.g_valid", K * DOAR_SPEEDUP); w.sig("inputs.in_busy", K * DOAR_SPEEDUP); w.sig("lk_lock", K);
     w.end("Allocation");
     w.begin("Congestion");

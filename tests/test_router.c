@@ -229,17 +229,21 @@ static void test_back_to_back(test_ctx *c) {
 }
 
 /* One-flit packets back to back: eight arrive on one VC of input 0 in cycles 0..7, all for port 1.
- * Each is granted while the one before it crosses (a VC moving a grant proposes its next packet,
- * whose route entry is at the front because an entry leaves its FIFO at the grant, and the slot
- * the moving one-flit packet holds is free for its own input plane), so port 1 carries them in
- * cycles 9..16, one a cycle, as the router did before the grant stage. */
+ * The first leaves in cycle 9 (test_latency's t+9). Stage 1 runs on the state at the start of a
+ * cycle, so in the cycle a packet is granted it picks that same packet again (its route entry
+ * leaves the FIFO only at the grant's edge); in the next cycle the VC moves the grant, the stale
+ * pick is void (registered requests: a pick whose VC moves last cycle's grant names the packet
+ * that grant took), and stage 1 picks the next packet, looking past the moving one; stage 2
+ * grants it one cycle later. So a VC sends one-flit packets every other cycle: port 1 carries
+ * them in cycles 9, 11, ..., 23 (before registered requests: 9..16, one a cycle). Packets of two
+ * flits or more lose nothing: a VC moving a multi-flit head has a void plane anyway. */
 static void test_one_flit_stream(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
     router_in in;
     router_out out;
-    int first = -1, last = -1, n = 0;
-    for (int cyc = 0; cyc < 30; cyc++) {
+    int n = 0, at_expected = 0;
+    for (int cyc = 0; cyc < 40; cyc++) {
         memset(&in, 0, sizeof in);
         if (cyc < 8) {
             in.in[0].valid = 1;
@@ -248,13 +252,12 @@ static void test_one_flit_stream(test_ctx *c) {
         }
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid) {
-            if (first < 0) first = cyc;
-            last = cyc;
+            if (cyc == 9 + 2 * n) at_expected++;
             n++;
         }
     }
-    EXPECT(c, first == 9 && last == 16 && n == 8, "one-flit packets out in cycles %d..%d (%d), want 9..16 (8)", first,
-           last, n);
+    EXPECT(c, n == 8 && at_expected == 8, "one-flit packets: %d out, %d of them in cycles 9, 11, ..., 23 (want 8 and 8)",
+           n, at_expected);
     teardown(&b);
 }
 
