@@ -1,7 +1,8 @@
 // router_input — the input side of every port (csim/router_input.c): per port a vcbuf (VC FIFOs
 // and route FIFOs) and an rcu with the side pipeline that carries a head's VC / multicast facts
-// beside it; the proposals of every VC (csim router_input_propose); the packet each input plane
-// streams and what a grant does to it (pops, route pops, streams, held slots); the credits owed
+// beside it; the proposals of every VC (csim router_input_propose) and stage 2's proposal of each
+// registered pick, from the route entry registered with it (registered requests, csim
+// router_alloc_grant); the packet each input plane streams and what a grant does to it (pops, route pops, streams, held slots); the credits owed
 // upstream; the sorting of arriving FD/FR packets to the fault unit.
 //   Timing: a head in at t has its route entry written at the end of t+4 (rpush), proposes from
 //   t+5, is granted in t+6 at the earliest and crosses in t+7: router_alloc's grants of a cycle
