@@ -166,6 +166,7 @@ module router_input #(
     reg  [K*4-1:0] rpop, disc_vcs;
     wire [K*4-1:0] two_plus;           // the VC holds two flits or more
     wire [K*4*2-1:0] f_ht;             // the VC fronts' {head, tail} bits (registers in vcbuf)
+    wire [K*4-1:0] fv_next, ft_next;   // the same after this edge: a front flit, its tail bit
     genvar gi;
     generate
         for (gi = 0; gi < K; gi = gi + 1) begin : g_ctl
@@ -190,6 +191,7 @@ module router_input #(
                 .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
                 .rpop(rpop[gi*4 +: 4]),
                 .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*FW +: 4*FW]), .front_ht(f_ht[gi*8 +: 8]),
+                .next_valid(fv_next[gi*4 +: 4]), .next_tail(ft_next[gi*4 +: 4]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
                 .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
 
@@ -276,39 +278,13 @@ module router_input #(
     end
 
     // ---------------- the input planes now (csim router_input_propose) ----------------
-    // ends / last_g: the plane's stream sends its tail now / its moving grant is a one-flit packet
-    // (their slots are free for this cycle's grants, which move in the next cycle); plane_void: streaming, unless the tail crosses now, or moving a
-    // granted head that starts a packet (head not tail); vc_pend: the VC moves its grant now
-    reg [K*S-1:0] ends, last_g, plane_void;
-    reg [K*S-1:0] freed;               // slots (o*S+q) whose packet sends its last flit now
-    reg eft, pft, efv;
-    integer nv;
+    // freed: the slots whose packet sends its last flit now (a stream's tail, or a moving one-flit
+    // packet: free for this cycle's grants, which move in the next cycle); plane_void: streaming,
+    // unless the tail crosses now, or moving a granted head that starts a packet (head not tail).
+    // Both are registers, set at the edge from the next state (below), so that the proposals and
+    // stage 2 start from flip-flops; vc_pend: the VC moves its grant now.
+    reg [K*S-1:0] freed, plane_void;
     always @* begin
-        eft = 1'b0;
-        pft = 1'b0;
-        efv = 1'b0;
-        for (i = 0; i < K; i = i + 1)
-            for (q = 0; q < S; q = q + 1) begin
-                eft = 1'b0;
-                pft = 1'b0;
-                efv = 1'b0;
-                for (nv = 0; nv < 4; nv = nv + 1) begin   // constant indices
-                    if (strm_vc[(i*S+q)*2 +: 2] == nv[1:0]) begin
-                        eft = f_ht[(i*4 + nv)*2];
-                        efv = f_valid[i*4 + nv];
-                    end
-                    if (g_vc[(i*S+q)*2 +: 2] == nv[1:0]) pft = f_ht[(i*4 + nv)*2];
-                end
-                ends[i*S+q] = in_busy[i*S+q] && efv && eft;
-                last_g[i*S+q] = g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && pft;
-                plane_void[i*S+q] = (in_busy[i*S+q] && !ends[i*S+q]) || (g_valid[i*S+q] && !pft);
-            end
-        freed = {K*S{1'b0}};
-        for (o = 0; o < K; o = o + 1)
-            for (q = 0; q < S; q = q + 1)
-                for (i = 0; i < K; i = i + 1)
-                    if ((ends[i*S+q] && strm_ports[(i*S+q)*K + o]) || (last_g[i*S+q] && g_ports[(i*S+q)*K + o]))
-                        freed[o*S+q] = 1'b1;
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 vc_pend[i*4+v] = 1'b0;
@@ -647,6 +623,50 @@ module router_input #(
             end
     end
 
+    // ---------------- freed and plane_void of the next cycle (registered) ----------------
+    // From the state after this edge: the streams (this cycle's starts and ends), the grants
+    // registered now (g_valid_next, with kind2, pk_vc and the entry's ports) and the VC fronts
+    // after this cycle's pops and pushes (vcbuf next_valid / next_tail). Only g_valid_next comes
+    // from this cycle's grants; it enters last.
+    reg [K*S-1:0] busy_n, ends_n, lastg_n, freed_n, void_n;
+    reg [1:0] svn, gvn;
+    reg [K-1:0] spn;
+    reg efvn, eftn, pftn;
+    integer tf;
+    always @* begin
+        busy_n = (in_busy & ~busy_clr) | busy_set;
+        svn = 2'd0;
+        gvn = 2'd0;
+        spn = {K{1'b0}};
+        efvn = 1'b0;
+        eftn = 1'b0;
+        pftn = 1'b0;
+        tf = 0;
+        freed_n = {K*S{1'b0}};
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                svn = busy_set[i*S+q] ? strm_new[(i*S+q)*(4+K+2) + K + 4 +: 2] : strm_vc[(i*S+q)*2 +: 2];
+                spn = busy_set[i*S+q] ? strm_new[(i*S+q)*(4+K+2) +: K] : strm_ports[(i*S+q)*K +: K];
+                gvn = pk_vc[(i*S+q)*2 +: 2];
+                efvn = 1'b0;
+                eftn = 1'b0;
+                pftn = 1'b0;
+                for (tf = 0; tf < 4; tf = tf + 1) begin   // constant indices
+                    if (svn == tf[1:0]) begin
+                        efvn = fv_next[i*4 + tf];
+                        eftn = ft_next[i*4 + tf];
+                    end
+                    if (gvn == tf[1:0]) pftn = ft_next[i*4 + tf];
+                end
+                ends_n[i*S+q] = busy_n[i*S+q] && efvn && eftn;
+                lastg_n[i*S+q] = g_valid_next[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && pftn;
+                void_n[i*S+q] = (busy_n[i*S+q] && !ends_n[i*S+q]) || (g_valid_next[i*S+q] && !pftn);
+                for (o = 0; o < K; o = o + 1)
+                    if ((ends_n[i*S+q] && spn[o]) || (lastg_n[i*S+q] && g_ports_next[(i*S+q)*K + o]))
+                        freed_n[o*S+q] = 1'b1;
+            end
+    end
+
     // ---------------- credits upstream: one a cycle per input, round robin over the VCs owed ----------------
     reg [K*4*CPW-1:0] crp_next;
     reg [K-1:0] cr_next_valid;
@@ -695,6 +715,8 @@ module router_input #(
             crp <= {K*4*CPW{1'b0}};
             rr_cr <= {K*2{1'b0}};
             g_valid <= {K*S{1'b0}};
+            freed <= {K*S{1'b0}};
+            plane_void <= {K*S{1'b0}};
             pk_e <= {K*S*RW{1'b0}};
             pk_ev <= {K*S{1'b0}};
             g_vc <= {K*S*2{1'b0}};
@@ -720,6 +742,8 @@ module router_input #(
             discard_vcs <= disc_vcs;
             in_busy <= (in_busy & ~busy_clr) | busy_set;
             g_valid <= g_valid_next;
+            freed <= freed_n;
+            plane_void <= void_n;
             // stage 1's picks take their VC's route entry with them (over constant indices)
             for (i = 0; i < K; i = i + 1)
                 for (q = 0; q < S; q = q + 1)

@@ -20,6 +20,8 @@ module vcbuf #(
     output wire [3:0]        front_valid,
     output wire [4*66-1:0]   front_flit,
     output wire [4*2-1:0]    front_ht,     // per VC: the front flit's {head, tail} bits (registers)
+    output wire [3:0]        next_valid,   // per VC: after this edge, a front flit / its tail bit
+    output wire [3:0]        next_tail,    //   (the next state of front_valid and front_ht's tail)
     output wire [3:0]        rfront_valid,
     output wire [4*RW-1:0]   rfront,
     output wire              push_drop,
@@ -83,6 +85,13 @@ module vcbuf #(
             reg [1:0] ht_q;                // this VC's front {head, tail}
             assign front_ht[gv*2 +: 2] = ht_q;
             wire [DW-1:0] head_next = !pop_here ? head[gv] : (head[gv] == LAST) ? {DW{1'b0}} : head[gv] + 1'b1;
+            wire [DW:0] count_next = count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
+            // the front after this edge: the flit pushed now into an empty VC, else the stored
+            // flit at the new head
+            wire [1:0] ht_next = (push_here && count[gv] == {{DW{1'b0}}, pop_here}) ? push_flit[65:64]
+                                                                                   : htm[gv * DEPTH + {{(31-DW){1'b0}}, head_next}];
+            assign next_valid[gv] = count_next != {(DW+1){1'b0}};
+            assign next_tail[gv] = ht_next[0];
             always @(posedge clk) begin
                 if (rst) begin
                     head[gv] <= {DW{1'b0}};
@@ -95,12 +104,9 @@ module vcbuf #(
                         fifo[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit;
                         htm[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit[65:64];
                     end
-                    // the front after this edge: the flit pushed now into an empty VC, else the
-                    // stored flit at the new head
-                    if (push_here && count[gv] == {{DW{1'b0}}, pop_here}) ht_q <= push_flit[65:64];
-                    else ht_q <= htm[gv * DEPTH + {{(31-DW){1'b0}}, head_next}];
+                    ht_q <= ht_next;
                     head[gv] <= head_next;
-                    count[gv] <= count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
+                    count[gv] <= count_next;
                     if (rpush_here) rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rslot}] <= rpush_entry;
                     if (rpop_here) rhead[gv] <= (rhead[gv] == LAST) ? {DW{1'b0}} : rhead[gv] + 1'b1;
                     rcount[gv] <= rcount[gv] + {{DW{1'b0}}, rpush_here} - {{DW{1'b0}}, rpop_here};
