@@ -48,6 +48,7 @@ int env_init(router_env *e, const topo *t, const table_set *ts, const router_par
     for (int o = 0; o < ROUTER_MAX_PORTS; o++) {
         e->drain_port[o] = -1.0;
         e->port_pkt[o] = -1;
+        e->probe_tag[o] = -1;
     }
     for (int i = 0; i < t->k; i++) {
         for (int v = 0; v < 4; v++) e->up_cred[i][v] = prm->depth[topo_port_class(t, i)];
@@ -78,7 +79,10 @@ static uint64_t allowed_ports(router_env *e, int in_port, uint64_t hdr) {
     return tables_rtb_ports(e->t, z, ea, eb, flit_src_gid(hdr) == e->gid, NULL, NULL);
 }
 
-static void new_packet(router_env *e, int i) {
+/* A new packet on input i. probe_vc >= 0: an overflow probe, a legal one-flit unicast on that VC
+ * sent without a credit (env_drive); otherwise, with proto_prob, a header whose len is 0 or above
+ * max_len (the flits sent are still 1..max_len, the last one the tail): drained. */
+static void new_packet(router_env *e, int i, int probe_vc) {
     const topo *t = e->t;
     int tag = -1;
     for (int n = 0; n < ENV_MAX_TAGS; n++) {
@@ -87,17 +91,27 @@ static void new_packet(router_env *e, int i) {
     }
     if (tag < 0) return;
     e->next_tag = (tag + 1) % ENV_MAX_TAGS;
-    int len = 1 + below(e, e->prm->max_len);
+    int len = chance(e, e->short_frac) ? 1 : 1 + below(e, e->prm->max_len);
     port_class pc = topo_port_class(t, i);
     int vc = pc == PORT_TERMINAL ? 0 : below(e, 4);
     int mc = chance(e, e->mcast_frac);
+    int hdr_len = len, badlen = 0;
+    if (probe_vc >= 0) {
+        vc = probe_vc;
+        len = hdr_len = 1;
+        mc = 0;
+    } else if (chance(e, e->proto_prob)) {
+        badlen = 1;
+        int over = FLIT_MAX_LEN - e->prm->max_len;   /* lengths the 4-bit field holds above max_len */
+        hdr_len = over > 0 && chance(e, 0.5) ? e->prm->max_len + 1 + below(e, over) : 0;
+    }
     int grp = below(e, e->mgroups);
     int zsel = below(e, 4);
     int dg = zsel < 2 ? e->gid : below(e, t->g);
     int db = zsel == 0 ? e->bid : below(e, t->a);
     int dn = below(e, t->p);
     int sg = (pc == PORT_TERMINAL || chance(e, 0.5)) ? e->gid : below(e, t->g);
-    int bad = !mc && chance(e, e->bad_header_frac);
+    int bad = !mc && probe_vc < 0 && chance(e, e->bad_header_frac);
     if (bad) {   /* a destination field out of range: the router must drain the packet */
         int which = below(e, 3);
         if (which == 0) dg = t->g + below(e, 2048 - t->g);
@@ -105,7 +119,13 @@ static void new_packet(router_env *e, int i) {
         else if (t->p < 64) dn = t->p + below(e, 64 - t->p);
         else dg = t->g + below(e, 2048 - t->g);
     }
-    uint64_t hdr = flit_header(dg, db, dn, sg, mc, grp, len, tag);
+    /* a terminal input whose table C rows all name a port >= k (env_setup): every zone-G unicast
+     * from it takes a table C item, so it is drained (docs/architecture.md "Protocol errors") */
+    int tablec = !mc && !bad && ((e->c_bad_ports >> i) & 1) && dg != e->gid;
+    uint64_t hdr = flit_header(dg, db, dn, sg, mc, grp, hdr_len, tag);
+    if (badlen) e->proto_len++;
+    else if (tablec) e->proto_tablec++;
+    bad = bad || badlen || tablec;
     env_pkt *p = &e->pkts[tag];
     memset(p, 0, sizeof *p);
     p->live = 1;
@@ -129,6 +149,10 @@ static void new_packet(router_env *e, int i) {
     else e->live_pkts++;
     e->injected_pkts++;
     if (mc) e->stat_mcast++; else if (!bad) e->stat_unicast++;
+    if (probe_vc >= 0) {
+        e->probe_tag[i] = tag;
+        e->ovf_probes++;
+    }
 }
 
 void env_drive(router_env *e, long cycle, router_in *in) {
@@ -152,10 +176,23 @@ void env_drive(router_env *e, long cycle, router_in *in) {
             e->ctl_in++;
             continue;
         }
-        if (!e->cur_left[i] && e->injecting && chance(e, e->load)) new_packet(e, i);
+        /* an overflow probe: a one-flit packet on a VC without credits, which is full unless
+         * flits left it whose credits are still on their way. At most one probe waits per port,
+         * and none once the port's sticky overflow flag is set (a later drop could not be told). */
+        int probe = 0;
+        if (!e->cur_left[i] && e->injecting && e->ovf_prob > 0 && e->probe_tag[i] < 0 && !((e->ovf_seen >> i) & 1) &&
+            chance(e, e->ovf_prob)) {
+            int pv = topo_port_class(t, i) == PORT_TERMINAL ? 0 : below(e, 4);
+            if (e->up_cred[i][pv] <= 0) {
+                new_packet(e, i, pv);
+                probe = e->cur_left[i] > 0;
+                e->probe_at[i] = cycle;
+            }
+        }
+        if (!e->cur_left[i] && e->injecting && chance(e, e->load)) new_packet(e, i, -1);
         if (!e->cur_left[i]) continue;
         int v = e->cur_vc[i];
-        if (e->up_cred[i][v] < 1) continue;
+        if (e->up_cred[i][v] < 1 && !probe) continue;
         int seq = e->cur_len[i] - e->cur_left[i];
         flit *f = &in->in[i];
         f->valid = 1;
@@ -400,12 +437,38 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         if (done) {
             p->live = 0;
             e->live_pkts--;
+            if (p->mcast && __builtin_popcountll(p->expect_ports) == 6) e->mcast_six++;
+            if (p->mcast && __builtin_popcountll(p->expect_ports) == t->k - 1) e->mcast_all++;
         }
     }
-    if (out->overflow) {
-        snprintf(msg, sizeof msg, "cycle %ld: input buffer overflow on ports 0x%llx", cycle, (unsigned long long)out->overflow);
-        fail(e, msg);
+    /* Overflow (sticky per port) is expected only from a probe: its flag rising within
+     * ENV_PROBE_WINDOW cycles says the probe was dropped (no credit will come for it, no flit of
+     * it may leave); no rise says the VC had room and it is an ordinary packet. */
+    for (uint64_t m = out->overflow & ~e->ovf_seen; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        int tag = e->probe_tag[i];
+        if (tag < 0) {
+            snprintf(msg, sizeof msg, "cycle %ld: input buffer overflow on port %d without a flit beyond credits", cycle, i);
+            fail(e, msg);
+            continue;
+        }
+        env_pkt *p = &e->pkts[tag];
+        int v = p->vc, n = e->vcq_n[i][v];
+        for (int j = 0; j < n; j++)
+            if (e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ] == tag) { vcq_take(e, i, v, j); break; }
+        if (p->live && !p->expect_discard) e->live_pkts--;   /* (expected discards are not counted) */
+        p->live = 0;
+        p->expect_discard = 2;   /* a flit of it that leaves is an error */
+        e->up_cred[i][v]++;      /* the flit sent without a credit is gone: no credit will return */
+        e->probe_tag[i] = -1;
+        e->ovf_drops++;
     }
+    e->ovf_seen |= out->overflow;
+    for (int i = 0; i < t->k; i++)
+        if (e->probe_tag[i] >= 0 && cycle - e->probe_at[i] > ENV_PROBE_WINDOW) {
+            e->probe_tag[i] = -1;
+            e->ovf_accepted++;
+        }
 }
 
 void env_check_stuck(router_env *e, long cycle, long bound) {
@@ -432,9 +495,14 @@ int env_setup(router_env *e, long n, router_in *in) {
         const port_tables *pt = tables_port(ts, e->router_id, port);
         in->tw_valid = 1;
         in->tw_port = port;
+        if (n == 0 && chance(e, e->tablec_prob)) e->c_bad_ports = (uint64_t)1 << below(e, t->p);
         if (row < ts->depth_a) { in->tw_table = 0; in->tw_addr = (int)row; in->tw_data = pt->a[row]; }
         else if (row < ts->depth_a + ts->depth_b) { in->tw_table = 1; in->tw_addr = (int)(row - ts->depth_a); in->tw_data = pt->b[row - ts->depth_a]; }
         else { in->tw_table = 2; in->tw_addr = (int)(row - ts->depth_a - ts->depth_b); in->tw_data = pt->c[row - ts->depth_a - ts->depth_b]; }
+        if (in->tw_table == 2 && ((e->c_bad_ports >> port) & 1)) {   /* one valid item, port >= k */
+            uint8_t item = (uint8_t)(CITEM_VALID | (unsigned)(t->k + below(e, 64 - t->k)));
+            in->tw_data = tables_c_entry(&item, 1);
+        }
         return 1;
     }
     n -= per_port * t->k;
@@ -450,7 +518,18 @@ int env_setup(router_env *e, long n, router_in *in) {
     n -= (long)t->k * ts->depth_a;
     if (n < (long)t->k * e->mgroups) {
         int port = (int)(n / e->mgroups), grp = (int)(n % e->mgroups);
-        uint64_t set = env_random_mset(e, port);
+        /* group 0: every port but the input (the widest fan-out); group 1: six random ports where
+         * k - 1 >= 6 (the lock-step's "multicasts to 6 ports" row; random sets of p = 0.35 reach
+         * six ports on small once in ~550 sets); the others random */
+        uint64_t all = (t->k >= 64 ? ~0ull : ((1ull << t->k) - 1)) & ~((uint64_t)1 << port);
+        uint64_t set = grp == 0 ? all : env_random_mset(e, port);
+        if (grp == 1 && t->k - 1 >= 6) {
+            set = 0;
+            while (__builtin_popcountll(set) < 6) {
+                int o = below(e, t->k);
+                if (o != port) set |= (uint64_t)1 << o;
+            }
+        }
         e->mcast_sets[port][grp] = set;
         in->mw_valid = 1;
         in->mw_port = port;

@@ -10,7 +10,8 @@
  * allow, on the VC the VC rule gives; every multicast packet leaves exactly once on every port
  * of its set and nowhere else, all copies in the same cycles, on its own VC; the flits of a
  * packet are contiguous on every output; a header with a destination out of range is never
- * delivered; no packet stays in the router longer than `stuck_bound` cycles; no overflow.
+ * delivered; no packet stays in the router longer than `stuck_bound` cycles; no overflow but
+ * from an overflow probe (protocol errors below), and no flit of a dropped probe delivered.
  *
  * Fault traffic (ctl_prob, ev_prob > 0; the router has its fault units): random FD/FR packets on
  * the network inputs between packets, within the control credits; random local events (link
@@ -32,6 +33,7 @@ extern "C" {
 
 #define ENV_MAX_TAGS 65536
 #define ENV_VCQ 64           /* packets per input VC not yet left (buffer depth bounds it) */
+#define ENV_PROBE_WINDOW 8   /* cycles after an overflow probe within which its drop shows */
 
 typedef struct {
     uint64_t s;
@@ -54,6 +56,7 @@ typedef struct {
     env_rng rng;
     /* stimulus knobs, changed by phases */
     double load, mcast_frac, drain_prob, sb_prob;
+    double short_frac;   /* share of one-flit packets on top of the uniform 1..max_len lengths */
     double drain_port[ROUTER_MAX_PORTS];   /* per output port drain probability; < 0: drain_prob */
     int injecting;
     /* upstream, per input port */
@@ -83,6 +86,19 @@ typedef struct {
     long errors;
     char first_error[512];
     long stat_mcast, stat_unicast;
+    long mcast_six, mcast_all;       /* multicasts delivered to 6 ports / to every port but their input */
+    /* protocol errors (issue 21 item 2c; docs/architecture.md "Protocol errors"), all 0 by default:
+     * proto_prob: a new packet's header len is 0 or above max_len (drained); ovf_prob: per port
+     * and cycle, a one-flit packet sent without a credit on a VC whose credits are spent (dropped
+     * with overflow if the VC is full, else an ordinary packet); tablec_prob: per epoch, one
+     * terminal port's table C rows are written with one item naming a port >= k (its zone-G
+     * unicasts are drained). */
+    double proto_prob, ovf_prob, tablec_prob;
+    uint64_t c_bad_ports;            /* terminal inputs whose table C names ports >= k */
+    uint64_t ovf_seen;               /* ports whose sticky overflow flag is set */
+    int probe_tag[ROUTER_MAX_PORTS]; /* per port: the overflow probe not yet resolved (-1: none) */
+    long probe_at[ROUTER_MAX_PORTS];
+    long proto_len, proto_tablec, ovf_probes, ovf_drops, ovf_accepted;
 } router_env;
 
 int env_init(router_env *e, const topo *t, const table_set *ts, const router_params *prm, int router_id,
@@ -96,8 +112,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
 /* Ages the live packets; reports the ones older than bound. */
 void env_check_stuck(router_env *e, long cycle, long bound);
 /* Set-up writes, one per cycle: every port's tables A, B, C through the table-write port, the
- * fault units' options of every (port, entry), then every multicast table entry (random non-empty
- * sets). Fills in->tw_* / fw_* / mw_* for step n; returns 0 once n is past the last write. */
+ * fault units' options of every (port, entry), then every multicast table entry (group 0: every
+ * port but the input; group 1: six random ports where k > 6; the others random non-empty sets). Fills in->tw_* / fw_* / mw_* for step n; returns 0 once n is past the last write. */
 int env_setup(router_env *e, long n, router_in *in);
 /* A random non-empty multicast set for an input port (excludes the port itself). */
 uint64_t env_random_mset(router_env *e, int in_port);
