@@ -38,6 +38,18 @@ int env_init(router_env *e, const topo *t, const table_set *ts, const router_par
     e->rng.s = seed * 0x9E3779B97F4A7C15ull + 1;
     e->pkts = calloc(ENV_MAX_TAGS, sizeof *e->pkts);
     if (!e->pkts) return -1;
+    /* the mask model: a fault unit of the env's own for this router (see router_env.h) */
+    char err[DOAR_ERRLEN];
+    e->fu = calloc(1, sizeof *e->fu);
+    if (!e->fu || fault_init(e->fu, ts, router_id, err)) {
+        free(e->fu);
+        free(e->pkts);
+        e->fu = NULL;
+        e->pkts = NULL;
+        return -1;
+    }
+    for (int i = 0; i < ROUTER_MAX_PORTS; i++)
+        for (int s = 0; s < ENV_RECENT; s++) e->recent[i][s] = -1;
     e->load = 0.5;
     e->mcast_frac = 0.1;
     e->drain_prob = 0.8;
@@ -61,6 +73,9 @@ int env_init(router_env *e, const topo *t, const table_set *ts, const router_par
 void env_free(router_env *e) {
     free(e->pkts);
     e->pkts = NULL;
+    if (e->fu) fault_free(e->fu);
+    free(e->fu);
+    e->fu = NULL;
 }
 
 /* The output ports the tables allow for a unicast header arriving on in_port. */
@@ -137,6 +152,11 @@ static void new_packet(router_env *e, int i, int probe_vc) {
     p->born = -1;
     p->first_head = -1;
     p->expect_ports = bad ? 0 : mc ? e->mcast_sets[i][grp] : allowed_ports(e, i, hdr);
+    if (!bad && !mc) {   /* the fault units' entry for it: table A's row (rcu_mask_row) */
+        int index;
+        table_zone z = tables_zone(e->gid, e->bid, dg, db, dn, &index);
+        p->entry = fault_entry_of(e->ts, z, index);
+    }
     int *q = e->vcq[i][vc];
     if (e->vcq_n[i][vc] < ENV_VCQ) q[(e->vcq_head[i][vc] + e->vcq_n[i][vc]++) % ENV_VCQ] = tag;
     else fail(e, "env: more packets waiting in one input VC than the ledger holds");
@@ -174,6 +194,10 @@ void env_drive(router_env *e, long cycle, router_in *in) {
             f->data = fault_msg_pack(&m);
             e->up_ctl[i]--;
             e->ctl_in++;
+            if (fault_receive_ready(e->fu, i)) {   /* the router's unit takes it at the cycle's end */
+                e->pend_ctl |= (uint64_t)1 << i;
+                e->pend_msg[i] = m;
+            }
             continue;
         }
         /* an overflow probe: a one-flit packet on a VC without credits, which is full unless
@@ -200,7 +224,10 @@ void env_drive(router_env *e, long cycle, router_in *in) {
         f->head = seq == 0;
         f->tail = e->cur_left[i] == 1;
         f->data = seq == 0 ? e->cur_hdr[i] : (((uint64_t)e->cur_tag[i] << 16) | (uint64_t)seq);
-        if (seq == 0) e->pkts[e->cur_tag[i]].born = cycle;
+        if (seq == 0) {
+            e->pkts[e->cur_tag[i]].born = cycle;
+            e->recent[i][cycle % ENV_RECENT] = e->cur_tag[i];
+        }
         e->up_cred[i][v]--;
         e->cur_left[i]--;
         e->injected_flits++;
@@ -230,6 +257,11 @@ void env_drive(router_env *e, long cycle, router_in *in) {
         in->ev_valid = 1;
         in->ev_kind = kind;
         in->ev_port = o;
+        if (fault_event_ready(e->fu)) {   /* a full event FIFO drops it, in the router as here */
+            e->pend_ev = 1;
+            e->pend_ev_kind = kind;
+            e->pend_ev_port = o;
+        }
         e->link_down[o] = kind != FEV_UP;
         e->faulted_ports |= (uint64_t)1 << o;
         e->events++;
@@ -241,6 +273,10 @@ void env_drive(router_env *e, long cycle, router_in *in) {
         }
 }
 
+/* Every option of unicast p was invalid in the mask its route-compute unit read (the mask model's,
+ * at ENV_MASK_AT cycles after its head arrived): the router must drain it. */
+static int masked(const env_pkt *p) { return p->mask_known && !p->mcast && (p->expect_ports & p->mask_at) == 0; }
+
 /* Takes the j-th waiting packet (0: the oldest) out of input i's VC v queue; returns its tag. */
 static int vcq_take(router_env *e, int i, int v, int j) {
     int *q = e->vcq[i][v], h = e->vcq_head[i][v], n = e->vcq_n[i][v];
@@ -251,17 +287,20 @@ static int vcq_take(router_env *e, int i, int v, int j) {
     return tag;
 }
 
-/* Puts tag back as the oldest waiting packet of input i's VC v. */
-static void vcq_put(router_env *e, int i, int v, int tag) {
-    e->vcq_head[i][v] = (e->vcq_head[i][v] + ENV_VCQ - 1) % ENV_VCQ;
-    e->vcq[i][v][e->vcq_head[i][v]] = tag;
-    e->vcq_n[i][v]++;
-}
-
 void env_observe(router_env *e, long cycle, const router_in *in, const router_out *out) {
     const topo *t = e->t;
     char msg[256];
     (void)in;
+    /* The mask model's state is now the router unit's at the start of this cycle: the masks the
+     * route-compute units read in it. A head that arrived ENV_MASK_AT cycles ago is read now. */
+    for (int i = 0; i < t->k; i++) {
+        int tag = e->recent[i][(cycle - ENV_MASK_AT + ENV_RECENT) % ENV_RECENT];
+        if (tag < 0) continue;
+        env_pkt *p = &e->pkts[tag];
+        if (p->born != cycle - ENV_MASK_AT || p->in_port != i || p->mcast || p->expect_discard || p->mask_known) continue;
+        p->mask_at = fault_mask(e->fu, i, p->entry);
+        p->mask_known = 1;
+    }
     for (int i = 0; i < t->k; i++) {
         if (out->cr_valid[i]) e->up_cred[i][out->cr_vc[i] & 3]++;
         if (out->ctl_cr_valid[i]) {
@@ -275,16 +314,17 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             int v = __builtin_ctz(dm);
             /* Router v2 grants the packets of an input VC in order but they leave through output
              * queues, so the discarded packet is the oldest one not yet granted, which the outputs
-             * cannot tell apart from older ones still queued. It is the oldest waiting packet with
-             * a bad destination if there is one; else (fault traffic: every option masked) the
-             * oldest waiting packet is presumed discarded, and if that one shows up later the
-             * presumption moves to the next (env_presume). */
+             * cannot tell apart from older ones still queued. Packets are drained in VC order, so
+             * it is the oldest waiting packet that must be: a protocol error (bad destination or
+             * len, table C port >= k) or one whose options were all masked (masked()). */
             int n = e->vcq_n[i][v], at = -1;
-            for (int j = 0; j < n && at < 0; j++)
-                if (e->pkts[e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ]].expect_discard == 1) at = j;
-            if (at < 0 && n && (e->ctl_in || e->events)) at = 0;
+            for (int j = 0; j < n && at < 0; j++) {
+                const env_pkt *y = &e->pkts[e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ]];
+                if (y->expect_discard == 1 || masked(y)) at = j;
+            }
             if (at < 0) {
-                snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d: a discard with no packet that may be discarded", cycle, i, v);
+                snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d: a discard that neither a protocol error nor the masks explain",
+                         cycle, i, v);
                 fail(e, msg);
                 continue;
             }
@@ -292,12 +332,11 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             env_pkt *p = &e->pkts[tag];
             if (p->expect_discard == 1) {  /* (not counted in live_pkts) */
                 e->bad_discards++;
-                p->expect_discard = 2;     /* left (as a discard): a later flit of it is an error */
             } else {
                 e->mask_discards++;        /* every option masked: dropped, and accounted for here */
-                p->expect_discard = 3;     /* presumed: if it shows up, the next waiting one was */
                 e->live_pkts--;
             }
+            p->expect_discard = 2;         /* left (as a discard): a later flit of it is an error */
             p->live = 0;
         }
     }
@@ -324,37 +363,30 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         int tag = f->head ? flit_tag(f->data) : (int)((f->data >> 16) & 0xffff);
         int seq = f->head ? 0 : (int)(f->data & 0xffff);
         env_pkt *p = &e->pkts[tag];
-        if (p->expect_discard == 3 && f->head && !p->seen_ports && p->first_head < 0) {
-            /* presumed discarded, but it was granted before the discarded one: the oldest packet
-             * still waiting in its VC was the discarded one */
-            int i = p->in_port, v = p->vc;
-            if (!e->vcq_n[i][v]) {
-                snprintf(msg, sizeof msg, "cycle %ld: packet %d was discarded (by presumption) and left", cycle, tag);
-                fail(e, msg);
-                continue;
-            }
-            env_pkt *y = &e->pkts[vcq_take(e, i, v, 0)];
-            y->expect_discard = 3;
-            y->live = 0;
-            p->expect_discard = 0;
-            p->live = 1;   /* live_pkts is unchanged: one packet for the other */
-            vcq_put(e, i, v, tag);   /* taken out below, as any head that leaves */
-        }
         if (!p->live) {
             snprintf(msg, sizeof msg, "cycle %ld: port %d: flit of packet %d that is not in flight (duplicate?)", cycle, o, tag);
             fail(e, msg);
             continue;
         }
         if (p->expect_discard) {
-            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d with an out-of-range destination was delivered", cycle, o, tag);
+            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d that must be drained (protocol error) was delivered", cycle, o, tag);
             fail(e, msg);
             continue;
         }
+        if (masked(p)) {
+            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d left though the masks invalidated every option (0x%llx)",
+                     cycle, o, tag, (unsigned long long)p->expect_ports);
+            fail(e, msg);
+            continue;
+        }
+        if (p->mask_known && !p->mcast && !((p->mask_at >> o) & 1)) {
+            snprintf(msg, sizeof msg, "cycle %ld: packet %d left on port %d, an option the mask invalidated (mask 0x%llx)",
+                     cycle, tag, o, (unsigned long long)p->mask_at);
+            fail(e, msg);
+        }
         /* Heads leave in order within an input VC among packets that can only take the same port
          * (one plane, one output queue: FIFO); across ports the output queues may reorder them.
-         * Checked only without fault traffic: with it, any waiting packet may have been discarded
-         * (options masked) and the outputs do not say which (the lock-step comparison still checks
-         * the order cycle by cycle against the C model). */
+         * With fault traffic too: the masks say which waiting packets are drained instead. */
         if (f->head && (!p->mcast || p->first_head < 0)) {
             int i = p->in_port, v = p->vc, at = -1, n = e->vcq_n[i][v];
             for (int j = 0; j < n && at < 0; j++)
@@ -363,9 +395,9 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
                 snprintf(msg, sizeof msg, "cycle %ld: packet %d left but is not waiting in input %d VC %d", cycle, tag, i, v);
                 fail(e, msg);
             } else {
-                for (int j = 0; j < at && !(e->ctl_in || e->events); j++) {
+                for (int j = 0; j < at; j++) {
                     const env_pkt *y = &e->pkts[e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ]];
-                    if (!p->mcast && !y->mcast && !y->expect_discard && p->expect_ports == ((uint64_t)1 << o) &&
+                    if (!p->mcast && !y->mcast && !y->expect_discard && !masked(y) && p->expect_ports == ((uint64_t)1 << o) &&
                         y->expect_ports == p->expect_ports) {
                         snprintf(msg, sizeof msg, "cycle %ld: packet %d left port %d before an older packet of input %d VC %d to it",
                                  cycle, tag, o, i, v);
@@ -464,6 +496,13 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         e->ovf_drops++;
     }
     e->ovf_seen |= out->overflow;
+    /* the mask model's end of cycle, in the router's order (csim/router.c fault_end): the tick,
+     * then the event and the FD/FR packets of this cycle */
+    fault_tick(e->fu);
+    if (e->pend_ev) fault_event(e->fu, (fault_event_kind)e->pend_ev_kind, e->pend_ev_port);
+    for (uint64_t m = e->pend_ctl; m; m &= m - 1) fault_receive(e->fu, __builtin_ctzll(m), &e->pend_msg[__builtin_ctzll(m)]);
+    e->pend_ev = 0;
+    e->pend_ctl = 0;
     for (int i = 0; i < t->k; i++)
         if (e->probe_tag[i] >= 0 && cycle - e->probe_at[i] > ENV_PROBE_WINDOW) {
             e->probe_tag[i] = -1;
