@@ -82,11 +82,12 @@ $(BUILD)/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(MPICC) $(CSTD) $(WARN) $(CFLAGS) -DDOAR_MPI -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
 
-# The split runs give the single process's results (R = 1, 2, 3), and a doar-mpi planted with
-# per-rank random streams is caught (tests/mpi_test.sh). Skipped with a note where MPI is missing.
-$(BUILD)/plant/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
-	@mkdir -p $(@D)
-	$(MPICC) $(CSTD) $(WARN) -O2 -DDOAR_MPI -DNET_PLANT_RANK_STREAM -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
+# The split runs give the single process's results (R = 1, 2, 3), and the mutant net-rank-stream
+# of tests/mutants/mutants.txt (per-rank random streams), a doar-mpi built from a copy of csim/,
+# is caught (tests/mpi_test.sh). Skipped with a note where MPI is missing.
+$(BUILD)/mutants/%/doar-mpi: $(BUILD)/mutants/%/csim/.applied
+	$(MPICC) $(CSTD) $(WARN) -Wno-error -O2 -DDOAR_MPI -I$(BUILD)/mutants/$*/csim -Icsim -o $@ \
+	  $(patsubst csim/%,$(BUILD)/mutants/$*/csim/%,$(CSIM_LIB_SRC)) $(BUILD)/mutants/$*/csim/doar.c $(BUILD)/mutants/$*/csim/net_mpi.c
 
 # ASan/UBSan (leak checks off: Open MPI keeps its own allocations until exit)
 $(BUILD)/asan/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
@@ -95,8 +96,8 @@ $(BUILD)/asan/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
 
 mpi-tests: $(BUILD)/doar
 	@if command -v $(MPICC) >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then \
-	   $(MAKE) --no-print-directory $(BUILD)/asan/doar-mpi $(BUILD)/plant/doar-mpi && \
-	   ASAN_OPTIONS=detect_leaks=0 tests/mpi_test.sh $(BUILD)/doar $(BUILD)/asan/doar-mpi $(BUILD)/plant/doar-mpi; \
+	   $(MAKE) --no-print-directory $(BUILD)/asan/doar-mpi $(BUILD)/mutants/net-rank-stream/doar-mpi && \
+	   ASAN_OPTIONS=detect_leaks=0 tests/mpi_test.sh $(BUILD)/doar $(BUILD)/asan/doar-mpi $(BUILD)/mutants/net-rank-stream/doar-mpi; \
 	 else echo "mpi-tests: skipped (no Open MPI: scripts/deps.sh installs it)"; fi
 
 # The main job: the small router, RTL against C model, a million cycles of random traffic.
@@ -118,17 +119,21 @@ cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 	tests/reproduce_test.sh $(BUILD)/doar
 
 # The blocks of net_run (a router runs several cycles before the next) are checked against cycle
-# by cycle in tests/test_network.c; this shows that check can fail: with link rings planted one
-# block too short (NET_PLANT_SHORT_RING) the blocked runs must differ.
-$(BUILD)/plant/test_network: tests/test_network.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
+# by cycle in tests/test_network.c; this shows that check can fail: with link rings one block too
+# short (the mutant net-short-ring of tests/mutants/mutants.txt, built from a copy of csim/) the
+# blocked runs must differ. $(BUILD)/net/test_network is the unmutated build mutate.py compares.
+$(BUILD)/net/test_network: tests/test_network.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O2 -DNET_PLANT_SHORT_RING -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+	$(CC) $(CSTD) $(WARN) -O2 -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+$(BUILD)/mutants/%/test_network: $(BUILD)/mutants/%/csim/.applied tests/test_network.c tests/testutil.h tb/router_env.c tb/router_env.h
+	$(CC) $(CSTD) $(WARN) -Wno-error -O2 -I$(BUILD)/mutants/$*/csim -Itb -Itests -o $@ tests/test_network.c \
+	  $(patsubst csim/%,$(BUILD)/mutants/$*/csim/%,$(CSIM_LIB_SRC)) tb/router_env.c
 
-plant-block: $(BUILD)/plant/test_network
-	@out=$$($(BUILD)/plant/test_network block 2>&1); rc=$$?; \
+plant-block: $(BUILD)/mutants/net-short-ring/test_network
+	@out=$$($(BUILD)/mutants/net-short-ring/test_network block 2>&1); rc=$$?; \
 	 line=$$(echo "$$out" | grep 'blocks against cycle by cycle'); echo "$$line"; \
 	 if [ $$rc -ne 0 ] && [ -n "$$line" ] && echo "$$line" | grep -qvE ': ([0-9]+) of \1 runs'; then \
-	   echo "plant-block: caught (the planted short rings change the blocked runs)"; \
+	   echo "plant-block: caught (the mutant net-short-ring's short rings change the blocked runs)"; \
 	 else echo "plant-block: FAIL the planted bug was not caught"; exit 1; fi
 
 valgrind-tests: $(BUILD)/doar

@@ -615,11 +615,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
     n->block = ring_block(p);
     for (int c = 0; c < 3; c++) {
         n->lat[c] = port_of_class_latency(p, (port_class)c);
-#ifdef NET_PLANT_SHORT_RING   /* planted bug (make plant-block): rings too short for blocks */
-        n->ring_len[c] = n->lat[c] + 1;
-#else
         n->ring_len[c] = n->lat[c] + n->block;
-#endif
     }
     for (int o = t->first_local; o < t->first_global; o++) n->local_ports |= (uint64_t)1 << o;
     /* a split run: the rings into its routers and the rings its routers write into another
@@ -669,11 +665,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
 
     for (int node = node_lo; node < node_hi; node++) {
         net_node *nd = &n->nodes[node];
-#ifdef NET_PLANT_RANK_STREAM   /* planted bug (tests/mpi_test.sh): a stream per rank-local index */
-        prng_seed(&nd->rng, p->seed, NODE_STREAM, (uint64_t)(node - node_lo));
-#else
         prng_seed(&nd->rng, p->seed, NODE_STREAM, (uint64_t)node);
-#endif
         nd->q = malloc(QUEUE_INITIAL * sizeof *nd->q);
         if (!nd->q) goto oom;
         nd->q_cap = QUEUE_INITIAL;

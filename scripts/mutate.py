@@ -2,7 +2,8 @@
 """mutate.py — the lock-steps' mutation score (issue 21).
 
 The mutants live in tests/mutants/mutants.txt, outside the product sources: each names an RTL file
-(or a C model file checked by the fault campaigns' oracle, `doar faults`),
+(or a C model file checked by the fault campaigns' oracle, `doar faults`, by the network
+simulator's blocks-against-cycles check, `test_network block`, or by its MPI split, `doar-mpi`),
 one or more exact texts to find there (each must occur exactly once, so a mutant cannot rot
 silently when the RTL changes) and their replacements, and the lock-step that must kill it.
 
@@ -35,7 +36,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(ROOT, "tests", "mutants", "mutants.txt")
 BUILD = "build"
-HARNESSES = {"rcu", "fault", "router", "oracle"}
+HARNESSES = {"rcu", "fault", "router", "oracle", "block", "mpi"}
+C_HARNESSES = {"oracle", "block", "mpi"}   # checks of the C model (a copy of csim/), not lock-steps
 CONFIGS = {"tiny", "small", "fig8", "mid", "paper", "tianhe"}
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -81,7 +83,7 @@ def parse(path=None):
         elif key == "lockstep":
             f = val.split()
             if len(f) < 3 or f[0] not in HARNESSES or f[1] not in CONFIGS or not f[2].isdigit():
-                raise BadInput(f"{where}: expected 'lockstep rcu|fault|router|oracle CONFIG CYCLES [SEED] [-- ARGS]'")
+                raise BadInput(f"{where}: expected 'lockstep rcu|fault|router|oracle|block|mpi CONFIG CYCLES [SEED] [-- ARGS]'")
             cur["harness"], cur["config"], cur["cycles"] = f[0], f[1], int(f[2])
             rest = f[3:]
             if rest and rest[0].isdigit():
@@ -111,8 +113,11 @@ def parse(path=None):
             raise BadInput(f"{m['where']}: mutant {m['name']} needs find/replace pairs")
         if not (m["file"].startswith("rtl/") or m["file"].startswith("csim/")) or m["file"].count("/") != 1:
             raise BadInput(f"{m['where']}: mutant {m['name']}: only files of rtl/ and csim/ are mutated")
-        if m["file"].startswith("csim/") != (m["harness"] == "oracle"):
-            raise BadInput(f"{m['where']}: mutant {m['name']}: a csim/ mutant runs on 'oracle', an rtl/ one on a lock-step")
+        if m["file"].startswith("csim/") != (m["harness"] in C_HARNESSES):
+            raise BadInput(f"{m['where']}: mutant {m['name']}: a csim/ mutant runs on 'oracle', 'block' or 'mpi', "
+                           "an rtl/ one on a lock-step")
+        if m["harness"] == "mpi" and m["cycles"] < 2:
+            raise BadInput(f"{m['where']}: mutant {m['name']}: 'mpi' needs at least 2 ranks")
     return mutants
 
 
@@ -146,6 +151,10 @@ def apply(m, out_dir):
 def harness_bin(h, cfg, mutant):
     if h == "oracle":   # the C model's fault campaigns against the oracle: build/doar from the copy
         return f"{BUILD}/mutants/{mutant}/doar" if mutant else f"{BUILD}/doar"
+    if h == "block":    # tests/test_network.c built from the copy (unmutated: build/net/)
+        return f"{BUILD}/mutants/{mutant}/test_network" if mutant else f"{BUILD}/net/test_network"
+    if h == "mpi":      # doar-mpi built from the copy
+        return f"{BUILD}/mutants/{mutant}/doar-mpi" if mutant else f"{BUILD}/doar-mpi"
     d = f"{BUILD}/mutants/{mutant}/{h}_{cfg}" if mutant else f"{BUILD}/{h}/{cfg}"
     return f"{d}/{h}_lockstep"
 
@@ -159,6 +168,8 @@ def make(*args):
 def run_lockstep(m, mutant, wave_dir, timeout):
     """(verdict, detail): 'killed' | 'survived' | 'error'."""
     exe = os.path.join(ROOT, harness_bin(m["harness"], m["config"], mutant))
+    if m["harness"] in ("block", "mpi"):
+        return run_network_check(m, exe, timeout)
     if m["harness"] == "oracle":   # CYCLES: campaigns
         cmd = [exe, "faults", m["config"], "--campaigns", str(m["cycles"]), "--seed", str(m["seed"]), "--quiet", *m["args"]]
     else:
@@ -185,6 +196,49 @@ def run_lockstep(m, mutant, wave_dir, timeout):
         return "error", f"lock-step exited {p.returncode}"
     last = (out.strip().splitlines() or ["(no output)"])[-1]
     return "survived", last[:200]
+
+
+def strip_wall(text):
+    """doar sim's output without its wall-clock fields (as tests/mpi_test.sh strips them)."""
+    text = re.sub(r" (time|wall)=[0-9.]+s", "", text)
+    text = re.sub(r" speed=[0-9]+ router-cycles/s", "", text)
+    return "\n".join(l for l in text.splitlines() if not l.startswith("sim: mpi "))
+
+
+def run_network_check(m, exe, timeout):
+    """The network simulator's checks: 'block' (test_network block: the blocked runs equal the
+    cycle-by-cycle ones) and 'mpi' (a split run equals one process)."""
+    try:
+        if m["harness"] == "block":
+            p = subprocess.run([exe, "block"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=timeout)
+            line = next((l.strip() for l in p.stdout.splitlines() if "blocks against cycle by cycle" in l), "")
+            same = re.search(r": ([0-9]+) of ([0-9]+) runs", line)
+            if p.returncode == 0 and same and same.group(1) == same.group(2):
+                return "survived", line[:200]
+            if p.returncode == 1 and same and same.group(1) != same.group(2):
+                return "killed", "blocked runs differ: " + line[:150]
+            return "error", f"test_network block exited {p.returncode}: {line[:150] or p.stdout[-150:]}"
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1")
+        args = ["sim", m["config"], "--rate", "0.3", "--warmup", "1000", "--sample", "1000", "--seed", str(m["seed"]),
+                "--quiet", *m["args"]]
+        def sim(cmd):
+            p = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=timeout, env=env)
+            return p.returncode, strip_wall(p.stdout)
+        rc0, ref = sim([os.path.join(ROOT, BUILD, "doar"), *args])
+        rc1, one = sim(["mpirun", "-np", "1", exe, *args])
+        rcr, split = sim(["mpirun", "-np", str(m["cycles"]), exe, *args])
+    except subprocess.TimeoutExpired:
+        return "error", f"timed out after {timeout} s"
+    except OSError as e:
+        return "error", f"cannot run: {e.strerror}"
+    if rc0 != 0 or rc1 != rc0 or one != ref:
+        return "error", f"doar-mpi at R=1 does not reproduce build/doar (exit {rc1}, build/doar {rc0})"
+    if rcr == rc0 and split == ref:
+        return "survived", f"R={m['cycles']} identical to one process"
+    return "killed", f"R={m['cycles']} differs from one process (R=1 agrees)"
 
 
 def interleaved(mutants):
@@ -245,7 +299,9 @@ def cmd_run(argv):
             raise BadInput(f"unknown mutant '{unknown[0]}' (mutate.py list names them)")
         chosen = [by_name[n] for n in only]
     elif sample is not None:
-        mutants = [m for m in mutants if "equivalent" not in m]
+        # the network simulator's mutants are not sampled: `make test` runs both every time
+        # (make plant-block, make mpi-tests), and the MPI one needs Open MPI
+        mutants = [m for m in mutants if "equivalent" not in m and m["harness"] not in ("block", "mpi")]
         if seed is None:
             seed = int(time.time() // 86400)
         n = min(sample, len(mutants))
@@ -268,7 +324,7 @@ def cmd_run(argv):
     for k, m in enumerate(chosen, 1):
         t0 = time.time()
         key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]))
-        unit = "campaigns" if m["harness"] == "oracle" else "cycles"
+        unit = {"oracle": "campaigns", "block": "(unused)", "mpi": "ranks"}.get(m["harness"], "cycles")
         where = f"{m['harness']} {m['config']} {m['cycles']} {unit} seed {m['seed']}"
         if key not in baselines:
             rc, out = make(f"tables-verify", f"CONFIG={m['config']}")

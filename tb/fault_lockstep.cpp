@@ -8,6 +8,8 @@
 //
 // Build: make lockstep-fault CONFIG=.. (Verilator, -GP/-GA/-GH/-GG, -DDOAR_P.. -DDOAR_G).
 // Last line: lockstep fault: config=C seed=S cycles=N events=E mismatches=M
+// Exit: 0 no mismatch and every coverage row non-zero; 1 a mismatch; 2 bad input; 3 no mismatch
+// but a coverage row is zero (named on a "coverage: hole:" line). Mismatches win over holes.
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -32,6 +34,7 @@ namespace {
 
 using harness::kExitBadInput;
 using harness::kExitFail;
+const int kExitCoverage = 3;   // as tb/rcu_lockstep.cpp: every cycle agreed, but a row was not reached
 
 constexpr int kP = DOAR_P, kA = DOAR_A, kH = DOAR_H, kG = DOAR_G;
 constexpr int kK = kP + kA - 1 + kH;
@@ -66,7 +69,7 @@ struct Coverage {
     // events on an intra-group port j (port P + j) by the neighbour index's two branches:
     // j < bid leads to router j, j >= bid to router j + 1 (the own router is skipped)
     long nb_below = 0, nb_above = 0;
-    fault_stats st;      // the C model's own counters (commands by kind, releases, group FRs)
+    fault_stats st = {}; // the C model's own counters (commands by kind, releases, group FRs)
 };
 
 // the C model's counters of one router's run added to those of the routers before it
@@ -320,7 +323,9 @@ void usage(FILE *f) {
     fprintf(f, "usage: fault_lockstep --tables DIR [--config NAME] [--router G,B] [--seed S] [--cycles N]\n"
                "                      [--wave-dir DIR] [--window W] [--scenario random|fault-diagnosis] [--quiet]\n"
                "Without --router: three routers of one group (chosen from the seed), bid 0, a/2 and a-1,\n"
-               "each for N cycles, so both branches of the intra-group neighbour index are taken.\n");
+               "each for N cycles, so both branches of the intra-group neighbour index are taken.\n"
+               "Exit 0 only with 0 mismatches and every coverage row non-zero; 1 a mismatch, 2 bad input,\n"
+               "3 a coverage row is zero (a \"coverage: hole:\" line names it).\n");
 }
 
 }  // namespace
@@ -448,6 +453,27 @@ int main(int argc, char **argv) {
            (unsigned long long)cov.st.commands[FCMD_TRAVEL_FD], (unsigned long long)cov.st.commands[FCMD_MATCH_FD],
            (unsigned long long)cov.st.commands[FCMD_TRAVEL_FR], (unsigned long long)cov.st.commands[FCMD_MATCH_FR],
            (unsigned long long)cov.st.releases, (unsigned long long)cov.st.revivals, (unsigned long long)cov.st.group_fr);
+    // Every row must be non-zero in a passing run (issue 21 item 3): the harness itself fails on a
+    // hole, naming it. The neighbour index's branches are n/a only where the routers run cannot
+    // take them (--router with bid 0 has no port j < bid, with bid a-1 no j >= bid; a = 1 neither).
+    bool any_below = false, any_above = false;
+    for (int r : routers) {
+        any_below = any_below || topo_bid(&ts.t, r) > 0;
+        any_above = any_above || topo_bid(&ts.t, r) < kA - 1;
+    }
+    const std::vector<harness::CovRow> rows = {
+        {"link-down events", cov.events[1]}, {"peer-down events", cov.events[2]}, {"up events", cov.events[3]},
+        {"FD packets in", cov.msgs_in[FMSG_FD]}, {"FR packets in", cov.msgs_in[FMSG_FR]},
+        {"FD packets out", cov.msgs_out[FMSG_FD]}, {"FR packets out", cov.msgs_out[FMSG_FR]},
+        {"entry writes", cov.writes}, {"resets", cov.resets},
+        {"neighbour index j<bid", cov.nb_below, any_below ? nullptr : "no router with bid > 0 run"},
+        {"neighbour index j>=bid", cov.nb_above, any_above ? nullptr : "no router with bid < a-1 run"},
+        {"Travel_FD", (long)cov.st.commands[FCMD_TRAVEL_FD]}, {"Match_FD", (long)cov.st.commands[FCMD_MATCH_FD]},
+        {"Travel_FR", (long)cov.st.commands[FCMD_TRAVEL_FR]}, {"Match_FR", (long)cov.st.commands[FCMD_MATCH_FR]},
+        {"dead-router withdrawals", (long)cov.st.releases}, {"revived re-announcements", (long)cov.st.revivals},
+        {"group FRs", (long)cov.st.group_fr}};
+    printf("lockstep fault: coverage (every row must be non-zero):\n");
+    int holes = harness::report_coverage("lockstep fault: ", rows);
     if (bad) {
         printf("lockstep fault: MISMATCH at cycle %ld: %s\n", mm.cycle, mm.text);
         std::string base = o.wave_dir + "/fault_" + o.config + "_seed" + std::to_string(o.seed);
@@ -473,5 +499,5 @@ int main(int argc, char **argv) {
     printf("lockstep fault: config=%s seed=%" PRIu64 " cycles=%ld events=%ld mismatches=%d\n", o.config.c_str(), o.seed,
            bad ? cycles_run : o.cycles, events, bad ? 1 : 0);
     tables_free(&ts);
-    return bad ? kExitFail : 0;
+    return bad ? kExitFail : holes ? kExitCoverage : 0;
 }

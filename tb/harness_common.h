@@ -156,6 +156,31 @@ class Gtkw {
     const char *top_;
 };
 
+// A coverage row: what a harness counted, and whether a passing run must have reached it (rows
+// that a configuration cannot reach are printed "n/a" with the reason, never silently dropped).
+struct CovRow {
+    std::string name;
+    long count;
+    const char *na = nullptr;   // non-null: unreachable here, and why (printed instead of a count)
+};
+
+// Prints the rows under `title` and one line "coverage: hole: NAME is zero" per zero row that is
+// required; returns the number of such holes. A harness fails (non-zero exit) when it is not 0:
+// a row the stimulus never reached proves nothing about the logic behind it.
+inline int report_coverage(const char *prefix, const std::vector<CovRow> &rows) {
+    int holes = 0;
+    for (const CovRow &r : rows) {
+        if (r.na) printf("%s  %-34s %12s (%s)\n", prefix, r.name.c_str(), "n/a", r.na);
+        else printf("%s  %-34s %12ld\n", prefix, r.name.c_str(), r.count);
+    }
+    for (const CovRow &r : rows)
+        if (!r.na && r.count == 0) {
+            printf("%scoverage: hole: %s is zero\n", prefix, r.name.c_str());
+            holes++;
+        }
+    return holes;
+}
+
 }  // namespace harness
 
 // A scalar signal of up to 64 bits, whatever C type Verilator chose for its width.

@@ -508,24 +508,27 @@ int main(int argc, char **argv) {
     printf("coverage (decisions by class; every row marked * must be non-zero):\n");
     const int must[RCU_NUM_CLASSES] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
     int holes = 0;
+    std::string hole_names;   // each zero row by name (issue 21 item 3: a hole says what it is)
+    auto hole = [&](const char *name) { holes++; hole_names += std::string("coverage: hole: ") + name + " is zero\n"; };
     for (int c = 0; c < RCU_NUM_CLASSES; c++) {
         printf("  %-12s %12ld %s\n", rcu_class_name(c), cov.cls[c], must[c] ? "*" : "");
-        if (must[c] && !cov.cls[c]) holes++;
+        if (must[c] && !cov.cls[c]) hole(rcu_class_name(c));
     }
     const char *zn[4] = {"RTB zone N", "RTB zone B", "RTB G source", "RTB G interm."};
     for (int z = 0; z < 4; z++) {
         printf("  %-12s %12ld *\n", zn[z], cov.rtb_zone[z]);
-        if (!cov.rtb_zone[z]) holes++;
+        if (!cov.rtb_zone[z]) hole(zn[z]);
     }
     for (int pc = 0; pc < 3; pc++) {
         printf("  unit %-7s %12ld *\n", pc_name(pc), cov.unit_class[pc]);
-        if (!cov.unit_class[pc]) holes++;
+        if (!cov.unit_class[pc]) hole((std::string("unit ") + pc_name(pc)).c_str());
     }
     printf("  %-12s %12ld *\n  %-12s %12ld\n", "masked", cov.masked, "masked, none", cov.masked_none);
-    if (!cov.masked) holes++;
+    if (!cov.masked) hole("masked");
     printf("  epochs %ld, table rewrites %ld, %.1f s, %.0f cycles/s\n", cov.epochs, cov.rewrites, secs,
            secs > 0 ? cycles_run / secs : 0.0);
     if (holes && !mismatches) {
+        fputs(hole_names.c_str(), stdout);
         printf("coverage: %d hole(s): run more cycles or another seed\n", holes);
         rc = kExitCoverage;
     }

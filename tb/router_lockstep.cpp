@@ -49,6 +49,13 @@ struct Coverage {
     long discarded = 0, unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
          sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
     long oq_full = 0, multi_plane = 0, link_wait = 0;   // router v2: output queues and planes
+    // issue 21 item 3: an output queue holding DEPTH flits, an input VC whose route FIFO holds
+    // DEPTH entries (one-flit packets), multicasts to 6 ports and to every other port, data flits
+    // per (port class, VC) into and out of the router
+    long oq_depth_full = 0, route_fifo_full = 0, mcast_six = 0, mcast_all = 0;
+    long vc_in[3][4] = {{0}}, vc_out[3][4] = {{0}};
+    // issue 21 item 2c: protocol errors the env injected and the ledger saw handled
+    long proto_len = 0, proto_tablec = 0, ovf_drops = 0, ovf_accepted = 0;
 };
 
 struct Stats { long flits_in = 0, flits_out = 0, pkts = 0, epochs = 0, setup_cycles = 0, traffic_cycles = 0; };
@@ -58,7 +65,7 @@ class Run {
     Run(const Options &o, const table_set &ts, long trace_from, long stop_at)
         : o_(o), ts_(ts), t_(ts.t), trace_from_(trace_from), stop_at_(stop_at) {}
     int go(Coverage &cov, Stats &st, std::string &report, const char *fst_path);
-    int scenario_deadlock(std::string &result, std::string &report);
+    int scenario_deadlock(std::string &result, std::string &report, long &partial_hold, long &bulletin_held);
     int scenario_wave(const std::string &name, const std::string &fst, std::string &report);
     long cycles_run = 0;
 
@@ -292,6 +299,11 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         do rid = (int)(next_seed() % (uint64_t)t_.n_routers); while (!ts_.present[rid]);
         router_env env;
         if (env_init(&env, &t_, &ts_, &prm, rid, next_seed())) return -1;
+        // protocol errors at a low rate (issue 21 item 2c): bad lengths, overflow probes, and in a
+        // quarter of the epochs one terminal port's table C naming ports >= k
+        env.proto_prob = 0.002;
+        env.ovf_prob = 0.002;
+        env.tablec_prob = 0.25;
         cfg_.gid = topo_gid(&t_, rid);
         cfg_.bid = topo_bid(&t_, rid);
         cfg_.wired = ts_.rcfg[rid].wired;
@@ -324,6 +336,9 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
                 // FD/FR packets and local events in some phases (the fault units inside the router)
                 env.ctl_prob = (env_rand(&env) % 4) == 0 ? 0.005 : 0.0;
                 env.ev_prob = (env_rand(&env) % 4) == 0 ? 0.001 : 0.0;
+                // one-flit packets in some phases: DEPTH of them in one VC fill its route FIFO
+                // (one entry per packet), which mixed lengths almost never do (issue 21 item 3)
+                env.short_frac = (env_rand(&env) % 4) == 0 ? 0.9 : 0.0;
             }
             env_drive(&env, cycle_, &in);
             long fin = 0;
@@ -331,6 +346,8 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             if (fin == 0) cov.idle++;
             if (fin == t_.k) cov.saturated++;
             for (int p = 0; p < t_.k; p++) cov.sb_in += in.sb_valid[p];
+            for (int p = 0; p < t_.k; p++)
+                if (in.in[p].valid && !fault_is_ctl(&in.in[p])) cov.vc_in[topo_port_class(&t_, p)][in.in[p].vc & 3]++;
             mismatches += step(in, 0, exp, report);
             env_observe(&env, cycle_ - 1, &in, &exp);
             int stall = 0;
@@ -351,6 +368,13 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             // queue while another waits (planes queue behind the link)
             for (int n = 0; n < t_.k * model_.np; n++)
                 if (model_.oqs[n].room < prm.max_len) { cov.oq_full++; break; }
+            for (int n = 0; n < t_.k * model_.np; n++)
+                if (model_.oqs[n].count == model_.oqs[n].depth) { cov.oq_depth_full++; break; }
+            for (int p = 0; p < t_.k; p++)
+                if (exp.out[p].valid && !fault_is_ctl(&exp.out[p])) cov.vc_out[topo_port_class(&t_, p)][exp.out[p].vc & 3]++;
+            for (int p = 0, full = 0; p < t_.k && !full; p++)
+                for (int v = 0; v < 4 && !full; v++)
+                    if (model_.in[p].rcount[v] == model_.in[p].depth) { cov.route_fifo_full++; full = 1; }
             for (int o = 0; o < t_.k; o++) {
                 int nonempty = 0;
                 for (int q = 0; q < model_.np; q++) nonempty += model_.oqs[o * model_.np + q].count > 0;
@@ -386,6 +410,12 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         cov.ctl_out += env.ctl_out;
         cov.events += env.events;
         cov.mask_discards += env.mask_discards;
+        cov.mcast_six += env.mcast_six;
+        cov.proto_len += env.proto_len;
+        cov.proto_tablec += env.proto_tablec;
+        cov.ovf_drops += env.ovf_drops;
+        cov.ovf_accepted += env.ovf_accepted;
+        cov.mcast_all += env.mcast_all;
         cov.multi_plane = (long)model_.multi_plane_cycles;
         if (!mismatches && !(stop_at_ >= 0)) {
             // after the drain the router must be back at rest: credits full, no port held or reserved
@@ -429,7 +459,10 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
 }
 
 // Seed 003 sec. 5.1's deadlock: two multicasts with crossed port sets (see tests/test_router.c).
-int Run::scenario_deadlock(std::string &result, std::string &report) {
+// Coverage (issue 21 item 3): the path the build takes must be reached. Without the bulletin, a
+// multicast acquires its slots one by one (vcbuf.held: some of its ports held, others awaited);
+// with it, the slots leave the bulletin (grb_free) and are never held in part.
+int Run::scenario_deadlock(std::string &result, std::string &report, long &partial_hold, long &bulletin_held) {
     router_params prm;
     if (start(prm)) return -1;
     int rid = topo_router(&t_, t_.g > 2 ? 2 : 0, t_.a > 1 ? 1 : 0);
@@ -472,6 +505,13 @@ int Run::scenario_deadlock(std::string &result, std::string &report) {
         }
         if (c == 21) { in.in[0] = flit{1, 0, 1, 0, 1}; in.in[1] = flit{1, 0, 1, v1, 1}; }
         bad += step(in, 0, exp, report);
+        int part = 0;
+        for (int i = 0; i < t_.k; i++)
+            for (int v = 0; v < 4; v++) part |= model_.in[i].held[v] != 0;
+        partial_hold += part;
+        uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
+        for (int q = 0; q < model_.np; q++)
+            if (model_.grb_free[q] != all) { bulletin_held++; break; }
         for (int o = 0; o < t_.k; o++)
             if (exp.out[o].valid) {
                 cr[o] = 1;
@@ -686,8 +726,14 @@ int main(int argc, char **argv) {
     if (o.scenario == "mcast-deadlock") {
         Run run(o, ts, -1, -1);
         std::string result, report;
-        int bad = run.scenario_deadlock(result, report);
+        long partial = 0, held = 0;
+        int bad = run.scenario_deadlock(result, report, partial, held);
         if (bad) { fputs(report.c_str(), stdout); rc = kExitFail; }
+        printf("coverage (every row must be non-zero):\n");
+        const std::vector<harness::CovRow> rows = {
+            {"multicast holding part of its set", partial, DOAR_BULLETIN ? "the bulletin grants whole sets" : nullptr},
+            {"bulletin held", held, DOAR_BULLETIN ? nullptr : "no bulletin"}};
+        if (harness::report_coverage("", rows) && !rc) rc = kExitFail;
         printf("scenario mcast-deadlock: %s mismatches=%d\n", result.c_str(), bad ? 1 : 0);
         tables_free(&ts);
         return rc;
@@ -763,23 +809,38 @@ int main(int argc, char **argv) {
         }
     }
     printf("coverage (every row must be non-zero):\n");
-    struct { const char *name; long v; } rows[] = {
+    // Rows a configuration or build cannot reach are "n/a" with the reason, never dropped:
+    // with one plane (S = 1) nothing arrives at an output from two planes; a 6-port multicast
+    // needs k - 1 >= 6 (tiny: k = 3). Terminal inputs carry VC 0 only (a source injects on VC 0;
+    // the VC rule starts there), so terminal VC 1..3 in are not rows. Every output VC is reachable
+    // on every class: terminal and local outputs keep a global input's VC (0..3), intra-group and
+    // global outputs raise a local input's VC (1..3) and take VC 0 from terminal inputs; multicasts
+    // keep theirs.
+    const char *one_plane = DOAR_SPEEDUP == 1 ? "S=1: one plane" : nullptr;
+    std::vector<harness::CovRow> rows = {
         {"unicast packets", cov.unicast}, {"multicast copies", cov.mcast_copies}, {"discarded headers", cov.discarded},
         {"credit-stall cycles", cov.credit_stall}, {"CongL cycles", cov.congl}, {"CongG cycles", cov.congg},
         {"neighbour CongG", cov.group_nb}, {"side-band out", cov.sb_out}, {"side-band in", cov.sb_in},
         {"bulletin held", cov.bulletin_held}, {"idle cycles", cov.idle}, {"saturated cycles", cov.saturated},
         {"FD/FR packets in", cov.ctl_in}, {"FD/FR packets out", cov.ctl_out}, {"local events", cov.events},
         {"discards (options masked)", cov.mask_discards}, {"output queue full", cov.oq_full},
-        {"planes into one output", cov.multi_plane}, {"queue waits for link", cov.link_wait}};
-    int holes = 0;
-    for (auto &r : rows) {
-        // with one plane (S = 1) nothing can arrive at an output from two planes
-        bool one_plane = DOAR_SPEEDUP == 1 &&
-                         (!strcmp(r.name, "planes into one output") || !strcmp(r.name, "queue waits for link"));
-        if (one_plane) { printf("  %-20s %12s\n", r.name, "n/a (S=1)"); continue; }
-        printf("  %-20s %12ld\n", r.name, r.v);
-        if (!r.v) holes++;
-    }
+        {"output queue holds DEPTH flits", cov.oq_depth_full,
+         DOAR_SPEEDUP == 1 ? "S=1: one plane writes a flit a cycle, the link takes one" : nullptr},
+        {"route FIFO full", cov.route_fifo_full},
+        {"multicasts to 6 ports", cov.mcast_six, ts.t.k - 1 >= 6 ? nullptr : "k-1 < 6"},
+        {"multicasts to every other port", cov.mcast_all},
+        {"bad len drained", cov.proto_len}, {"table C port>=k drained", cov.proto_tablec},
+        {"overflow probes dropped", cov.ovf_drops},
+        {"planes into one output", cov.multi_plane, one_plane}, {"queue waits for link", cov.link_wait, one_plane}};
+    const char *cls[3] = {"terminal", "local", "global"};
+    for (int c = 0; c < 3; c++)
+        for (int v = 0; v < 4; v++)
+            if (c != PORT_TERMINAL || v == 0) rows.push_back({std::string("flits in ") + cls[c] + " VC" + std::to_string(v), cov.vc_in[c][v]});
+    for (int c = 0; c < 3; c++)
+        for (int v = 0; v < 4; v++) rows.push_back({std::string("flits out ") + cls[c] + " VC" + std::to_string(v), cov.vc_out[c][v]});
+    int holes = harness::report_coverage("", rows);
+    // not a row: a probe finds room when credits were still on their way (rare; either is legal)
+    printf("  (overflow probes that found room: %ld)\n", cov.ovf_accepted);
     printf("  epochs %ld, packets %ld, %.1f s, %.0f cycles/s\n", cov.epochs, st.pkts, secs, secs > 0 ? cycles_run / secs : 0.0);
     printf("  cycles: %ld reset and table/multicast set-up, %ld traffic and drain\n", st.setup_cycles, st.traffic_cycles);
     if (holes && !rc) { printf("coverage: %d hole(s)\n", holes); rc = kExitFail; }

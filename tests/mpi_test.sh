@@ -5,8 +5,9 @@
 # time-series CSV files are byte-identical to build/doar's, only the wall-clock fields (time=,
 # speed=, a sweep's wall=) removed — on small and mid, with DOAR, UGAL_G / UGAL_L, link and
 # router faults injected and repaired mid-run, and for a sweep. Then it shows the check can fail:
-# a doar-mpi built with a planted per-rank random stream (-DNET_PLANT_RANK_STREAM, a node's PRNG
-# seeded by its index within its rank) must match at R = 1 and differ at R = 2.
+# a doar-mpi built with a planted per-rank random stream (the mutant net-rank-stream of
+# tests/mutants/mutants.txt, built from a copy of csim/: a node's PRNG seeded by its index within
+# its rank) must match at R = 1 and differ at R = 2.
 # Usage: tests/mpi_test.sh DOAR DOAR_MPI [PLANTED_DOAR_MPI]
 # Last line: mpi-test: runs=N identical=N ranks=1,2,3 planted=caught
 set -u

@@ -524,8 +524,8 @@ static void test_router_faults_load(test_ctx *c) {
     }
 }
 
-/* `test_network block`: only the blocks against cycle by cycle (make plant-block runs it on a
- * build with a planted bug and requires it to fail). */
+/* `test_network block`: only the blocks against cycle by cycle (make plant-block runs it on the
+ * mutant net-short-ring of tests/mutants/mutants.txt and requires it to fail). */
 int main(int argc, char **argv) {
     test_ctx c = {0, 0, "test_network"};
     if (argc == 2 && !strcmp(argv[1], "block")) {
