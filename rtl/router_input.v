@@ -717,7 +717,9 @@ module router_input #(
             g_valid <= {K*S{1'b0}};
             freed <= {K*S{1'b0}};
             plane_void <= {K*S{1'b0}};
+            /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
             pk_e <= {K*S*RW{1'b0}};
+            /* verilator lint_on WIDTHCONCAT */
             pk_ev <= {K*S{1'b0}};
             g_vc <= {K*S*2{1'b0}};
             g_kind <= {K*S*3{1'b0}};
