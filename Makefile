@@ -18,7 +18,7 @@ CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
-.PHONY: all build deps run test unit-tests mutate mutate-sample mutate-list cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
+.PHONY: all build deps run test test-c check check-lockstep unit-tests mutate mutate-sample mutate-list cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
         rtl-tests faults-tests plant-block fuzz fuzz-smoke tables-verify reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
 all: build
@@ -26,6 +26,7 @@ all: build
 help:
 	@echo "make run    - install deps, build, check the small routes, lock-step the small router 1M cycles"
 	@echo "make test   - install deps, build, run every test (sanitizers, valgrind, CLI, RTL lock-step)"
+	@echo "make check  - the edit-test loop (a few minutes): unit tests beside a short router lock-step"
 	@echo "make build  - build build/doar"
 	@echo "make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - RTL vs C model, every cycle"
 	@echo "               (exit 0 with coverage holes, last line coverage=incomplete; REQUIRE_COVERAGE=1 fails them)"
@@ -59,17 +60,37 @@ deps:
 
 build: $(BUILD)/doar
 
-$(BUILD)/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
+# C objects: one per source (build/obj/csim/topo.o; ASan/UBSan ones under build/asan/obj/), each
+# depending on the headers it includes (-MMD), so touching one .c rebuilds one object and relinks.
+# The model is linked from one library per flavour: build/libdoar.a (the product's flags, also the
+# harnesses') and build/asan/libdoar.a (every unit test and build/asan/doar).
+C_INC        := -Icsim -Itb -Itests
+LIB_OBJ      := $(patsubst %.c,$(BUILD)/obj/%.o,$(CSIM_LIB_SRC))
+ASAN_LIB_OBJ := $(patsubst %.c,$(BUILD)/asan/obj/%.o,$(CSIM_LIB_SRC))
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -o $@ $(CSIM_LIB_SRC) csim/doar.c
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -MMD -MP $(C_INC) -c $< -o $@
+$(BUILD)/asan/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -MMD -MP $(C_INC) -c $< -o $@
 
-$(BUILD)/asan/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
-	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -o $@ $(CSIM_LIB_SRC) csim/doar.c
+$(BUILD)/libdoar.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(BUILD)/asan/libdoar.a: $(ASAN_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
 
-$(BUILD)/asan/test_%: tests/test_%.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
-	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O1 -g $(SAN) -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+$(BUILD)/doar: $(BUILD)/obj/csim/doar.o $(BUILD)/libdoar.a
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(BUILD)/asan/doar: $(BUILD)/asan/obj/csim/doar.o $(BUILD)/asan/libdoar.a
+	$(CC) -O1 -g $(SAN) -o $@ $^
+
+$(BUILD)/asan/test_%: $(BUILD)/asan/obj/tests/test_%.o $(BUILD)/asan/obj/tb/router_env.o $(BUILD)/asan/libdoar.a
+	$(CC) -O1 -g $(SAN) -o $@ $^
+# objects reached only through a pattern are kept (make would delete them as intermediates)
+.SECONDARY: $(patsubst tests/%.c,$(BUILD)/asan/obj/tests/%.o,$(TEST_SRC)) $(BUILD)/asan/obj/tb/router_env.o
 
 # build/doar-mpi: the network simulator split by groups over MPI ranks (docs/network.md "Beyond one
 # machine"); the same command line as build/doar. Needs Open MPI (scripts/deps.sh installs it);
@@ -122,9 +143,9 @@ cli-tests: $(BUILD)/doar $(BUILD)/asan/doar
 # by cycle in tests/test_network.c; this shows that check can fail: with link rings one block too
 # short (the mutant net-short-ring of tests/mutants/mutants.txt, built from a copy of csim/) the
 # blocked runs must differ. $(BUILD)/net/test_network is the unmutated build mutate.py compares.
-$(BUILD)/net/test_network: tests/test_network.c tests/testutil.h $(CSIM_LIB_SRC) $(CSIM_HDR) tb/router_env.c tb/router_env.h
+$(BUILD)/net/test_network: $(BUILD)/obj/tests/test_network.o $(BUILD)/obj/tb/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O2 -Icsim -Itb -Itests -o $@ $< $(CSIM_LIB_SRC) tb/router_env.c
+	$(CC) $(CFLAGS) -o $@ $^
 $(BUILD)/mutants/%/test_network: $(BUILD)/mutants/%/csim/.applied tests/test_network.c tests/testutil.h tb/router_env.c tb/router_env.h
 	$(CC) $(CSTD) $(WARN) -Wno-error -O2 -I$(BUILD)/mutants/$*/csim -Itb -Itests -o $@ tests/test_network.c \
 	  $(patsubst csim/%,$(BUILD)/mutants/$*/csim/%,$(CSIM_LIB_SRC)) tb/router_env.c
@@ -187,15 +208,34 @@ rtl-tests: lint synth-rcu
 	$(MAKE) --no-print-directory fpga-ice40
 	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
 
-test: deps build
+# make test: the whole suite in two lanes side by side (scripts/lanes.sh): the C model's tests
+# (test-c) and the RTL's (rtl-tests), lines prefixed [c] / [rtl], whole logs in build/test-logs/.
+# What both lanes use is built first, so no file is built by two makes at once.
+NPROC       := $(shell nproc 2>/dev/null || echo 2)
+TEST_SHARED := $(BUILD)/doar $(BUILD)/asan/doar $(TESTS) $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
+test: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(TEST_SHARED)
+	@scripts/lanes.sh $(BUILD)/test-logs c test-c rtl rtl-tests
+	@echo "test: all passed"
+
+test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory cli-tests
 	$(MAKE) --no-print-directory valgrind-tests
 	$(MAKE) --no-print-directory mpi-tests
 	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory fuzz-smoke
-	$(MAKE) --no-print-directory rtl-tests
-	@echo "test: all passed"
+
+# make check: the edit-test loop, a few minutes: the unit tests (ASan/UBSan) beside a short
+# lock-step of the small router (CHECK_CYCLES, S = 2; coverage rows may stay empty in so short a
+# run). make test remains the whole suite.
+CHECK_CYCLES ?= 100000
+check: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(TEST_SHARED)
+	@scripts/lanes.sh $(BUILD)/check-logs unit unit-tests router check-lockstep
+	@echo "check: passed"
+check-lockstep:
+	@$(MAKE) --no-print-directory lockstep-router CONFIG=small SEED=$(SEED) CYCLES=$(CHECK_CYCLES) SPEEDUP=2
 
 clean:
 	rm -rf $(BUILD)
@@ -238,11 +278,6 @@ mutant_dep = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))
 mutant_vflags = $(if $(call mutant_of,$(1)),-Wno-fatal)
 RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX))
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast
-
-$(BUILD)/libdoar.a: $(CSIM_LIB_SRC) $(CSIM_HDR)
-	@mkdir -p $(BUILD)/obj
-	for f in $(CSIM_LIB_SRC); do $(CC) $(CSTD) $(WARN) $(CFLAGS) -c $$f -o $(BUILD)/obj/$$(basename $$f .c).o || exit 1; done
-	ar rcs $@ $(addprefix $(BUILD)/obj/,$(notdir $(CSIM_LIB_SRC:.c=.o)))
 
 $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
 	$(BUILD)/doar tables $* --out $(BUILD)/tables/$* $(TABLE_SAMPLE_$*) >/dev/null
@@ -566,11 +601,13 @@ FUZZ_CFLAGS := $(CSTD) $(filter-out -Wno-format-truncation,$(WARN)) -g -O1 -fno-
                -fsanitize=address,undefined -fno-sanitize-recover=all -Icsim
 FUZZ_BINS   := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 
-$(BUILD)/fuzz/libdoar.a: $(CSIM_LIB_SRC) $(CSIM_HDR)
-	@mkdir -p $(BUILD)/fuzz/obj
-	for f in $(CSIM_LIB_SRC); do $(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $$f \
-	  -o $(BUILD)/fuzz/obj/$$(basename $$f .c).o || exit 1; done
-	ar rcs $@ $(addprefix $(BUILD)/fuzz/obj/,$(notdir $(CSIM_LIB_SRC:.c=.o)))
+FUZZ_LIB_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(CSIM_LIB_SRC))
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+$(BUILD)/fuzz/libdoar.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/libdoar.a csim/doar.c $(CSIM_HDR)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libdoar.a -lm
@@ -587,3 +624,6 @@ fuzz: deps $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS)
 	@rm -rf $(BUILD)/fuzz/smoke
 	@$(foreach t,$(FUZZ_TARGETS),$(call FUZZ_RUN,$(t),$(FUZZ_SMOKE_SECONDS),$(BUILD)/fuzz/smoke/$(t)) &&) rm -rf $(BUILD)/fuzz/tmp
+
+# the header dependencies -MMD wrote (after every rule, so none of them becomes the default goal)
+-include $(shell find $(BUILD)/obj $(BUILD)/asan/obj $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
