@@ -1,6 +1,6 @@
 /*
  * net_internal — what the network simulator's own files share: csim/network.c (the engine),
- * net_params.c (parameters) and net_faults.c (link and router faults).
+ * net_params.c (parameters), net_faults.c (link and router faults) and net_nodes.c (sources and sinks).
  * Included by those files only, never by a caller: csim/network.h stays the interface.
  *
  * Contract
@@ -58,10 +58,19 @@ static inline void mark_arrival(network *n, int r, int o, long c, int lat) {
     else if (o < n->t.p) n->arrive_node[wheel_at(n, r, c + lat)] |= (uint64_t)1 << o;   /* into a node */
 }
 
+static inline int in_sample(const network *n, long cycle) {
+    return cycle >= n->prm.warmup && cycle < n->prm.warmup + n->prm.sample;
+}
+
 /* ---- network.c: the engine ---- */
 
 /* An error: counted, and the first in simulated order kept for the report (note_error). */
 void net_fail(network *n, const char *msg);
+
+/* ---- net_nodes.c: sources and sinks ---- */
+
+/* The p nodes of router r in cycle c (rd / wr: the cycle's ring slots by port class). */
+void net_nodes_step(network *n, int r, long c, const int rd[3], const int wr[3]);
 
 /* ---- net_faults.c: link and router faults ---- */
 
