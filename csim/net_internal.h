@@ -1,6 +1,7 @@
 /*
  * net_internal — what the network simulator's own files share: csim/network.c (the engine),
- * net_params.c (parameters), net_faults.c (link and router faults) and net_nodes.c (sources and sinks).
+ * net_params.c (parameters), net_faults.c (link and router faults), net_nodes.c (sources and
+ * sinks) and net_run.c (the run loop).
  * Included by those files only, never by a caller: csim/network.h stays the interface.
  *
  * Contract
@@ -66,6 +67,8 @@ static inline int in_sample(const network *n, long cycle) {
 
 /* An error: counted, and the first in simulated order kept for the report (note_error). */
 void net_fail(network *n, const char *msg);
+/* Cycles [n->cycle, n->cycle + b) router by router; b <= 1: one cycle of every node and router. */
+void net_block(network *n, int b);
 
 /* ---- net_nodes.c: sources and sinks ---- */
 
