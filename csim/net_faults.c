@@ -19,7 +19,6 @@
 #include "net_part.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static void queue_event(network *n, int r, int kind, int port) {
     if (n->evq_n[r] == NET_EVQ) { net_fail(n, "event queue of a router full"); return; }
