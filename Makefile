@@ -14,6 +14,8 @@ CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/
                 csim/traffic.c csim/network.c csim/net_part.c csim/policy.c
 # the strict command-line parsers (issue 24), on a line of its own so the list above merges cleanly
 CSIM_LIB_SRC += csim/cli_parse.c
+# the network simulator's files beside csim/network.c (issue 23: split by concern, net_internal.h)
+CSIM_LIB_SRC += csim/net_params.c csim/net_faults.c csim/net_nodes.c csim/net_run.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))

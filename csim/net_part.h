@@ -1,7 +1,7 @@
 /*
  * net_part — a network simulation split over processes by groups (docs/network.md, "Beyond one
- * machine"). Used by network.c only when net_params.comm is set (build/doar-mpi); it needs no
- * MPI headers: the transport is net_comm.
+ * machine"). Used by the network simulator (network.c and its files) only when net_params.comm is
+ * set (build/doar-mpi); it needs no MPI headers: the transport is net_comm.
  *
  * Contract
  *   Partition: R ranks, rank i runs groups [i*g/R, (i+1)*g/R) — contiguous, and balanced by router

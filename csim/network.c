@@ -1,173 +1,25 @@
-#define _POSIX_C_SOURCE 200809L
-#include "network.h"
+/*
+ * network — the network simulator's engine (the interface and its contract: network.h): set-up
+ * and release (the routers with their tables, the link rings and the arrival wheel, the nodes'
+ * state), the step of one router in one cycle (what arrived on its input rings in, its outputs
+ * onto its output rings, sent flits counted), and the block engine, net_block, which runs each
+ * router several cycles before the next where that is exact, and net_cycle.
+ *
+ * Contract
+ *   As network.h. The rest of the simulator is in files of its own, sharing net_internal.h:
+ *   net_params.c (names, defaults and checks of net_params), net_faults.c (link and router
+ *   faults), net_nodes.c (sources, sinks and their statistics) and net_run.c (the run loop, its
+ *   reports and outputs).
+ *   Errors are kept in simulated order (note_error), so blocks report the error cycle by cycle
+ *   would.
+ */
+#include "net_internal.h"
 #include "net_part.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-/* seed 001 sec. 5 and Table 1 */
-#define PAPER_LAT_LOCAL 10
-#define PAPER_LAT_GLOBAL 100
-#define PAPER_WARMUP 30000
-#define PAPER_SAMPLE 10000
-#define PAPER_LOCAL_PORT_PKTS 32     /* local port buffer, packets */
-#define PAPER_GLOBAL_PORT_PKTS 256   /* global port buffer, packets */
-#define PAPER_TL_PKTS 10             /* seed 001's local congestion threshold, packets */
-/* Ours: twice the paper's, because the congestion of an intra-group port also counts the packets
- * waiting for it here (docs/network.md "Demand"); at 10 packets UR traffic leaves minimal paths. */
-#define NET_TL_PKTS (2 * PAPER_TL_PKTS)
-#define PAPER_TG_PKTS 30             /* global congestion threshold, packets */
-/* ours */
-#define DEFAULT_LAT_TERMINAL 1
-#define DEFAULT_PACKET_LEN 4
-#define DEFAULT_DRAIN_LIMIT PAPER_SAMPLE   /* measured drain, injection on */
-#define DEFAULT_WATCHDOG 10000
-#define WATCHDOG_MARGIN 64           /* cycles beyond two link round trips: router pipelines */
-#define MAX_LATENCY 100000
-#define MAX_PHASE 1000000000L
-#define NODE_STREAM 1u               /* PRNG streams of the run seed */
-#define ROUTER_STREAM 2u
-#define FAULT_STREAM 3u
-#define ROUTER_FAULT_STREAM 4u
 #define QUEUE_INITIAL 16
-#define PROGRESS_CHECK_MASK 1023     /* look at the clock every 1024 cycles */
-#define PROGRESS_SECONDS 2.0
-
-int net_parse_routing(const char *name, net_routing *out, char err[DOAR_ERRLEN]) {
-    if (policy_parse(name, out) == 0) return 0;
-    snprintf(err, DOAR_ERRLEN, "routing '%s': unknown (min val ugal_l ugal_g par par_ph ugal_le tpr doar)", name);
-    return -1;
-}
-
-const char *net_routing_name(net_routing r) { return policy_name(r); }
-
-void net_size_router(const topo *t, net_params *p) {
-    router_default_params(t, &p->rprm);
-    int len = p->packet_len, vcs = policy_vcs(p->routing);
-    /* a port's buffer is the paper's whatever the VC count (Table 1): split over the VCs */
-    int local_vc = PAPER_LOCAL_PORT_PKTS / vcs * len;
-    int global_vc = PAPER_GLOBAL_PORT_PKTS / vcs * len;
-    p->rprm.vcs = vcs;
-    p->rprm.pol.kind = p->routing;
-    p->rprm.max_len = len;
-    p->rprm.oq_depth = 2 * len;   /* router_default_params' rule for this max_len */
-    p->rprm.depth[PORT_TERMINAL] = local_vc;   /* injection buffers as intra-group ones */
-    p->rprm.depth[PORT_LOCAL] = local_vc;
-    p->rprm.depth[PORT_GLOBAL] = global_vc;
-    for (int c = 0; c < 3; c++) p->rprm.ds_depth[c] = p->rprm.depth[c];
-    p->rprm.tl = p->tl_pkts * len;
-    p->rprm.tg = p->tg_pkts * len;
-    int in_flight_l = (2 * p->lat_local + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
-    int in_flight_g = (2 * p->lat_global + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
-    if (p->rprm.tl < in_flight_l) p->rprm.tl = in_flight_l;
-    if (p->rprm.tg < in_flight_g) p->rprm.tg = in_flight_g;
-    p->rprm.cong_demand = p->cong_demand;
-    p->rprm.speedup = p->speedup;
-}
-
-void net_default_params(const topo *t, net_params *p) {
-    memset(p, 0, sizeof *p);
-    p->routing = NET_ROUTING_DOAR;
-    p->traffic.kind = TRAFFIC_UR;
-    p->rate = 0.0;
-    p->packet_len = DEFAULT_PACKET_LEN;
-    p->lat_local = PAPER_LAT_LOCAL;
-    p->lat_global = PAPER_LAT_GLOBAL;
-    p->lat_terminal = DEFAULT_LAT_TERMINAL;
-    p->seed = 1;
-    p->warmup = PAPER_WARMUP;
-    p->sample = PAPER_SAMPLE;
-    p->drain_limit = DEFAULT_DRAIN_LIMIT;
-    p->watchdog = DEFAULT_WATCHDOG;
-    p->fault_links = 0;
-    p->fault_routers = 0;
-    p->fault_at = 0;
-    p->repair_at = -1;
-    p->tl_pkts = NET_TL_PKTS;
-    p->tg_pkts = PAPER_TG_PKTS;
-    p->threshold_util = NET_THRESHOLD_UTIL_DEFAULT;
-    p->cong_demand = 1;
-    p->speedup = 2;
-    tables_default_params(&p->tprm);
-    net_size_router(t, p);
-}
-
-/* Fault units run (link or router faults). */
-static int faults_on(const net_params *p) { return p->fault_links > 0 || p->fault_routers > 0; }
-
-/* Router r runs in this process (net_part: a split run runs a range of groups). */
-static inline int owned(const network *n, int r) { return r >= n->r_lo && r < n->r_hi; }
-
-int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) {
-    if (!(p->rate >= 0.0 && p->rate <= 1.0)) {
-        snprintf(err, DOAR_ERRLEN, "rate %g: must be 0..1 flits/node/cycle", p->rate);
-        return -1;
-    }
-    if (p->packet_len < NET_MIN_PACKET_LEN || p->packet_len > FLIT_MAX_LEN) {
-        snprintf(err, DOAR_ERRLEN, "packet length %d: must be %d..%d flits", p->packet_len, NET_MIN_PACKET_LEN,
-                 FLIT_MAX_LEN);
-        return -1;
-    }
-    if (p->packet_len > p->rprm.max_len) {
-        snprintf(err, DOAR_ERRLEN, "packet length %d exceeds the router's max_len %d", p->packet_len, p->rprm.max_len);
-        return -1;
-    }
-    int lat[3] = {p->lat_terminal, p->lat_local, p->lat_global};
-    for (int c = 0; c < 3; c++)
-        if (lat[c] < 1 || lat[c] > MAX_LATENCY) {
-            snprintf(err, DOAR_ERRLEN, "link latencies must be 1..%d cycles", MAX_LATENCY);
-            return -1;
-        }
-    if (p->warmup < 0 || p->warmup > MAX_PHASE || p->sample < 1 || p->sample > MAX_PHASE || p->drain_limit < 1) {
-        snprintf(err, DOAR_ERRLEN, "warm-up 0..%ld, sample and drain limit 1..%ld cycles", MAX_PHASE, MAX_PHASE);
-        return -1;
-    }
-    int worst = lat[0] > lat[1] ? lat[0] : lat[1];
-    if (lat[2] > worst) worst = lat[2];
-    if (p->watchdog < 2L * worst + WATCHDOG_MARGIN) {
-        snprintf(err, DOAR_ERRLEN, "watchdog %ld: must exceed two link round trips (>= %ld cycles)", p->watchdog,
-                 2L * worst + WATCHDOG_MARGIN);
-        return -1;
-    }
-    const int shortest = p->lat_local < p->lat_global ? p->lat_local : p->lat_global;
-    if (p->block < 0 || p->block > NET_MAX_BLOCK || p->block > shortest) {
-        snprintf(err, DOAR_ERRLEN, "block %d: expected 0 (automatic) or 1..%d cycles (<= the shortest router link latency, %d)",
-                 p->block, NET_MAX_BLOCK, shortest);
-        return -1;
-    }
-    if (!(p->stop_latency >= 0.0) || !(p->stop_share >= 0.0 && p->stop_share <= 1.0)) {
-        snprintf(err, DOAR_ERRLEN, "early stop: latency must be >= 0 cycles and share 0..1");
-        return -1;
-    }
-    long links = topo_local_links(t) + topo_global_links(t);
-    if (p->series_bin < 0 || p->series_bin > MAX_PHASE) {
-        snprintf(err, DOAR_ERRLEN, "series bin %ld: must be 1..%ld cycles", p->series_bin, MAX_PHASE);
-        return -1;
-    }
-    if (p->fault_links < 0 || p->fault_links > links) {
-        snprintf(err, DOAR_ERRLEN, "faults %d: must be 0..%ld (the network's links)", p->fault_links, links);
-        return -1;
-    }
-    if (p->fault_routers < 0 || p->fault_routers >= t->n_routers) {
-        snprintf(err, DOAR_ERRLEN, "router faults %d: must be 0..%d (at least one router stays alive)", p->fault_routers,
-                 t->n_routers - 1);
-        return -1;
-    }
-    if (faults_on(p) && t->n_nodes >= NET_MAX_NODES) {
-        snprintf(err, DOAR_ERRLEN, "faults need fewer than %d nodes", NET_MAX_NODES);
-        return -1;
-    }
-    if (p->fault_routers && p->repair_at >= 0 && p->repair_at < p->fault_at + NET_MIN_DEAD_CYCLES) {
-        snprintf(err, DOAR_ERRLEN, "router faults: the repair cycle must be >= the fault cycle + %d", NET_MIN_DEAD_CYCLES);
-        return -1;
-    }
-    if (faults_on(p) && (p->fault_at < 0 || (p->repair_at >= 0 && p->repair_at <= p->fault_at))) {
-        snprintf(err, DOAR_ERRLEN, "fault cycle must be >= 0 and the repair cycle after it");
-        return -1;
-    }
-    return router_check_params(t, &p->rprm, err);
-}
 
 static int port_of_class_latency(const net_params *p, port_class c) {
     return c == PORT_TERMINAL ? p->lat_terminal : c == PORT_LOCAL ? p->lat_local : p->lat_global;
@@ -184,14 +36,9 @@ static void note_error(network *n, const char *msg) {
     }
 }
 
-static void fail(network *n, const char *msg) {
+void net_fail(network *n, const char *msg) {
     n->errors++;
     note_error(n, msg);
-}
-
-/* A packet was created, delivered or lost in cycle c (stamped where it happens, so the same in blocks). */
-static inline void settled(network *n, long c) {
-    if (c > n->last_settle) n->last_settle = c;
 }
 
 long net_outstanding(const network *n) {
@@ -199,331 +46,6 @@ long net_outstanding(const network *n) {
 }
 
 int net_router_dead(const network *n, int r) { return n->routers_dead && n->router_failed[r]; }
-
-/* A flit moved in cycle c (the watchdog's clock; blocks visit cycles out of order, so only rises). */
-static inline void moved(network *n, long c) {
-    if (c > n->last_move) n->last_move = c;
-}
-
-static void lose(network *n, long *counter) {
-    (*counter)++;
-    settled(n, n->cycle);
-}
-
-/* Per-creation-cycle counters (faults only): room for cycle c. */
-static int cycle_slot(network *n, long c) {
-    if (c < n->cap_cycles) return 0;
-    long cap = n->cap_cycles ? n->cap_cycles : 65536;
-    while (cap <= c) cap *= 2;
-    int32_t *a = realloc(n->created_at, (size_t)cap * sizeof *a);
-    if (a) n->created_at = a;
-    int32_t *b = realloc(n->delivered_from, (size_t)cap * sizeof *b);
-    if (b) n->delivered_from = b;
-    if (!a || !b) { fail(n, "out of memory counting packets per cycle"); return -1; }
-    memset(n->created_at + n->cap_cycles, 0, (size_t)(cap - n->cap_cycles) * sizeof *a);
-    memset(n->delivered_from + n->cap_cycles, 0, (size_t)(cap - n->cap_cycles) * sizeof *b);
-    n->cap_cycles = cap;
-    return 0;
-}
-
-static void queue_event(network *n, int r, int kind, int port) {
-    if (n->evq_n[r] == NET_EVQ) { fail(n, "event queue of a router full"); return; }
-    n->evq[r][(n->evq_head[r] + n->evq_n[r]++) % NET_EVQ] = kind << 8 | port;
-    n->events_queued++;
-}
-
-/* Link (r, port) comes up by the handshake (pair_link_ups); one event waits at each end. */
-static void link_up_later(network *n, int r, int port) {
-    int pr, pp;
-    topo_peer(&n->t, r, port, &pr, &pp);
-    n->ups[n->n_ups].r = r;
-    n->ups[n->n_ups].port = port;
-    n->ups[n->n_ups].taken = -1;
-    n->n_ups++;
-    n->events_queued += owned(n, r) + owned(n, pr);   /* each end's process counts its event */
-}
-
-/* Router r could take a link-up event at the start of this cycle (nothing queued or handed over). */
-static int end_ready(const network *n, int r) {
-    return n->ev_up[r] < 0 && !n->evq_n[r] && router_event_ready(&n->routers[r]);
-}
-
-/* Start of cycle c: links whose ends took their link-up two cycles ago carry traffic again; then
- * each waiting link whose two ends have nothing queued and a ready event input hands both their
- * link-up event this cycle (one event per router and cycle; links in the order they were queued).
- * Taking it in the same cycle, both stop holding full credits for the port from the same cycle on,
- * and what they switched before is dropped with the link still down: the credits are exact. */
-static void pair_link_ups(network *n) {
-    const int k = n->t.k;
-    int keep = 0;
-    /* the ends' readiness at the start of the cycle, from their owners when the run is split (a
-     * global link's ends may run in two processes); within the loop an end handed a link-up by
-     * an earlier entry is no longer ready (ev_up, set below on every process) */
-    long rdy_local[2 * 8], *rdy = n->n_ups <= 8 ? rdy_local : malloc((size_t)n->n_ups * 2 * sizeof *rdy);
-    if (!rdy) { fail(n, "out of memory pairing link-ups"); return; }
-    for (int i = 0; i < n->n_ups; i++) {
-        int pr, pp;
-        topo_peer(&n->t, n->ups[i].r, n->ups[i].port, &pr, &pp);
-        rdy[2 * i] = n->ups[i].taken < 0 && owned(n, n->ups[i].r) && end_ready(n, n->ups[i].r);
-        rdy[2 * i + 1] = n->ups[i].taken < 0 && owned(n, pr) && end_ready(n, pr);
-    }
-    if (n->part) net_part_max(n, rdy, 2 * n->n_ups);
-    for (int i = 0; i < n->n_ups; i++) {
-        net_link_up *u = &n->ups[i];
-        int pr, pp;
-        topo_peer(&n->t, u->r, u->port, &pr, &pp);
-        if (u->taken >= 0) {
-            if (n->cycle >= u->taken + 2) {
-                n->link_down[u->r * k + u->port] = n->link_down[pr * k + pp] = 0;
-                continue;
-            }
-        } else if (rdy[2 * i] && rdy[2 * i + 1] && n->ev_up[u->r] < 0 && n->ev_up[pr] < 0) {
-            n->ev_up[u->r] = u->port;
-            n->ev_up[pr] = pp;
-            u->taken = n->cycle;
-        }
-        n->ups[keep++] = *u;
-    }
-    n->n_ups = keep;
-    if (rdy != rdy_local) free(rdy);
-    if (n->part)   /* another process's router takes its event there */
-        for (int r = 0; r < n->t.n_routers; r++)
-            if (!owned(n, r)) n->ev_up[r] = -1;
-}
-
-/* Fails (down = 1) or repairs the chosen links: both directions, events at both ends. */
-static void set_links(network *n, int down) {
-    const int k = n->t.k;
-    for (int f = 0; f < n->n_failed; f++) {
-        int r = n->failed[2 * f], port = n->failed[2 * f + 1], pr, pp;
-        topo_peer(&n->t, r, port, &pr, &pp);
-        if (!down) {   /* up by the handshake; a dead router's links come up with it (revive_routers) */
-            if (!net_router_dead(n, r) && !net_router_dead(n, pr)) link_up_later(n, r, port);
-            continue;
-        }
-        n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
-        if (owned(n, r)) queue_event(n, r, FEV_LINK_DOWN, port);
-        if (owned(n, pr)) queue_event(n, pr, FEV_LINK_DOWN, pp);
-    }
-}
-
-/* fault_links distinct random network links (each counted from its lower (router, port) end). */
-static int choose_links(network *n) {
-    const topo *t = &n->t;
-    const int k = t->k;
-    long total = 0;
-    for (int r = 0; r < t->n_routers; r++)
-        for (int port = t->first_local; port < k; port++) {
-            int pr, pp;
-            if (topo_peer(t, r, port, &pr, &pp) == 0 && (pr > r || (pr == r && pp > port))) total++;
-        }
-    int *ends = malloc((size_t)total * 2 * sizeof *ends);
-    n->failed = malloc((size_t)(n->prm.fault_links > 0 ? n->prm.fault_links : 1) * 2 * sizeof *n->failed);
-    if (!ends || !n->failed) { free(ends); return -1; }
-    long m = 0;
-    for (int r = 0; r < t->n_routers; r++)
-        for (int port = t->first_local; port < k; port++) {
-            int pr, pp;
-            if (topo_peer(t, r, port, &pr, &pp) == 0 && (pr > r || (pr == r && pp > port))) {
-                ends[2 * m] = r;
-                ends[2 * m + 1] = port;
-                m++;
-            }
-        }
-    prng rng;
-    prng_seed(&rng, n->prm.seed, FAULT_STREAM, 0);
-    for (int f = 0; f < n->prm.fault_links && f < total; f++) {   /* a partial Fisher-Yates shuffle */
-        long j = f + (long)(prng_next(&rng) % (uint64_t)(total - f));
-        int r = ends[2 * j], port = ends[2 * j + 1];
-        ends[2 * j] = ends[2 * f];
-        ends[2 * j + 1] = ends[2 * f + 1];
-        ends[2 * f] = r;
-        ends[2 * f + 1] = port;
-        n->failed[2 * f] = r;
-        n->failed[2 * f + 1] = port;
-        n->n_failed++;
-    }
-    free(ends);
-    return 0;
-}
-
-/* ---- router faults (fault_routers > 0) ---- */
-
-/* fault_routers distinct random routers, from a stream of their own (adding router faults does not
- * change which links fail). */
-static int choose_routers(network *n) {
-    const int nr = n->t.n_routers;
-    int *ids = malloc((size_t)nr * sizeof *ids);
-    if (!ids) return -1;
-    for (int r = 0; r < nr; r++) ids[r] = r;
-    prng rng;
-    prng_seed(&rng, n->prm.seed, ROUTER_FAULT_STREAM, 0);
-    for (int f = 0; f < n->prm.fault_routers; f++) {   /* a partial Fisher-Yates shuffle */
-        int j = f + (int)prng_below(&rng, (uint32_t)(nr - f));
-        int r = ids[j];
-        ids[j] = ids[f];
-        ids[f] = r;
-        n->router_failed[r] = 1;
-    }
-    free(ids);
-    return 0;
-}
-
-/* Packet heads router r holds: in its input buffers, its output queues and on its output registers
- * (a head that left a queue is on the registers until the next cycle puts it on the link). */
-static long heads_held(const router *R, int k) {
-    long heads = 0;
-    for (int port = 0; port < k; port++) {
-        const vcbuf *b = &R->in[port];
-        for (int v = 0; v < VCBUF_NUM_VCS; v++)
-            for (int i = 0; i < b->count[v]; i++) {
-                const flit *f = &b->fifo[v * b->depth + (b->head[v] + i) % b->depth];
-                if (f->head && !fault_is_ctl(f)) heads++;
-            }
-        const flit *o = &R->regs[R->cur].out[port];
-        if (o->valid && o->head && !fault_is_ctl(o)) heads++;
-        for (int q = 0; q < R->np; q++) {   /* heads granted, waiting in the output queues */
-            const oq *u = &R->oqs[port * R->np + q];
-            for (int i = 0; i < u->count; i++) {
-                const flit *f = &u->ring[(u->head + i) % u->depth];
-                if (f->head) heads++;
-            }
-        }
-    }
-    return heads;
-}
-
-/* Cycle fault_at, after the link faults: the chosen routers die. */
-static void kill_routers(network *n) {
-    const topo *t = &n->t;
-    const int k = t->k;
-    n->routers_dead = 1;
-    for (int r = 0; r < t->n_routers; r++) {
-        if (!n->router_failed[r]) continue;
-        const int mine = owned(n, r);   /* split run: its own state only where it runs */
-        if (mine) {
-            n->lost_router += heads_held(&n->routers[r], k);
-            const router_out *ro = &n->routers[r].regs[n->routers[r].cur];   /* discards decided before */
-            for (uint64_t m = ro->discard; m; m &= m - 1)   /* one per VC: the planes discard in parallel */
-                for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
-            n->events_queued -= n->evq_n[r];   /* its queued events die with it */
-            n->evq_n[r] = 0;
-        }
-        settled(n, n->cycle);
-        for (int port = 0; port < k; port++) {
-            int pr, pp;
-            if (topo_peer(t, r, port, &pr, &pp)) continue;
-            n->dropping[r * k + port] = 0;
-            if (pr < 0) continue;   /* a terminal port */
-            n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
-            if (!n->router_failed[pr] && owned(n, pr)) queue_event(n, pr, FEV_PEER_DOWN, pp);   /* also over a failed link */
-        }
-        for (int nid = 0; nid < t->p && mine; nid++) {   /* its nodes stop: their source queues are lost */
-            net_node *nd = &n->nodes[r * t->p + nid];
-            n->lost_dead_source += nd->q_count;
-            settled(n, n->cycle);
-            nd->q_count = 0;
-            nd->q_head = 0;
-            nd->cur_left = 0;   /* the head of a packet it was sending is in the router or on the link */
-        }
-    }
-}
-
-/* Router r's word of the arrival wheel for cycle c: a router's slots are contiguous, so a block
- * (net_block) reads one line of them for its cycles. */
-static inline size_t wheel_at(const network *n, int r, long c) {
-    return ((size_t)r << n->wheel_shift) | (size_t)(c & n->wheel_mask);
-}
-
-/* Something was written in cycle c on router r's output o, arriving after latency lat. */
-static inline void mark_arrival(network *n, int r, int o, long c, int lat) {
-    int peer = n->out_peer[r * n->t.k + o];
-    if (peer >= 0) n->arrive[wheel_at(n, peer / ROUTER_MAX_PORTS, c + lat)] |= (uint64_t)1 << (peer % ROUTER_MAX_PORTS);
-    else if (o < n->t.p) n->arrive_node[wheel_at(n, r, c + lat)] |= (uint64_t)1 << o;   /* into a node */
-}
-
-/* A dead router's cycle: whatever arrives is dropped; a data packet head counts lost. A packet it
- * was sending when it died has its head downstream: the far end of the link completes it, one
- * poisoned flit per cycle up to its length (so every router on its way gets its credits back);
- * the sink counts it lost. rd / wr: this cycle's read and write slots. */
-static void drain_dead_router(network *n, int r, const int rd[3], const int wr[3]) {
-    const int k = n->t.k;
-    for (int port = 0; port < k; port++) {
-        int left = n->open_left[r * k + port];
-        if (left) {
-            link_word *o = &n->out_ring[r * k + port][wr[topo_port_class(&n->t, port)]];
-            o->f.valid = 1;
-            o->f.head = 0;
-            o->f.tail = left == 1;
-            o->f.vc = (uint8_t)(n->open_vc[r * k + port] - 1);
-            o->f.data = NET_POISON;
-            mark_arrival(n, r, port, n->cycle, n->lat[topo_port_class(&n->t, port)]);
-            n->open_left[r * k + port] = (uint8_t)(left - 1);
-            moved(n, n->cycle);
-        }
-    }
-    for (int port = 0; port < k; port++) {
-        link_word *w = n->in_ring[r * k + port];
-        if (!w) continue;
-        w += rd[topo_port_class(&n->t, port)];
-        if (w->f.valid) {
-            if (fault_is_ctl(&w->f)) n->ctl_in_flight--;
-            else if (w->f.head) lose(n, &n->lost_router);
-            w->f.valid = 0;
-        }
-        w->cr_valid = 0;
-        w->sb_valid = 0;
-        w->ctl_cr_valid = 0;
-    }
-}
-
-/* Cycle repair_at, after the link repairs: the dead routers restart as at network init (the same
- * configuration and tables, a fresh fault unit, full credits), their nodes resume with full
- * credits (the router's input buffers are empty), and each of their links comes up by the
- * handshake (pair_link_ups). */
-static void revive_routers(network *n) {
-    const topo *t = &n->t;
-    const int k = t->k;
-    for (int r = 0; r < t->n_routers; r++) {
-        if (!n->router_failed[r]) continue;
-        router *R = &n->routers[r];
-        if (owned(n, r)) {
-            router_cfg_in cfg = R->cfg;
-            router_reset(R, &cfg);
-            /* its links are not up yet: it treats them as down (full credits) until it takes each
-             * link-up event, as a neighbour does (router_reset clears what the events said) */
-            for (int port = t->first_local; port < k; port++) R->link_dn |= (uint64_t)1 << port;
-        }
-        for (int nid = 0; nid < t->p && owned(n, r); nid++) {
-            net_node *nd = &n->nodes[r * t->p + nid];
-            for (int v = 0; v < VCBUF_NUM_VCS; v++) nd->cred[v] = n->prm.rprm.depth[PORT_TERMINAL];
-        }
-        for (int port = t->first_local; port < k; port++) {
-            int pr, pp;
-            if (topo_peer(t, r, port, &pr, &pp)) continue;
-            if (!n->router_failed[pr] || r < pr) link_up_later(n, r, port);   /* once per link */
-        }
-    }
-    n->routers_dead = 0;
-}
-
-/* Link direction idx carried flit f: a packet is open on it from its head to its tail. */
-static void track_open(network *n, int idx, const flit *f) {
-    if (f->head) {
-        n->open_vc[idx] = (uint8_t)(f->vc + 1);
-        n->open_left[idx] = f->tail ? 0 : (uint8_t)(flit_len(f->data) - 1);
-    } else if (n->open_left[idx]) {
-        n->open_left[idx] = f->tail ? 0 : (uint8_t)(n->open_left[idx] - 1);
-    }
-}
-
-/* A packet head dropped on a down link: lost in a dead router when the far end is one. */
-static long *down_link_loss(network *n, int r, int port) {
-    int pr, pp;
-    if (n->routers_dead && topo_peer(&n->t, r, port, &pr, &pp) == 0 && pr >= 0 && n->router_failed[pr])
-        return &n->lost_router;
-    return &n->lost_link;
-}
 
 /* net_block()'s block: the shortest router-to-router latency, at most NET_MAX_BLOCK or --block. */
 static int ring_block(const net_params *p) {
@@ -693,7 +215,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
         n->unwired_ctl_cr = calloc((size_t)t->n_routers, sizeof *n->unwired_ctl_cr);
         if (!n->link_down || !n->dropping || !n->ups || !n->ev_up || !n->evq || !n->evq_head || !n->evq_n ||
             !n->unwired_ctl_cr ||
-            choose_links(n))
+            net_choose_links(n))
             goto oom;
         for (int r = 0; r < t->n_routers; r++) n->ev_up[r] = -1;
     }
@@ -701,7 +223,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
         n->router_failed = calloc((size_t)t->n_routers, 1);
         n->open_vc = calloc((size_t)t->n_routers * (size_t)k, 1);
         n->open_left = calloc((size_t)t->n_routers * (size_t)k, 1);
-        if (!n->router_failed || !n->open_vc || !n->open_left || choose_routers(n)) goto oom;
+        if (!n->router_failed || !n->open_vc || !n->open_left || net_choose_routers(n)) goto oom;
     }
     if (p->comm && net_part_init(n, err)) goto fail;
     n->inject_threshold = prng_threshold(p->rate / p->packet_len);
@@ -760,214 +282,11 @@ void net_free(network *n) {
     memset(n, 0, sizeof *n);
 }
 
-static int in_sample(const network *n, long cycle) {
-    return cycle >= n->prm.warmup && cycle < n->prm.warmup + n->prm.sample;
-}
-
-/* The source entry of (src node, dst node) is accessible: some allowed path is left. */
-static int pair_reachable(const network *n, int src, int dst) {
-    const topo *t = &n->t;
-    int sr = src / t->p, dr = dst / t->p, index;
-    table_zone z = tables_zone(topo_gid(t, sr), topo_bid(t, sr), topo_gid(t, dr), topo_bid(t, dr), dst % t->p, &index);
-    int entry = tables_row_a(&n->ts, z, index);
-    return (fault_acc(n->routers[sr].fu, src % t->p, entry) & FAULT_ROLE_SOURCE) != 0;
-}
-
-static int enqueue_to(network *n, net_node *nd, int dst) {
-    if (nd->q_count == nd->q_cap) {
-        net_pkt *q = malloc((size_t)nd->q_cap * 2 * sizeof *q);
-        if (!q) return -1;
-        for (int i = 0; i < nd->q_count; i++) q[i] = nd->q[(nd->q_head + i) % nd->q_cap];
-        free(nd->q);
-        nd->q = q;
-        nd->q_head = 0;
-        nd->q_cap *= 2;
-    }
-    net_pkt *pk = &nd->q[(nd->q_head + nd->q_count) % nd->q_cap];
-    pk->dst = dst;
-    pk->created = n->cycle;
-    pk->mark = 0;
-    nd->q_count++;
-    if (n->created == n->delivered && n->cycle > n->last_move) n->last_move = n->cycle;   /* the watchdog counts from here */
-    n->created++;
-    settled(n, n->cycle);
-    if (faults_on(&n->prm) && cycle_slot(n, n->cycle) == 0) {
-        n->created_at[n->cycle]++;
-        if (n->diag_end >= 0 && (n->prm.repair_at < 0 || n->cycle < n->prm.repair_at)) {
-            if (net_router_dead(n, dst / n->t.p)) n->created_to_dead++;   /* lost unless it outlives the death */
-            else if (!pair_reachable(n, (int)(nd - n->nodes), dst)) {
-                n->created_unreachable++;
-                pk->mark = NET_NO_PATH;
-            }
-        }
-    }
-    if (in_sample(n, n->cycle)) {
-        n->sample_created++;
-        n->sample_created_at_sum += (double)n->cycle;
-        n->sample_flits_created += n->prm.packet_len;
-    }
-    return 0;
-}
-
-static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng, n->cycle)); }
-
-int net_send(network *n, int src, int dst) {
-    if (src < 0 || src >= n->t.n_nodes || dst < 0 || dst >= n->t.n_nodes || src == dst) return -1;
-    if (net_router_dead(n, src / n->t.p)) return -1;
-    if (!owned(n, src / n->t.p)) return 0;   /* a split run: the source's process creates it */
-    return enqueue_to(n, &n->nodes[src], dst);
-}
-
-/* A packet leaves the source queue onto a terminal-input VC with room for all of it. */
-static void start_packet(network *n, net_node *nd, int node) {
-    const topo *t = &n->t;
-    int len = n->prm.packet_len;
-    const int vcs = n->prm.rprm.vcs;
-    for (int i = 0; i < vcs; i++) {
-        int v = (nd->rr_vc + i) % vcs;
-        if (nd->cred[v] < len) continue;
-        const net_pkt *pk = &nd->q[nd->q_head];
-        int per_group = t->a * t->p;
-        int src_gid = node / per_group;
-        nd->cur_hdr = flit_header(pk->dst / per_group, (pk->dst / t->p) % t->a, pk->dst % t->p, src_gid, 0, 0, len, 0);
-        nd->cur_body = ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1)) |
-                       pk->mark;
-        nd->cur_vc = v;
-        nd->cur_len = len;
-        nd->cur_left = len;
-        nd->rr_vc = (v + 1) % vcs;
-        nd->q_head = (nd->q_head + 1) % nd->q_cap;
-        nd->q_count--;
-        return;
-    }
-}
-
-static void sink(network *n, net_node *nd, int node, const flit *f) {
-    const topo *t = &n->t;
-    char msg[200];
-    if (!f->head && (f->data & NET_POISON) && nd->sink_busy) {   /* cut off by a dead router */
-        if (f->tail) {
-            nd->sink_busy = 0;
-            lose(n, &n->lost_router);
-        }
-        return;
-    }
-    n->flits_delivered++;
-    long bin = n->prm.series_bin > 0 ? n->cycle / n->prm.series_bin : -1;
-    if (bin >= 0 && bin < n->n_bins) n->bin_flits[bin]++;
-    if (in_sample(n, n->cycle)) n->sample_flits++;
-    if (f->head) {
-        int want = topo_node(t, flit_dst_gid(f->data), flit_dst_bid(f->data), flit_dst_nid(f->data));
-        if (nd->sink_busy || want != node || f->tail) {
-            snprintf(msg, sizeof msg, "cycle %ld: node %d got a head for node %d%s", n->cycle, node, want,
-                     nd->sink_busy ? " inside another packet" : f->tail ? " without a body" : "");
-            fail(n, msg);
-        }
-        nd->sink_busy = 1;
-        nd->sink_hops = flit_tag(f->data) & NET_HOP_MAX;
-        return;
-    }
-    if (!nd->sink_busy) {
-        snprintf(msg, sizeof msg, "cycle %ld: node %d got a body flit outside a packet", n->cycle, node);
-        fail(n, msg);
-        return;
-    }
-    if (!f->tail) return;
-    nd->sink_busy = 0;
-    n->delivered++;
-    settled(n, n->cycle);
-    if (bin >= 0 && bin < n->n_bins) {
-        n->bin_pkts[bin]++;
-        n->bin_latency[bin] += (double)(n->cycle - (long)(f->data & ((1ull << NET_TIME_BITS) - 1)));
-    }
-    long created = (long)(f->data & ((1ull << NET_TIME_BITS) - 1));
-    if (faults_on(&n->prm) && created < n->cap_cycles) n->delivered_from[created]++;
-    if (n->router_failed && n->router_failed[node / t->p] && n->diag_end >= 0 && created > n->diag_end &&
-        (n->prm.repair_at < 0 || created < n->prm.repair_at))
-        n->delivered_to_dead++;   /* created for a dead router's node after diagnosis, yet arrived */
-    if (f->data & NET_NO_PATH) n->delivered_unreachable++;   /* created without a path, yet arrived */
-    if (in_sample(n, created)) {
-        n->sample_delivered++;
-        n->sample_latency_sum += (double)(n->cycle - created);
-        n->sample_delivered_created_sum += (double)created;
-        n->sample_hops_sum += nd->sink_hops;
-        n->hops_hist[nd->sink_hops < NET_MAX_HOPS_HIST ? nd->sink_hops : NET_MAX_HOPS_HIST]++;
-    }
-}
-
 /* This cycle's ring slots by port class: rd is read in cycle c, wr receives what arrives lat later. */
 static void ring_slots(const network *n, long c, int rd[3], int wr[3]) {
     for (int cl = 0; cl < 3; cl++) {
         rd[cl] = (int)(c % n->ring_len[cl]);
         wr[cl] = (int)((c + n->lat[cl]) % n->ring_len[cl]);
-    }
-}
-
-/* Faults failing and coming back: the start of cycle c (with faults, blocks are one cycle). */
-static void cycle_start(network *n, long c) {
-    n->step_phase = 0;
-    n->step_router = -1;
-    if (faults_on(&n->prm)) {
-        if (c == n->prm.fault_at) {
-            set_links(n, 1);
-            if (n->router_failed) kill_routers(n);
-        }
-        if (c == n->prm.repair_at) {
-            set_links(n, 0);
-            if (n->router_failed) revive_routers(n);
-        }
-        if (n->n_ups) pair_link_ups(n);
-    }
-}
-
-/* The p nodes of router r in cycle c: sinks, credits, sources. */
-static void nodes_step(network *n, int r, long c, const int rd[3], const int wr[3]) {
-    const topo *t = &n->t;
-    const int k = t->k;
-    const int lat_node = n->lat[PORT_TERMINAL];
-    uint64_t *const arrive_at = &n->arrive[wheel_at(n, r, c + lat_node)];
-    uint64_t *const arrived_node = &n->arrive_node[wheel_at(n, r, c)];
-    const uint64_t arrived = *arrived_node;
-    *arrived_node = 0;
-    const int alive = !net_router_dead(n, r);   /* a dead router's nodes stop */
-    n->cycle = c;   /* enqueue() and sink() stamp packets with it */
-    n->step_phase = 1;
-    n->step_router = r;
-    for (int port = 0; port < t->p; port++) {
-        const int node = r * t->p + port;
-        net_node *nd = &n->nodes[node];
-        link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
-        link_word *o = &n->in_ring[r * k + port][wr[PORT_TERMINAL]];
-        const uint64_t node_bit = (uint64_t)1 << port;
-        const int got = (arrived & node_bit) != 0;   /* else the ring word is empty: not read */
-        if (got && w->cr_valid) {
-            nd->cred[w->cr_vc % n->prm.rprm.vcs]++;
-            w->cr_valid = 0;
-        }
-        if (got && w->f.valid) {
-            sink(n, nd, node, &w->f);
-            o->cr_valid = 1;
-            o->cr_vc = w->f.vc;
-            *arrive_at |= node_bit;
-            w->f.valid = 0;
-        }
-        if (n->injecting && alive && prng_chance(&nd->rng, n->inject_threshold) && enqueue(n, nd, node)) {
-            fail(n, "out of memory in a source queue");
-            n->injecting = 0;
-        }
-        if (!nd->cur_left && nd->q_count && alive) start_packet(n, nd, node);
-        if (nd->cur_left) {
-            int seq = nd->cur_len - nd->cur_left;
-            o->f.valid = 1;
-            o->f.head = seq == 0;
-            o->f.tail = nd->cur_left == 1;
-            o->f.vc = (uint8_t)nd->cur_vc;
-            o->f.data = seq == 0 ? nd->cur_hdr : nd->cur_body;
-            *arrive_at |= node_bit;
-            nd->cred[nd->cur_vc]--;
-            nd->cur_left--;
-            moved(n, c);
-        }
     }
 }
 
@@ -992,7 +311,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
     *arrived_at = 0;
     n->step_phase = 2;
     if (net_router_dead(n, r)) {
-        drain_dead_router(n, r, rd, wr);
+        net_drain_dead_router(n, r, rd, wr);
         return;
     }
     link_word **ir = &n->in_ring[r * k];
@@ -1056,7 +375,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         char msg[160];
         snprintf(msg, sizeof msg, "cycle %ld: router %d discarded a packet (input ports 0x%llx): no route", c, r,
                  (unsigned long long)out->discard);
-        fail(n, msg);
+        net_fail(n, msg);
     }
     link_word **orr = &n->out_ring[r * k];
     /* ports with nothing on their outputs write nothing (router_out's masks) */
@@ -1075,7 +394,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             } else if (out->out[o].valid) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "cycle %ld: router %d sent a flit into unwired port %d", c, r, o);
-                fail(n, msg);
+                net_fail(n, msg);
             }
             continue;
         }
@@ -1088,13 +407,13 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             int drop = n->dropping && n->dropping[r * k + o];
             if (f->head && down) {   /* a failed link drops whole packets */
                 drop = 1;
-                if (!ctl) lose(n, down_link_loss(n, r, o));
+                if (!ctl) lose(n, net_down_link_loss(n, r, o));
             }
             if (drop) {
                 n->dropping[r * k + o] = !f->tail;
             } else {
                 w->f = *f;
-                if (n->open_vc) track_open(n, r * k + o, f);
+                if (n->open_vc) net_track_open(n, r * k + o, f);
                 if (pc == PORT_GLOBAL && in_sample(n, c)) n->channel_flits[r * k + o]++;
                 if (ctl) { n->ctl_in_flight++; n->fd_fr_packets++; }
                 else if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
@@ -1117,52 +436,10 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         char msg[160];
         snprintf(msg, sizeof msg, "cycle %ld: router %d: input buffer overflow on ports 0x%llx", c, r,
                  (unsigned long long)out->overflow);
-        if (!n->overflow_seen) fail(n, msg);
+        if (!n->overflow_seen) net_fail(n, msg);
         else note_error(n, msg);
         n->overflow_seen = 1;
     }
-}
-
-/* The end of cycle c: diagnosis or recovery over (faults only). */
-static void cycle_end(network *n, long c) {
-    const topo *t = &n->t;
-    n->step_phase = 3;
-    n->step_router = -1;
-    const int diagnosing = n->diag_end < 0 && (n->prm.repair_at < 0 || c < n->prm.repair_at);
-    const int recovering = n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at;
-    if (faults_on(&n->prm) && c >= n->prm.fault_at && (diagnosing || recovering)) {   /* the end of diagnosis / recovery */
-        /* quiet: no event waiting, no FD/FR on a link, in an output register or in a unit; a split
-         * run sums the counters first and asks every process about its routers */
-        if (n->part) net_part_sync(n);
-        int quiet = n->ctl_in_flight == 0 && n->events_queued == 0;
-        for (int r = n->r_lo; r < n->r_hi && quiet; r++)
-            quiet = net_router_dead(n, r) || (fault_idle(n->routers[r].fu) && !router_ctl_out_pending(&n->routers[r]));
-        if (n->part) quiet = net_part_all(n, quiet);
-        if (quiet && diagnosing) {
-            n->diag_end = c;
-            for (int s = n->r_lo * t->p; s < n->r_hi * t->p; s++)   /* each process its sources */
-                for (int d = 0; d < t->n_nodes; d++)   /* pairs of live nodes; dead ones are apart */
-                    if (d != s && !net_router_dead(n, s / t->p) && !net_router_dead(n, d / t->p) &&
-                        !pair_reachable(n, s, d))
-                        n->unreachable_pairs++;
-        }
-        if (quiet && recovering) n->recov_end = c;
-    }
-}
-
-/*
- * Faults couple routers within a cycle only while something happens: the failure and repair
- * cycles (cycle_start), the link-up handshake, and between the failure and the end of diagnosis
- * or recovery, cycle_end's look at every unit. Outside those spans a router's fault unit is
- * reached only through its links, as every other state, so [c, c + b) may run in a block.
- */
-static int faults_quiet(const network *n, long c, int b) {
-    const net_params *p = &n->prm;
-    if (!faults_on(p)) return 1;
-    if (c + b <= p->fault_at) return 1;                      /* before the failure */
-    if (n->events_queued || n->n_ups) return 0;
-    if (n->diag_end >= 0 && (p->repair_at < 0 || c + b <= p->repair_at)) return 1;   /* diagnosed */
-    return n->recov_end >= 0;                                /* recovered */
 }
 
 /*
@@ -1170,23 +447,23 @@ static int faults_quiet(const network *n, long c, int b) {
  * before router r+1 starts. Exact when b <= the shortest router-to-router link latency (nothing
  * one router does in the block reaches another within it; the rings hold lat + n->block words, so
  * what a router writes in the block never overwrites a word its peer has still to read) and no
- * state is shared between routers within a cycle: no fault activity (faults_quiet; net_run
+ * state is shared between routers within a cycle: no fault activity (net_faults_quiet; net_run
  * chooses b). With UGAL_G's group view, shared by a group's routers, whole groups run in blocks
  * instead. The point is the cache: a router's state stays hot for b cycles instead of being
  * fetched again every cycle (docs/network.md "Speed").
  */
-static void net_block(network *n, int b) {
+void net_block(network *n, int b) {
     const topo *t = &n->t;
     const long c0 = n->cycle;
     int rd[3], wr[3];
     if (b <= 1) {   /* one cycle: every node, then every router, as the hardware's one clock edge */
-        cycle_start(n, c0);
+        net_cycle_start(n, c0);
         ring_slots(n, c0, rd, wr);
-        for (int r = n->r_lo; r < n->r_hi; r++) nodes_step(n, r, c0, rd, wr);
+        for (int r = n->r_lo; r < n->r_hi; r++) net_nodes_step(n, r, c0, rd, wr);
         if (n->group_occ)
             for (int g = n->g_lo; g < n->g_hi; g++) group_estimates(n, g);
         for (int r = n->r_lo; r < n->r_hi; r++) router_step(n, r, c0, rd, wr);
-        cycle_end(n, c0);
+        net_cycle_end(n, c0);
         n->cycle = c0 + 1;
         return;
     }
@@ -1196,7 +473,7 @@ static void net_block(network *n, int b) {
                            * links (latency >= b) join groups */
         for (int g = n->g_lo; g < n->g_hi; g++)
             for (int i = 0; i < b; i++) {
-                for (int r = g * t->a; r < (g + 1) * t->a; r++) nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
+                for (int r = g * t->a; r < (g + 1) * t->a; r++) net_nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
                 group_estimates(n, g);
                 for (int r = g * t->a; r < (g + 1) * t->a; r++) router_step(n, r, c0 + i, rdb[i], wrb[i]);
             }
@@ -1205,7 +482,7 @@ static void net_block(network *n, int b) {
     }
     for (int r = n->r_lo; r < n->r_hi; r++)
         for (int i = 0; i < b; i++) {
-            nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
+            net_nodes_step(n, r, c0 + i, rdb[i], wrb[i]);
             router_step(n, r, c0 + i, rdb[i], wrb[i]);
         }
     n->cycle = c0 + b;
@@ -1214,218 +491,4 @@ static void net_block(network *n, int b) {
 void net_cycle(network *n) {
     if (n->part) net_part_exchange(n, n->cycle, 1);
     net_block(n, 1);
-}
-
-int net_write_series(const network *n, FILE *f) {
-    if (fprintf(f, "cycle,accepted,latency,packets\n") < 0) return -1;
-    long last = n->cycle / (n->prm.series_bin > 0 ? n->prm.series_bin : 1);
-    for (long b = 0; b < n->n_bins && b <= last; b++) {
-        double acc = (double)n->bin_flits[b] / ((double)n->t.n_nodes * (double)n->prm.series_bin);
-        double lat = n->bin_pkts[b] ? n->bin_latency[b] / (double)n->bin_pkts[b] : 0.0;
-        if (fprintf(f, "%ld,%.4f,%.1f,%ld\n", b * n->prm.series_bin, acc, lat, n->bin_pkts[b]) < 0) return -1;
-    }
-    return 0;
-}
-
-int net_write_channels(const network *n, FILE *f) {
-    const topo *t = &n->t;
-    if (fprintf(f, "router,gid,bid,port,peer_gid,load\n") < 0) return -1;
-    for (int r = 0; r < t->n_routers; r++)
-        for (int o = t->first_global; o < t->k; o++) {
-            int pr, pp;
-            if (topo_peer(t, r, o, &pr, &pp)) continue;
-            if (fprintf(f, "%d,%d,%d,%d,%d,%.4f\n", r, topo_gid(t, r), topo_bid(t, r), o, topo_gid(t, pr),
-                        (double)n->channel_flits[r * t->k + o] / (double)n->prm.sample) < 0)
-                return -1;
-        }
-    return 0;
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Where traffic stopped: the first input VC holding flits, and how many routers hold some. */
-static void deadlock_report(const network *n, char *buf, size_t len) {
-    const topo *t = &n->t;
-    int holding = 0, fr = -1, fp = -1, fv = -1;
-    long flits = 0;
-    for (int r = n->r_lo; r < n->r_hi; r++) {
-        int b = router_buffered(&n->routers[r]);
-        if (!b) continue;
-        holding++;
-        flits += b;
-        for (int i = 0; i < t->k && fr < 0; i++)
-            for (int v = 0; v < n->prm.rprm.vcs && fr < 0; v++)
-                if (n->routers[r].in[i].count[v]) { fr = r; fp = i; fv = v; }
-    }
-    char first[320] = "";
-    if (fr >= 0) {   /* this process's first router holding flits */
-        const vcbuf *b = &n->routers[fr].in[fp];
-        const flit *f = vcbuf_front(b, fv);
-        const route_entry *e = vcbuf_route(b, fv);
-        char route[64];
-        if (!f->head) snprintf(route, sizeof route, "a body flit");
-        else if (!e) snprintf(route, sizeof route, "a head not yet routed");
-        else if (e->discard) snprintf(route, sizeof route, "a head without a route");
-        else snprintf(route, sizeof route, "a head for output port %d VC %d", __builtin_ctzll(e->ports), e->ovc);
-        snprintf(first, sizeof first, "; first: router (%d,%d) input port %d VC %d holds %d flits, front %s to <%d,%d,%d>",
-                 topo_gid(t, fr), topo_bid(t, fr), fp, fv, b->count[fv], route, flit_dst_gid(f->data),
-                 flit_dst_bid(f->data), flit_dst_nid(f->data));
-    }
-    if (n->part) net_part_deadlock(n, &holding, &flits, &fr, first, sizeof first);   /* every process's */
-    snprintf(buf, len, "no flit moved for %ld cycles (cycle %ld): %d routers hold %ld flits, %ld packets outstanding%s",
-             n->cycle - n->last_move, n->cycle, holding, flits, net_outstanding(n), first);
-}
-
-/* The mean latency the sample packets must at least reach: each one still out is at least as old
- * as it is now (every sample packet exists from cycle sample_end on). */
-static double sample_latency_bound(const network *n, long c) {
-    if (!n->sample_created) return 0.0;
-    double out = (double)(n->sample_created - n->sample_delivered);
-    double ages = out * (double)c - (n->sample_created_at_sum - n->sample_delivered_created_sum);
-    return (n->sample_latency_sum + ages) / (double)n->sample_created;
-}
-
-/* At cycle c >= sample_end: the run cannot end unsaturated (net_params.stop_latency). */
-static int saturated_for_certain(const network *n, long c) {
-    const net_params *p = &n->prm;
-    if (p->stop_latency <= 0.0) return 0;
-    if ((double)n->sample_flits < p->stop_share * (double)n->sample_flits_created) return 1;
-    return !faults_on(p) && sample_latency_bound(n, c) > p->stop_latency;
-}
-
-/* Cycles [c, c + len) may run without looking between them (net_run's decisions cannot fire
- * inside): before the sample ends (no stop, no drain), the watchdog and the livelock end unable to
- * fire (last_move and last_settle only rise), no fault activity (faults_quiet). */
-static int may_block(const network *n, long c, long len, long sample_end, long livelock_after) {
-    return c + len <= sample_end && faults_quiet(n, c, (int)len) &&
-           (net_outstanding(n) == 0 ||
-            (c + len - 1 - n->last_move <= n->prm.watchdog && c + len - 1 - n->last_settle <= livelock_after));
-}
-
-int net_run(network *n, net_result *res) {
-    const net_params *p = &n->prm;
-    const long sample_end = p->warmup + p->sample;
-    double t0 = now_s(), last_print = t0;
-    memset(res, 0, sizeof *res);
-    const long livelock_after = NET_LIVELOCK_WATCHDOGS * p->watchdog;
-    for (;;) {
-        const long c = n->cycle;
-        if (n->part) net_part_sync(n);   /* a split run decides on the whole network's figures */
-        if (c >= sample_end) {
-            if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
-                n->injecting = 0;
-            }
-            if (!n->injecting && net_outstanding(n) == 0) break;
-            /* the final drain has no limit: without injection the network empties unless the
-             * watchdog sees traffic stop */
-            if (saturated_for_certain(n, c)) {
-                res->stopped = 1;
-                break;
-            }
-        }
-        if (net_outstanding(n) > 0 && c - n->last_move > p->watchdog) {
-            res->deadlock = 1;
-            deadlock_report(n, res->report, sizeof res->report);
-            break;
-        }
-        if (net_outstanding(n) > 0 && c - n->last_settle > livelock_after) {
-            res->livelock = 1;
-            snprintf(res->report, sizeof res->report,
-                     "livelock: flits move but no packet was created, delivered or lost for %ld cycles (cycle %ld, %ld packets outstanding)",
-                     c - n->last_settle, c, net_outstanding(n));
-            break;
-        }
-        /* a block of cycles router by router where nothing above could happen inside it
-         * (may_block); else one cycle */
-        int b = 1;
-        if (n->block > 1 && may_block(n, c, n->block, sample_end, livelock_after)) b = n->block;
-        /* a split run looks (sums its counters) only between windows of several blocks, up to the
-         * global latency (the lookahead): the same cycles could have run without looking */
-        long span = b;
-        if (n->part && b > 1)
-            while (span + b <= n->lat[PORT_GLOBAL] && may_block(n, c, span + b, sample_end, livelock_after)) span += b;
-        for (long done = 0; done < span; done += b) {
-            if (n->part) net_part_exchange(n, c + done, b);
-            net_block(n, b);
-        }
-        if (b > 1) res->block_cycles += span;
-        if (p->progress && ((c + span) & ~(long)PROGRESS_CHECK_MASK) != (c & ~(long)PROGRESS_CHECK_MASK)) {
-            double now = now_s();
-            if (now - last_print >= PROGRESS_SECONDS) {
-                last_print = now;
-                const char *phase = c < p->warmup ? "warm-up" : c < sample_end ? "sample" : n->injecting ? "drain" : "final drain";
-                fprintf(p->progress, "sim: cycle %ld (%s, sample ends at %ld) outstanding=%ld delivered=%ld %.0f router-cycles/s\n",
-                        c, phase, sample_end, net_outstanding(n), n->delivered,
-                        (double)c * n->t.n_routers / (now - t0));
-                fflush(p->progress);
-            }
-        }
-    }
-    res->seconds = now_s() - t0;
-    res->cycles = n->cycle;
-    for (int r = n->r_lo; r < n->r_hi && n->routers; r++)
-        if (n->routers[r].pol) {
-            res->decisions += n->routers[r].pol->decisions;
-            res->nonminimal += n->routers[r].pol->nonminimal;
-        }
-    if (n->part) net_part_finish(n, res);   /* the arrays and the first error of every process */
-    const double node_cycles = (double)n->t.n_nodes * (double)p->sample;
-    res->offered = p->rate;
-    res->generated = (double)n->sample_flits_created / node_cycles;
-    res->accepted = (double)n->sample_flits / node_cycles;
-    res->latency = n->sample_delivered ? n->sample_latency_sum / (double)n->sample_delivered : 0.0;
-    if (res->stopped && !faults_on(p)) res->latency = sample_latency_bound(n, n->cycle);
-    res->hops = n->sample_delivered ? n->sample_hops_sum / (double)n->sample_delivered : 0.0;
-    memcpy(res->hops_hist, n->hops_hist, sizeof res->hops_hist);
-    res->created = n->created;
-    res->delivered = n->delivered;
-    res->lost = n->lost_link + n->lost_discard + n->lost_router + n->lost_dead_source + net_outstanding(n);
-    res->channel_min = -1.0;
-    for (int r = 0; r < n->t.n_routers; r++)
-        for (int o = n->t.first_global; o < n->t.k; o++) {
-            int pr, pp;
-            if (topo_peer(&n->t, r, o, &pr, &pp)) continue;   /* unwired */
-            double load = (double)n->channel_flits[r * n->t.k + o] / (double)p->sample;
-            res->channels++;
-            res->channel_mean += load;
-            if (res->channel_min < 0 || load < res->channel_min) res->channel_min = load;
-            if (load > res->channel_max) res->channel_max = load;
-        }
-    if (res->channels) res->channel_mean /= (double)res->channels;
-    else res->channel_min = 0.0;
-    res->lost_link = n->lost_link;
-    res->lost_discard = n->lost_discard;
-    res->lost_router = n->lost_router;
-    res->lost_dead_source = n->lost_dead_source;
-    res->created_to_dead = n->created_to_dead;
-    res->lost_to_dead_after_diagnosis = n->created_to_dead - n->delivered_to_dead;
-    res->lost_unreachable = n->created_unreachable - n->delivered_unreachable;
-    res->fd_fr_packets = n->fd_fr_packets;
-    res->ctl_unwired = n->ctl_unwired;
-    res->unreachable_pairs = n->unreachable_pairs;
-    res->created_unreachable = n->created_unreachable;
-    res->diagnosis_cycles = n->diag_end >= 0 ? n->diag_end - p->fault_at : -1;
-    res->recovery_cycles = n->recov_end >= 0 ? n->recov_end - p->repair_at : -1;
-    for (long cc = 0; cc < n->cap_cycles && cc < n->cycle; cc++) {
-        long lost = (long)n->created_at[cc] - (long)n->delivered_from[cc];
-        if (!lost) continue;
-        if (cc < p->fault_at) res->lost_before_fault += lost;
-        else if (p->repair_at >= 0 && cc >= p->repair_at) {
-            if (n->recov_end >= 0 && cc >= n->recov_end) res->lost_after_recovery += lost;
-            else res->lost_recovery += lost;
-        } else if (n->diag_end >= 0 && cc > n->diag_end) {   /* diag_end is known from the next cycle on */
-            res->lost_after_diagnosis += lost;
-        } else {
-            res->lost_diagnosis += lost;
-        }
-    }
-    res->sample_created = n->sample_created;
-    res->sample_delivered = n->sample_delivered;
-    res->errors = n->errors;
-    if (n->errors && !res->report[0]) snprintf(res->report, sizeof res->report, "%s", n->first_error);
-    return res->deadlock || res->livelock || n->errors ? 1 : 0;
 }
