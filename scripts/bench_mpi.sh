@@ -24,16 +24,17 @@ cores=$(nproc)
 echo "bench-mpi: this machine has $cores cores; ranks beyond them share cores (oversubscribed)"
 runs=0 same=0 configs=0
 field() { sed -nE "s/.*[ ]$1=([^ ]+).*/\1/p" | head -n 1; }
-while read -r name args; do
+while read -r name rest; do
+  read -ra args <<<"$rest"
   configs=$((configs + 1))
-  ref=$("$DOAR" sim $args --seed 1 --quiet < /dev/null) || { echo "bench-mpi: $name: build/doar failed" >&2; exit 1; }
+  ref=$("$DOAR" sim "${args[@]}" --seed 1 --quiet < /dev/null) || { echo "bench-mpi: $name: build/doar failed" >&2; exit 1; }
   refsum=$(echo "$ref" | tail -n 1)
   base=$(echo "$ref" | grep '^sim: cycles=' | field speed)
   echo "bench-mpi: config=$name ranks=serial speed=$base router-cycles/s ratio=1.00"
   for R in 1 2 4; do
-    best=0 line="" out=""
-    for i in $(seq "$REPEAT"); do
-      o=$(mpirun -np "$R" "$MPI" sim $args --seed 1 --quiet < /dev/null) || { echo "bench-mpi: $name R=$R failed" >&2; exit 1; }
+    best=0 out=""
+    for _ in $(seq "$REPEAT"); do
+      o=$(mpirun -np "$R" "$MPI" sim "${args[@]}" --seed 1 --quiet < /dev/null) || { echo "bench-mpi: $name R=$R failed" >&2; exit 1; }
       runs=$((runs + 1))
       [ "$(echo "$o" | tail -n 1)" = "$refsum" ] && same=$((same + 1)) || echo "bench-mpi: $name R=$R: summary differs" >&2
       s=$(echo "$o" | grep '^sim: cycles=' | field speed)

@@ -21,8 +21,9 @@ REPEAT=${2:-3}
 [ -x "$DOAR" ] || { echo "bench_sim: $DOAR is not executable" >&2; exit 2; }
 case $REPEAT in ''|*[!0-9]*|0) echo "bench_sim: REPEAT '$REPEAT': expected a count >= 1" >&2; exit 2;; esac
 speed() {  # CONFIG ROUTING BLOCK PHASES [ENV [BINARY]]: router-cycles/s of one run
-  local out
-  out=$(env ${5:-} "${6:-$DOAR}" sim "$1" --routing "$2" --traffic ur --rate 0.3 --seed 1 --quiet --block "$3" $4) || return 1
+  local out phases envs
+  read -ra phases <<<"$4"; read -ra envs <<<"${5:-}"   # option and VAR=value lists, split on blanks
+  out=$(env "${envs[@]}" "${6:-$DOAR}" sim "$1" --routing "$2" --traffic ur --rate 0.3 --seed 1 --quiet --block "$3" "${phases[@]}") || return 1
   # whole-run figures (drain included): cycles * routers / time
   echo "$out" | sed -nE 's/^sim: cycles=.* speed=([0-9]+) .*/\1/p'
 }
@@ -32,7 +33,7 @@ for c in small mid paper; do
   configs=$((configs + 1))
   for r in doar min; do
     best1=0 bestb=0 besth=0
-    for i in $(seq "$REPEAT"); do
+    for _ in $(seq "$REPEAT"); do
       s=$(speed $c $r 1 "$ph") || { echo "bench_sim: $c $r --block 1 failed" >&2; exit 1; }
       [ "${s:-0}" -gt "$best1" ] && best1=$s
       s=$(speed $c $r 0 "$ph") || { echo "bench_sim: $c $r failed" >&2; exit 1; }
@@ -52,7 +53,7 @@ BASE=${BENCH_BASELINE:-}
 for c in mid paper; do
   case $c in paper) ph="--warmup 500 --sample 500";; *) ph="--warmup 2000 --sample 2000";; esac
   b1=0 b2=0 bb=0
-  for i in $(seq "$REPEAT"); do
+  for _ in $(seq "$REPEAT"); do
     s=$(speed $c doar 0 "$ph --speedup 1") || { echo "bench_sim: $c --speedup 1 failed" >&2; exit 1; }
     [ "${s:-0}" -gt "$b1" ] && b1=$s
     s=$(speed $c doar 0 "$ph --speedup 2") || { echo "bench_sim: $c --speedup 2 failed" >&2; exit 1; }

@@ -51,7 +51,11 @@ if [ -n "$missing" ]; then
     echo "deps: /dev/null is not writable by apt's sandbox user; running apt as root"
     apt_opts="-o APT::Sandbox::User=root"
   fi
+  # $SUDO (empty or sudo), $apt_opts (empty or one option) and $missing (package names) are lists
+  # split on blanks on purpose
+  # shellcheck disable=SC2086
   $SUDO apt-get $apt_opts update -qq
+  # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get $apt_opts install -y -qq --no-install-recommends $missing >/dev/null
 fi
 

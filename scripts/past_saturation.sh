@@ -11,11 +11,11 @@
 set -u
 DOAR=${1:?doar binary}; CFG=${2:?config}; R=${3:?routing}; T=${4:?traffic}; OUT=${5:?output prefix}
 shift 5
-SW="--speedup 2 --seed 1 --step 0.05 --warmup 5000 --sample 3000 --quiet"
+SW=(--speedup 2 --seed 1 --step 0.05 --warmup 5000 --sample 3000 --quiet)
 res=(); [ -s "${OUT}_base.txt" ] && res=(--resume "${OUT}_base.txt")
-"$DOAR" sweep "$CFG" --routing "$R" --traffic "$T" $SW "$@" --past 1.2 "${res[@]}" >"${OUT}_p12.txt" 2>/dev/null ||
+"$DOAR" sweep "$CFG" --routing "$R" --traffic "$T" "${SW[@]}" "$@" --past 1.2 "${res[@]}" >"${OUT}_p12.txt" 2>/dev/null ||
   { echo "past_saturation: sweep $CFG $R $T failed" >&2; exit 1; }
-"$DOAR" sweep "$CFG" --routing "$R" --traffic "$T" $SW "$@" --past 100 --resume "${OUT}_p12.txt" >"${OUT}_p100.txt" 2>/dev/null ||
+"$DOAR" sweep "$CFG" --routing "$R" --traffic "$T" "${SW[@]}" "$@" --past 100 --resume "${OUT}_p12.txt" >"${OUT}_p100.txt" 2>/dev/null ||
   { echo "past_saturation: sweep --past 100 $CFG $R $T failed" >&2; exit 1; }
 sat=$(sed -n 's/^sweep: config=.* saturation=\([0-9.]*\) post_saturation=.*/\1/p' "${OUT}_p12.txt")
 lo=$(sed -n 's/^sweep: points=.* highest_unsaturated=\([0-9.]*\) .*/\1/p' "${OUT}_p12.txt")

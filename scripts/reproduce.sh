@@ -74,7 +74,7 @@ safe() { echo "$1" | tr -c 'a-z0-9_\n' '_'; }
 # ---- stage 1: sweeps ----
 jobs="$OUT/jobs1.txt"; : > "$jobs"
 sweep_job() {  # NAME ROUTING TRAFFIC [extra options]; an interrupted sweep resumes from its output
-  local name=$1 r=$2 tr=$3 o="$OUT/runs/$1"; shift 3
+  local r=$2 tr=$3 o="$OUT/runs/$1"; shift 3
   echo "[ -s $o.txt ] && mv $o.txt $o.partial; $DOAR sweep $CONFIG --routing $r --traffic '$tr' --seed $SEED --step $STEP --quiet $PHASES $* --resume $o.partial --csv $o.csv > $o.txt 2>&1" >> "$jobs"
 }
 for tr in ur adv+1 rp; do for r in $ROUTINGS; do sweep_job "sweep_${r}_$(safe "$tr")" "$r" "$tr"; done; done
@@ -114,7 +114,9 @@ run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finishe
   total=$(wc -l < "$pending")
   echo "reproduce: $total to run, $(( $(wc -l < "$file") - total )) kept from an earlier run${ONLY:+ or left out by ONLY}" >&2
   local n=0
-  cat "$pending" | xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' 2>&1 | \
+  # each line of $pending is a command; the single quotes keep $? for the child shell
+  # shellcheck disable=SC2016
+  xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' <"$pending" 2>&1 | \
     while IFS= read -r l; do
       case $l in rc=*) n=$((n + 1)); echo "reproduce: $n/$total runs done ($l)" >&2 ;; esac
     done
@@ -278,11 +280,11 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "| i | doar | val |"
   echo "|---|---|---|"
   echo "| 1 | $(sat sweep_doar_adv_1) | $(sat sweep_val_adv_1) |"
-  for i in $(seq 2 $MAXI); do echo "| $i | $(sat sweep_doar_adv_$i) | $(sat sweep_val_adv_$i) |"; done
+  for i in $(seq 2 "$MAXI"); do echo "| $i | $(sat "sweep_doar_adv_$i") | $(sat "sweep_val_adv_$i") |"; done
   echo
   echo "## Mixed traffic (seed 001 Fig. 13)"
   echo
-  echo "| traffic | $(echo $COMPARED | sed 's/ / | /g') |"
+  echo "| traffic | ${COMPARED// / | } |"
   echo "|---|$(for r in $COMPARED; do printf -- '---|'; done)"
   for m in $MIXES; do
     row="| $m"
@@ -295,7 +297,7 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "The paper replays traces; ours are synthetic patterns with the same communication structure"
   echo "(docs/network.md) at a fixed load, so compare orderings."
   echo
-  echo "| pattern | $(echo $COMPARED | sed 's/ / | /g') |"
+  echo "| pattern | ${COMPARED// / | } |"
   echo "|---|$(for r in $COMPARED; do printf -- '---|'; done)"
   for a in $APPS; do
     row="| $a"
@@ -315,13 +317,13 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "| none | 0 | $(sat sweep_doar_ur) (0.95) | $(sat sweep_doar_adv_1) (0.50) | $(sat sweep_doar_rp) (0.59) |"
   pf() { case $1 in l10) echo "0.95 0.50 0.59";; l40) echo "0.94 0.50 0.58";; l200) echo "0.88 0.47 0.56";; r10) echo "0.90 0.48 0.57";; r30) echo "0.85 0.45 0.56";; esac; }
   for n in $FAULTS_L; do
-    set -- $(pf "l$n")
-    echo "| $n links | $(scale "$n" "$LINKS" "$PAPER_LINKS") | $(sat fault_l${n}_ur) ($1) | $(sat fault_l${n}_adv_1) ($2) | $(sat fault_l${n}_rp) ($3) |"
+    read -r f_ur f_adv f_rp <<<"$(pf "l$n")"
+    echo "| $n links | $(scale "$n" "$LINKS" "$PAPER_LINKS") | $(sat "fault_l${n}_ur") ($f_ur) | $(sat "fault_l${n}_adv_1") ($f_adv) | $(sat "fault_l${n}_rp") ($f_rp) |"
   done
-  if [ $ROUTER_FAULTS = 1 ]; then
+  if [ "$ROUTER_FAULTS" = 1 ]; then
     for n in 10 30; do
-      set -- $(pf "r$n")
-      echo "| $n routers | $(scale "$n" "$ROUTERS" "$PAPER_ROUTERS") | $(sat fault_r${n}_ur) ($1) | $(sat fault_r${n}_adv_1) ($2) | $(sat fault_r${n}_rp) ($3) |"
+      read -r f_ur f_adv f_rp <<<"$(pf "r$n")"
+      echo "| $n routers | $(scale "$n" "$ROUTERS" "$PAPER_ROUTERS") | $(sat "fault_r${n}_ur") ($f_ur) | $(sat "fault_r${n}_adv_1") ($f_adv) | $(sat "fault_r${n}_rp") ($f_rp) |"
     done
   else
     echo "| routers | - | not run: this doar has no --router-faults | | |"

@@ -10,8 +10,8 @@ check_ok() {   # CMD... : last line must be "faults: ok campaigns=N oracle_misma
   out=$("$@" --quiet); rc=$?
   last=$(printf '%s\n' "$out" | tail -n 1)
   n=$(printf '%s\n' "$last" | sed -n 's/^faults: ok campaigns=\([0-9]*\) oracle_mismatches=0 restored=\([0-9]*\)\/\([0-9]*\) unreachable_pairs=[0-9]*$/\1 \2 \3/p')
-  set -- $n
-  if [ $rc -ne 0 ] || [ -z "$n" ] || [ "$1" != "$2" ] || [ "$2" != "$3" ]; then
+  read -r n_camp n_rest n_all <<<"$n"
+  if [ $rc -ne 0 ] || [ -z "$n" ] || [ "$n_camp" != "$n_rest" ] || [ "$n_rest" != "$n_all" ]; then
     echo "FAIL: $last (exit $rc)"; fail=1
   else
     echo "ok: $last"; printf '%s\n' "$out" | grep -E "diagnosis cycles" | sed 's/^/    /'

@@ -14,7 +14,7 @@ trap 'rm -f "$LOG"' EXIT
 
 run_cfg() {
   local cfg=$1 cycles=$2
-  make --no-print-directory lockstep-fault CONFIG=$cfg SEED=${SEED:-1} CYCLES=$cycles >"$LOG" 2>&1
+  make --no-print-directory lockstep-fault CONFIG="$cfg" SEED="${SEED:-1}" CYCLES="$cycles" >"$LOG" 2>&1
   local rc=$? last; last=$(grep '^lockstep fault: config=' "$LOG" | tail -n 1)
   grep -E '^lockstep fault: (commands|neighbour index)' "$LOG" | sed 's/^/   /'
   echo "   $last"
@@ -35,7 +35,7 @@ run_cfg() {
 
 echo "== fault-handling units lock-step"
 run_cfg tiny 300000
-run_cfg small ${SMALL_CYCLES:-1000000}
+run_cfg small "${SMALL_CYCLES:-1000000}"
 run_cfg fig8 500000
 run_cfg mid 300000
 run_cfg paper 200000
@@ -48,11 +48,11 @@ grep "MISMATCH" "$LOG" | sed 's/^/   /'
 echo "$last" | grep -qE "mismatches=[1-9]" && ok || bad "planted bug: no mismatch"
 FST=build/waves/fault_small_seed1.fst; GTKW=build/waves/fault_small_seed1.gtkw
 [ -s "$FST" ] && [ -s "$GTKW" ] && ok || bad "waveform or save file missing"
-vars=$(fst2vcd "$FST" 2>/dev/null | grep '\$var' | awk '{print $5}' | sort -u)
+vars=$(fst2vcd "$FST" 2>/dev/null | grep '[$]var' | awk '{print $5}' | sort -u)
 missing=0
-for s in $(grep '^TOP\.fault\.' "$GTKW" | sed 's/^TOP\.fault\.//; s/\[.*//'); do
+while read -r s; do
   echo "$vars" | grep -qx "$s" || { missing=$((missing+1)); echo "   not in FST: $s"; }
-done
+done < <(grep '^TOP\.fault\.' "$GTKW" | sed 's/^TOP\.fault\.//; s/\[.*//')
 [ -n "$vars" ] && [ $missing -eq 0 ] && ok || bad "$missing save-file signals missing from the FST"
 mc=$(sed -n 's/^lockstep fault: MISMATCH at cycle \([0-9]*\).*/\1/p' "$LOG" | head -1)
 # small: k=7, et_num=15; the replay spends 2 + k*et_num clocks on reset and configuration first

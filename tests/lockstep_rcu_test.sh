@@ -15,7 +15,7 @@ trap 'rm -f "$LOG"' EXIT
 # config cycles min_decisions
 run_cfg() {
   local cfg=$1 cycles=$2 need=$3
-  make --no-print-directory lockstep-rcu CONFIG=$cfg SEED=${SEED:-1} CYCLES=$cycles REQUIRE_COVERAGE=1 >"$LOG" 2>&1
+  make --no-print-directory lockstep-rcu CONFIG="$cfg" SEED="${SEED:-1}" CYCLES="$cycles" REQUIRE_COVERAGE=1 >"$LOG" 2>&1
   local rc=$? last; last=$(grep '^lockstep rcu:' "$LOG" | tail -n 1)
   echo "   $last"
   if [ $rc -ne 0 ]; then bad "$cfg: exit $rc"; tail -n 30 "$LOG"; return; fi
@@ -32,7 +32,7 @@ run_cfg small  1500000 1000000
 run_cfg fig8   600000  300000
 run_cfg mid    1500000 1000000
 run_cfg paper  1500000 1000000
-run_cfg tianhe ${TIANHE_CYCLES:-300000} 100000
+run_cfg tianhe "${TIANHE_CYCLES:-300000}" 100000
 
 echo "== a short run is a smoke test: coverage holes are not mismatches (exit 3, make exit 0)"
 make --no-print-directory lockstep-rcu CONFIG=small CYCLES=10000 >"$LOG" 2>&1; rc=$?
@@ -64,12 +64,12 @@ grep -q "^MISMATCH at cycle" "$LOG" && grep -q "expected class" "$LOG" && ok || 
 FST=build/waves/rcu_small_seed1.fst; GTKW=build/waves/rcu_small_seed1.gtkw
 [ -s "$FST" ] && [ -s "$GTKW" ] && ok || bad "waveform or save file missing"
 if command -v fst2vcd >/dev/null; then
-  vars=$(fst2vcd "$FST" 2>/dev/null | grep '\$var' | awk '{print $5}' | sort -u)
+  vars=$(fst2vcd "$FST" 2>/dev/null | grep '[$]var' | awk '{print $5}' | sort -u)
   [ -n "$vars" ] && ok || bad "fst2vcd cannot read $FST"
   missing=0
-  for s in $(grep '^TOP\.rcu\.' "$GTKW" | sed 's/^TOP\.rcu\.//; s/\[.*//'); do
+  while read -r s; do
     echo "$vars" | grep -qx "$s" || { missing=$((missing+1)); echo "   not in FST: $s"; }
-  done
+  done < <(grep '^TOP\.rcu\.' "$GTKW" | sed 's/^TOP\.rcu\.//; s/\[.*//')
   [ $missing -eq 0 ] && ok || bad "$missing save-file signals missing from the FST"
   grep -q "Stage 3: A1/A2/C1/N1/N2/B" "$GTKW" && ok || bad "save file lacks the stage groups"
   mc=$(sed -n 's/^MISMATCH at cycle \([0-9]*\).*/\1/p' "$LOG" | head -1)

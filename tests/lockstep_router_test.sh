@@ -35,7 +35,7 @@ echo "$last" | grep -qE "mismatches=[1-9]" && ok || bad "planted bug: no mismatc
 grep -q "^MISMATCH at cycle" "$LOG" && ok || bad "no mismatch report"
 FST=build/waves/router_small_seed1.fst; GTKW=build/waves/router_small_seed1.gtkw
 [ -s "$FST" ] && [ -s "$GTKW" ] && ok || bad "waveform or save file missing"
-vars=$(fst2vcd "$FST" 2>/dev/null | grep '\$var' | awk '{print $5}' | sort -u)
+vars=$(fst2vcd "$FST" 2>/dev/null | grep '[$]var' | awk '{print $5}' | sort -u)
 missing=0
 for s in $(grep '^TOP\.router\.' "$GTKW" | sed 's/^TOP\.router\.//; s/\[[0-9]*:[0-9]*\]$//; s/.*\.//'); do
   echo "$vars" | grep -qx "$s" || { missing=$((missing+1)); echo "   not in FST: $s"; }

@@ -41,18 +41,18 @@ check() {
   done
   echo "mpi-test: $name identical for R=1,2,3 ($(tail -n 1 "$TMP/$name.0"))"
 }
-S="--warmup 1000 --sample 1000 --seed 3"
-M="--warmup 400 --sample 400 --seed 5"
-check small_doar sim small --rate 0.3 $S
-check small_ugal_g sim small --rate 0.3 --routing ugal_g --traffic adv+1 $S
-check small_faults sim small --rate 0.3 --link-faults 4 --router-faults 1 --fault-at 700 --repair-at 1500 $S
-check small_sat sim small --rate 0.7 --routing min $S --drain-limit 300
+S=(--warmup 1000 --sample 1000 --seed 3)
+M=(--warmup 400 --sample 400 --seed 5)
+check small_doar sim small --rate 0.3 "${S[@]}"
+check small_ugal_g sim small --rate 0.3 --routing ugal_g --traffic adv+1 "${S[@]}"
+check small_faults sim small --rate 0.3 --link-faults 4 --router-faults 1 --fault-at 700 --repair-at 1500 "${S[@]}"
+check small_sat sim small --rate 0.7 --routing min "${S[@]}" --drain-limit 300
 # the window is the global latency: 1 cycle, and 7 (a global latency below the local one)
 check small_lat1 sim small --rate 0.3 --latency 10,1 --warmup 500 --sample 500 --seed 4
 check small_lat7 sim small --rate 0.3 --latency 10,7 --routing ugal_g --warmup 500 --sample 500 --seed 4
-check mid_doar sim mid --rate 0.3 --traffic adv+1 $M
-check mid_ugal_l sim mid --rate 0.3 --routing ugal_l --traffic rp $M
-check mid_faults sim mid --rate 0.2 --link-faults 6 --router-faults 2 --fault-at 300 --repair-at 600 $M --drain-limit 300
+check mid_doar sim mid --rate 0.3 --traffic adv+1 "${M[@]}"
+check mid_ugal_l sim mid --rate 0.3 --routing ugal_l --traffic rp "${M[@]}"
+check mid_faults sim mid --rate 0.2 --link-faults 6 --router-faults 2 --fault-at 300 --repair-at 600 "${M[@]}" --drain-limit 300
 # a sweep (early stops, several networks in one process) and its CSV
 "$DOAR" sweep small --step 0.25 --warmup 600 --sample 600 --seed 2 --quiet --csv "$TMP/sw.csv0" > "$TMP/sw.0" 2>&1
 for R in 1 2 3; do
@@ -87,10 +87,10 @@ echo "mpi-test: bad input (rate, more ranks than groups, unwritable CSV, a comma
 planted=skipped
 if [ -n "$PLANT" ]; then
   # the planted build: one random stream per rank-local index, the bug the issue warns about
-  args="sim small --rate 0.3 $S --quiet"
-  ref=$("$DOAR" $args 2>&1 | strip)
-  p1=$(timeout 120 mpirun -np 1 "$PLANT" $args 2>&1 | strip)
-  p2=$(timeout 120 mpirun -np 2 "$PLANT" $args 2>&1 | strip)
+  args=(sim small --rate 0.3 "${S[@]}" --quiet)
+  ref=$("$DOAR" "${args[@]}" 2>&1 | strip)
+  p1=$(timeout 120 mpirun -np 1 "$PLANT" "${args[@]}" 2>&1 | strip)
+  p2=$(timeout 120 mpirun -np 2 "$PLANT" "${args[@]}" 2>&1 | strip)
   [ "$ref" = "$p1" ] || fail "planted build differs already at R=1 (the plant should only matter when split)"
   [ "$ref" != "$p2" ] || fail "planted per-rank streams not caught: R=2 identical"
   planted=caught

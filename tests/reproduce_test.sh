@@ -39,7 +39,7 @@ expect_exit 0 "$SCRIPTS/reproduce_save.sh" "$TMP/a" "$TMP/saved"
 saved=$(tail -n 1 "$TMP/out"); echo "   $saved"
 echo "$saved" | grep -qE "^reproduce_save: saved=([0-9]+) ended=\1 partial=0 own_time=[0-9]+s dest=$TMP/saved$" && ok || bad "save: $saved"
 grep -qE "UTC on .*: ended=[0-9]+ partial=0 runs_own_time=[0-9]+s$" "$TMP/saved/SAVES.log" && ok || bad "no SAVES.log line"
-n_saved=$(ls "$TMP/saved"/*.txt | wc -l)
+n_saved=$(find "$TMP/saved" -maxdepth 1 -name '*.txt' | wc -l)
 # plant a figure in an ended run (kept: it shows), leave one run out (run again), and cut a
 # sweep back to its header and first load with a planted latency (goes on from there)
 sed -i -E 's/^(sim: config=tiny routing=doar traffic=lu .* latency=)[0-9.]+/\19999.9/' "$TMP/saved/app_doar_lu.txt"
@@ -65,7 +65,7 @@ cmp -s "$TMP/keep.txt" "$TMP/b/runs/sweep_val_ur.txt" && ok || bad "an ended run
 
 echo "== ONLY: a subset of the runs"
 expect_exit 0 env ONLY='^sweep_min_' "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/o"
-ran=$(ls "$TMP/o/runs"/*.txt | xargs -n 1 basename | sort | tr '\n' ' ')
+ran=$(find "$TMP/o/runs" -maxdepth 1 -name '*.txt' -printf '%f\n' | sort | tr '\n' ' ')
 [ "$ran" = "sweep_min_adv_1.txt sweep_min_rp.txt sweep_min_ur.txt " ] && ok || bad "ONLY ran: $ran"
 grep -qE "^reproduce: 3 to run, [0-9]+ kept from an earlier run or left out by ONLY$" "$TMP/err" && ok || bad "ONLY progress: $(grep 'to run' "$TMP/err" | head -n 1)"
 

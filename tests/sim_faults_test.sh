@@ -7,6 +7,8 @@
 # phases end. Router faults (--router-faults, issue 6 item 4): the same, with the losses in dead
 # routers and in their nodes' source queues, and packets for a dead router's nodes apart.
 # Usage: tests/sim_faults_test.sh DOAR
+# val() cannot fail, so `local x=$(val ...)` masks no status; tr ' ;' maps both characters to newlines
+# shellcheck disable=SC2155,SC2020
 set -u
 DOAR=${1:?doar binary}
 fail=0
@@ -92,7 +94,8 @@ echo "== bad input"
 for a in "--link-faults -1" "--link-faults 100000" "--link-faults 2 --fault-at 100 --repair-at 50" "--fault-at x" \
          "--bin 0" "--series-csv /nonexistent/s.csv" "--router-faults -1" "--router-faults x" "--router-faults 36" \
          "--router-faults 2 --fault-at 100 --repair-at 110"; do
-  err=$("$DOAR" sim small --rate 0.1 --quiet $a 2>&1 >/dev/null); rc=$?
+  read -ra opts <<<"$a"
+  err=$("$DOAR" sim small --rate 0.1 --quiet "${opts[@]}" 2>&1 >/dev/null); rc=$?
   [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] || { echo "FAIL: '$a' exit $rc (want 2), stderr: $err"; fail=1; }
 done
 "$DOAR" sim small --rate 0.1 --quiet --warmup 100 --sample 100 --router-faults 35 --fault-at 150 >/dev/null 2>&1; rc=$?

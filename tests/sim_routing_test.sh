@@ -30,17 +30,20 @@ done
 # on UR (small: DOAR 0.64 against MIN 0.84) and the demand counters matter less; bringing DOAR to
 # the paper's level with the speed-up router is issue 19 (docs/RESULTS.md "Router v2").
 echo "== saturation on small, S = 1 (sweeps, 3000 + 3000 cycles, step 0.05)"
-SW="--warmup 3000 --sample 3000 --step 0.05 --seed 1 --quiet --speedup 1"
+SW=(--warmup 3000 --sample 3000 --step 0.05 --seed 1 --quiet --speedup 1)
 sat() {
-  "$DOAR" sweep small --routing "$1" --traffic "$2" $SW >"$TMP/sw" 2>"$TMP/err" || { bad "sweep $1 $2 exit $?"; echo 0; return; }
+  "$DOAR" sweep small --routing "$1" --traffic "$2" "${SW[@]}" >"$TMP/sw" 2>"$TMP/err" || { bad "sweep $1 $2 exit $?"; echo 0; return; }
   sed -n 's/^sweep: config=small routing=.* saturation=\([0-9.]*\)$/\1/p' "$TMP/sw" | tail -n 1
 }
+declare -A s                   # s["ROUTING TRAFFIC"]: the saturation found
 for spec in "min ur" "val ur" "doar ur" "min adv+1" "val adv+1" "ugal_l adv+1" "doar adv+1"; do
-  set -- $spec
-  v=$(sat "$1" "$2")
-  echo "   $1 $2: $v"
-  eval "s_$1_${2//[+]/_}=$v"
+  read -r r t <<<"$spec"
+  v=$(sat "$r" "$t")
+  echo "   $r $t: $v"
+  s[$spec]=$v
 done
+s_min_ur=${s[min ur]} s_val_ur=${s[val ur]} s_doar_ur=${s[doar ur]}
+s_min_adv_1=${s[min adv+1]} s_val_adv_1=${s[val adv+1]} s_ugal_l_adv_1=${s[ugal_l adv+1]} s_doar_adv_1=${s[doar adv+1]}
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 gt "$s_min_ur" "$s_val_ur" && ok || bad "MIN ($s_min_ur) should beat VAL ($s_val_ur) on UR"
 gt "$s_val_adv_1" "$s_min_adv_1" && ok || bad "VAL ($s_val_adv_1) should beat MIN ($s_min_adv_1) on ADV+1"
@@ -71,8 +74,8 @@ awk -v d="$l_dem" -v c="$l_cr" 'BEGIN { exit !(d > 0 && d < 0.6 * c) }' && ok ||
 # figures are recomputed here from the load lines, and the load they come from is run again as a
 # plain doar sim, which must accept the same.
 echo "== sweep --past 1.2 (small, S = 2, DOAR UR, 3000 + 3000 cycles)"
-SW2="--warmup 3000 --sample 3000 --step 0.05 --seed 1 --quiet --speedup 2"
-"$DOAR" sweep small --routing doar --traffic ur $SW2 --past 1.2 >"$TMP/past" 2>"$TMP/err" || bad "sweep --past exit $?"
+SW2=(--warmup 3000 --sample 3000 --step 0.05 --seed 1 --quiet --speedup 2)
+"$DOAR" sweep small --routing doar --traffic ur "${SW2[@]}" --past 1.2 >"$TMP/past" 2>"$TMP/err" || bad "sweep --past exit $?"
 last=$(tail -n 1 "$TMP/past")
 echo "   $last"
 sat=$(echo "$last" | sed -n 's/^sweep: config=small routing=doar traffic=ur saturation=\([0-9.]*\) post_saturation=\([0-9.]*\)$/\1/p')
@@ -91,22 +94,22 @@ done
 mins=$(awk -v l="$lo" -v t="$top" '/^sweep: rate=/ { split($2, a, "="); split($3, b, "=");
   if (a[2] > l + 0.00005 && a[2] < t + 0.00005 && (m == "" || b[2] < m)) { m = b[2]; at = a[2] } }
   END { print m, at }' "$TMP/past")
-set -- $mins
-echo "   highest unsaturated $lo, loads up to $top, lowest accepted above it $1 at $2"
-[ "$1" = "$post" ] && ok || bad "post_saturation $post, the load lines' lowest above $lo: $1"
+read -r min_acc min_at <<<"$mins"
+echo "   highest unsaturated $lo, loads up to $top, lowest accepted above it $min_acc at $min_at"
+[ "$min_acc" = "$post" ] && ok || bad "post_saturation $post, the load lines' lowest above $lo: $min_acc"
 # a load past saturation is a plain doar sim at that load (the early stop comes after the sample
 # window, which fixes the accepted load): the top load and, when it is a grid or the top load (the
 # bisection's loads print rounded), the one post_saturation comes from
 atop=$(sed -n "s/^sweep: rate=$top accepted=\([0-9.]*\) .*/\1/p" "$TMP/past" | head -n 1)
-for spec in "$top $atop" "$2 $1"; do
-  set -- $spec
-  awk -v r="$1" -v t="$top" 'BEGIN { g = r / 0.05; exit !(r == t || (g - int(g + 0.5))^2 < 1e-12) }' || continue
-  "$DOAR" sim small --routing doar --traffic ur --rate "$1" --warmup 3000 --sample 3000 --seed 1 --quiet --speedup 2 >"$TMP/sim" 2>&1
+for spec in "$top $atop" "$min_at $min_acc"; do
+  read -r rate want <<<"$spec"
+  awk -v r="$rate" -v t="$top" 'BEGIN { g = r / 0.05; exit !(r == t || (g - int(g + 0.5))^2 < 1e-12) }' || continue
+  "$DOAR" sim small --routing doar --traffic ur --rate "$rate" --warmup 3000 --sample 3000 --seed 1 --quiet --speedup 2 >"$TMP/sim" 2>&1
   acc=$(sed -n 's/^sim: config=small .* accepted=\([0-9.]*\) .*/\1/p' "$TMP/sim")
-  [ "$acc" = "$2" ] && ok || bad "doar sim at $1 accepted ${acc:-none}, the sweep's load line ${2:-none}"
+  [ "$acc" = "$want" ] && ok || bad "doar sim at $rate accepted ${acc:-none}, the sweep's load line ${want:-none}"
 done
 # without --past: the same saturation and no new field (its loads resumed from the run above)
-"$DOAR" sweep small --routing doar --traffic ur $SW2 --resume "$TMP/past" >"$TMP/nopast" 2>"$TMP/err" || bad "sweep exit $?"
+"$DOAR" sweep small --routing doar --traffic ur "${SW2[@]}" --resume "$TMP/past" >"$TMP/nopast" 2>"$TMP/err" || bad "sweep exit $?"
 [ "$(tail -n 1 "$TMP/nopast")" = "sweep: config=small routing=doar traffic=ur saturation=$sat" ] && ok ||
   bad "without --past: $(tail -n 1 "$TMP/nopast")"
 grep -q "^sweep: rate=$top " "$TMP/nopast" && bad "load $top run without --past" || ok
@@ -117,7 +120,7 @@ grep -q "^sweep: rate=$top " "$TMP/nopast" && bad "load $top run without --past"
 # class) DOAR collapses there: 0.34 at 1.0 against 0.62 (docs/RESULTS.md, issue 19).
 echo "== no congestion collapse (small, S = 2): MIN UR above 0.8, DOAR at offered 1.0 >= 90 % of its saturation"
 awk -v m="${v:-0}" 'BEGIN { exit !(m > 0.8) }' && ok || bad "MIN UR saturation with S=2 ${v:-none}, not above 0.8"
-"$DOAR" sweep small --routing doar --traffic ur $SW2 --past 100 --resume "$TMP/past" >"$TMP/past100" 2>"$TMP/err" || bad "sweep --past 100 exit $?"
+"$DOAR" sweep small --routing doar --traffic ur "${SW2[@]}" --past 100 --resume "$TMP/past" >"$TMP/past100" 2>"$TMP/err" || bad "sweep --past 100 exit $?"
 a1=$(sed -n 's/^sweep: rate=1.0000 accepted=\([0-9.]*\) .*/\1/p' "$TMP/past100" | head -n 1)
 echo "   doar ur: saturation $sat, accepted at offered 1.0 ${a1:-none}, post_saturation ${post}"
 awk -v a="${a1:-0}" -v s="$sat" 'BEGIN { exit !(a >= 0.9 * s) }' && ok || bad "DOAR UR at offered 1.0: ${a1:-none} < 90% of its saturation $sat (congestion collapse)"

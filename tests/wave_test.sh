@@ -14,11 +14,11 @@ for s in multicast-contention nonminimal fault-diagnosis; do
   echo "   $line"
   echo "$line" | grep -q "mismatches=0" && ok || bad "$s: $line"
   fst2vcd "build/waves/$s.fst" > "$VCD" 2>/dev/null && [ -s "$VCD" ] && ok || bad "$s: fst2vcd cannot read it"
-  vars=$(grep '\$var' "$VCD" | awk '{print $5}' | sort -u)
+  vars=$(grep '[$]var' "$VCD" | awk '{print $5}' | sort -u)
   missing=0
-  for sig in $(grep -E '^TOP\.(router|fault)\.' "build/waves/$s.gtkw" | sed 's/\[[0-9]*:0\]$//; s/.*\.//'); do
+  while read -r sig; do
     echo "$vars" | grep -qx "$sig" || { missing=$((missing+1)); echo "   not in FST: $sig"; }
-  done
+  done < <(grep -E '^TOP\.(router|fault)\.' "build/waves/$s.gtkw" | sed 's/\[[0-9]*:0\]$//; s/.*\.//')
   [ $missing -eq 0 ] && ok || bad "$s: $missing signals of the save file missing"
   groups=$(grep -c '^@800200' "build/waves/$s.gtkw")
   [ "$groups" -ge 3 ] && ok || bad "$s: only $groups signal groups"
