@@ -268,11 +268,12 @@ PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
 # out of the product sources. MUTANT=NAME builds a lock-step from build/mutants/NAME/rtl (rtl/ with
 # NAME applied by scripts/mutate.py, which fails when its text is not found exactly once) into
 # build/mutants/NAME/<harness>_CONFIG; `make mutate` runs them all. PLANT=1 is the named mutant
-# below for rcu and fault; the router's PLANT=1 stays -DPLANT_BUG in rtl/router_input.v until the
-# allocator rewrite (no mutants against the input unit and allocator before then).
+# below for each lock-step, built from its copy of rtl/ into <harness>/CONFIG_plant (waveforms in
+# build/waves as without PLANT); the product sources carry no planted bug.
 MUTANT ?=
-PLANT_MUTANT_rcu   := rcu-p1-gd-before-gc
-PLANT_MUTANT_fault := fault-fd-role-swap
+PLANT_MUTANT_rcu    := rcu-p1-gd-before-gc
+PLANT_MUTANT_fault  := fault-fd-role-swap
+PLANT_MUTANT_router := router-head-needs-len-plus-1
 mutant_of  = $(or $(MUTANT),$(if $(filter 1,$(PLANT)),$(PLANT_MUTANT_$(1))))
 rtl_of     = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl,rtl)
 mutant_dep = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl/.applied)
@@ -327,7 +328,7 @@ $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,router) t
 	$(eval D := $(call dfly,$(CONFIG)))
 	verilator $(VERILATOR_FLAGS) $(call mutant_vflags,router) -I$(call rtl_of,router) $(call rtl_of,router)/router.v --top-module router \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) \
-	  $(if $(filter 1,$(PLANT)),-DPLANT_BUG,) $(ROUTER_MAKEFLAGS_$(CONFIG)) \
+	  $(ROUTER_MAKEFLAGS_$(CONFIG)) \
 	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP)" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
 	  --Mdir $(ROUTER_DIR) -o router_lockstep $(CURDIR)/tb/router_lockstep.cpp > $(ROUTER_DIR)/build.log 2>&1 \
@@ -520,7 +521,7 @@ flit-fields-check:
 	  echo "flit-fields-check: FAIL $(RTL_HDR) differs from csim/flit.h (run make flit-fields)"; exit 1; }
 	@echo "flit-fields: $(RTL_HDR) matches csim/flit.h, csim/fault.h, csim/alloc.h"
 
-# verilator -Wall lint (with and without the planted bug) and Icarus elaboration, every config.
+# verilator -Wall lint and Icarus elaboration, every config; every mutant still applies.
 lint: flit-fields-check
 	@python3 scripts/mutate.py check
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
@@ -530,7 +531,6 @@ lint: flit-fields-check
 	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
 	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
 	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
-	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -DPLANT_BUG || exit 1; \
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -Irtl -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \

@@ -112,7 +112,8 @@ module router #(
     localparam COW = ((DMW > OW) ? DMW : OW) + 1;     // occupancy as the congestion unit sees it
     localparam RMW = $clog2(OQ_DEPTH + 1) + 4;        // room counters (a 4-bit len is taken from them)
     localparam NT = S * MAX_LEN + 1;   // registered compares per credit counter (rtl/credit_ge.vh):
-                                       // len plus the lower planes' lens; + 1 for the planted bug
+                                       // len plus the lower planes' lens, and one spare (the
+                                       // mutant router-head-needs-len-plus-1 compares len + 1)
     localparam CPW = $clog2(MAX_DEPTH + 1) + 1;       // credits owed upstream per input VC
     localparam FW = `FLITW_BITS, QFW = `QFLITW_BITS;
     localparam [6:0] K7P = K[6:0];

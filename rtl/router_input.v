@@ -311,14 +311,8 @@ module router_input #(
                     lk_eff[o] = locked[o*S + pl] && !freed[o*S + pl];
                 for (o = 0; o < K; o = o + 1) begin
                     grb_q[o] = grb_free[o*S + pl];
-`ifdef PLANT_BUG
-                    // planted bug: a head needs one credit more than its length
-                    ok[o] = ep[o] && !lk_eff[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]} + 1'b1) &&
-                            room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
-`else
                     ok[o] = ep[o] && !lk_eff[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
                             room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
-`endif
                 end
                 bul_eff = (BULLETIN != 0) ? (grb_q & ~((res_valid && {{(32-QW){1'b0}}, res_plane} == pl) ? res_ports : {K{1'b0}})) : {K{1'b1}};
                 vc_active[i*4+v] = in_busy[i*S + pl] && strm_vc[(i*S + pl)*2 +: 2] == v[1:0];

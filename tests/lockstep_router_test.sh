@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whole-router lock-step in `make test`: small and mid for 1,000,000 cycles each with 0
-# mismatches, conservation and full coverage; the planted RTL bug caught with a readable
-# waveform; the Global Resource Bulletin's effect (crossed multicasts deadlock without it,
-# complete with it), in C and RTL together.
+# mismatches, conservation and full coverage; the planted RTL bug (the mutant
+# router-head-needs-len-plus-1 of tests/mutants/mutants.txt, built from a copy of rtl/ by PLANT=1)
+# caught with a readable waveform; the Global Resource Bulletin's effect (crossed multicasts
+# deadlock without it, complete with it), in C and RTL together.
 set -u
 pass=0; fail=0
 ok()  { pass=$((pass+1)); }
@@ -27,7 +28,7 @@ run_cfg small ${SMALL_CYCLES:-1000000}
 run_cfg small ${SMALL_CYCLES:-1000000} 1
 run_cfg mid ${MID_CYCLES:-1000000}
 
-echo "== the planted bug (PLANT=1: a head needs one credit more than its length) is caught"
+echo "== the planted bug (PLANT=1: the mutant router-head-needs-len-plus-1, a head needs one credit more than its length) is caught"
 make --no-print-directory lockstep-router CONFIG=small PLANT=1 CYCLES=1000000 >"$LOG" 2>&1
 rc=$?; last=$(grep '^lockstep router:' "$LOG" | tail -n 1); echo "   $last"
 [ $rc -ne 0 ] && ok || bad "planted bug: exit 0"
