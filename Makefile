@@ -262,7 +262,7 @@ RTL_SRC := $(wildcard rtl/*.v)
 # the layouts the RTL shares with the C model (scripts/gen_flit_fields.py writes it from csim/)
 RTL_HDR := rtl/flit_fields.vh
 # the includes the modules read (dependencies of the Verilator builds)
-RTL_INC := $(RTL_HDR) rtl/credit_ge.vh
+RTL_INC := $(RTL_HDR) rtl/credit_ge.vh rtl/lint.vlt
 PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
 # Mutants (issue 21): tests/mutants/mutants.txt lists small deliberate bugs in copies of rtl/, kept
 # out of the product sources. MUTANT=NAME builds a lock-step from build/mutants/NAME/rtl (rtl/ with
@@ -280,7 +280,10 @@ mutant_dep = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))
 # a mutant may leave a signal unused: its warnings do not stop the build
 mutant_vflags = $(if $(call mutant_of,$(1)),-Wno-fatal)
 RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX))
-VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast
+# every Verilator run reads the project's lint waivers, written once in rtl/lint.vlt
+VLT   := rtl/lint.vlt
+VLINT := verilator --lint-only -Wall $(VLT) -Irtl
+VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast $(VLT)
 
 $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
 	$(BUILD)/doar tables $* --out $(BUILD)/tables/$* $(TABLE_SAMPLE_$*) >/dev/null
@@ -463,7 +466,7 @@ $(SC_DIR)/router_sc: $(RTL_SRC) $(RTL_INC) tb/router_sc_main.cpp tb/harness_comm
 	@mkdir -p $(SC_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
-	$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall -Irtl rtl/router.v --top-module router \
+	$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall $(VLT) -Irtl rtl/router.v --top-module router \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
 	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
 	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
@@ -525,21 +528,21 @@ flit-fields-check:
 lint: flit-fields-check
 	@python3 scripts/mutate.py check
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
-	  verilator --lint-only -Wall -Irtl rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
+	  $(VLINT) rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
-	  for b in 0 1; do verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
-	  verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
+	  for b in 0 1; do $(VLINT) rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
+	  $(VLINT) rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -Irtl -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
-	  verilator --lint-only -Wall -Irtl rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
+	  $(VLINT) rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
-	@set -- $(DFLY_tianhe); verilator --lint-only -Wall -Irtl rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
+	@set -- $(DFLY_tianhe); $(VLINT) rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
 	  && echo "lint: router tianhe (64-port size, S=2) elaborates clean (verilator -Wall)"
-	@verilator --lint-only -Wall -Irtl fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
+	@$(VLINT) fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
 
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) $(RTL_HDR) $(call mutant_dep,rcu) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
 	@mkdir -p $(RCU_DIR)

@@ -98,9 +98,7 @@ module ecp5_router_top #(
     localparam integer LAST_LOAD = N_LOAD - 1;
     reg [79:0] rom [0:N_LOAD-1];
     initial $readmemh(TABLES, rom);
-    /* verilator lint_off UNUSEDSIGNAL */
     wire [79:0] load_word = rom[load_ix];   // address field: 8 bits, the router takes TAW of them
-    /* verilator lint_on UNUSEDSIGNAL */
     wire        tw_valid = state == S_LOAD;
 
     always @(posedge clk) begin
@@ -132,21 +130,17 @@ module ecp5_router_top #(
 
     // ---- the router ----
     wire [K-1:0] in_valid, in_head, in_tail, out_valid, out_head, cr_out_valid, overflow;
-    /* verilator lint_off UNUSEDSIGNAL */
     wire [K-1:0] out_tail;   // the sinks count flits; packet ends need no check here
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [K*2-1:0] in_vc, out_vc, cr_out_vc;
     wire [K*64-1:0] in_data, out_data;
     reg  [K-1:0] cr_in_valid;
     reg  [K*2-1:0] cr_in_vc;
-    /* verilator lint_off UNUSEDSIGNAL */
     wire sb_out_valid;
     wire [H-1:0] sb_out_bits;
     // no link faults on the board: the fault units stay idle (no events, no FD/FR packets)
     wire ev_ready;
     wire [K-1:0] ctl_cr_out_valid, discard;
     wire [4*K-1:0] discard_vcs;
-    /* verilator lint_on UNUSEDSIGNAL */
     router #(.P(P), .A(A), .H(H), .G(G)) dut (
         .clk(clk), .rst(router_rst), .cfg_gid(MY_GID[GW-1:0]), .cfg_bid(MY_BID[BW-1:0]), .cfg_wired({AH{1'b1}}),
         .cfg_seed(32'h1234_5678),
@@ -169,9 +163,7 @@ module ecp5_router_top #(
     function [10:0] mod_g;
         input [3:0] x;
         integer n;
-    /* verilator lint_off UNUSEDSIGNAL */  // a group index fits 11 bits
         integer r;
-    /* verilator lint_on UNUSEDSIGNAL */
         begin
             mod_g = 11'd0;
             for (n = 0; n < 16; n = n + 1) begin

@@ -80,10 +80,8 @@ module fault #(
 
     // ---- FIFOs ----
     // unused FIFO status (inputs are offered only when ready; outputs never back-pressure)
-    /* verilator lint_off UNUSEDSIGNAL */
     wire [1:0] ev_drop;
     wire [K-1:0] in_drop0, in_drop1, out_ready;
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [1+KB:0] ev_head;
     wire ev_has;
     reg  ev_pop;
@@ -155,9 +153,7 @@ module fault #(
 
     // the entry and operation of this cycle, broadcast to every port
     wire [PHW-1:0] q = phase - FIRST_OP;
-    /* verilator lint_off UNUSEDSIGNAL */
     wire [PHW-1:0] q_check = phase - VALIDATE_END;   // < ET_NUM during the check pass
-    /* verilator lint_on UNUSEDSIGNAL */
     reg  [EW-1:0]  op_entry;
     reg            op_read, op_write, op_check_pass;
     always @* begin
@@ -237,9 +233,7 @@ module fault #(
     end
 
     // intra-group neighbour reached through port fp
-    /* verilator lint_off UNUSEDSIGNAL */
     wire [KB-1:0] fp_local = fp - P[KB-1:0];   // < A-1 when fp is an intra-group port
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [BW-1:0] fp_nb = (fp_local[BW-1:0] < my_bid) ? fp_local[BW-1:0] : fp_local[BW-1:0] + 1'b1;
     wire          fp_is_local = fp >= FIRST_LOCAL[KB-1:0] && fp < FIRST_GLOBAL[KB-1:0];
 

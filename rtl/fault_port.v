@@ -80,10 +80,8 @@ module fault_port #(
     localparam [EW-1:0] FIRST_G = P[EW-1:0] + A[EW-1:0];
     wire in_b = op_entry >= FIRST_B && op_entry < FIRST_G;
     wire in_g = op_entry >= FIRST_G;
-    /* verilator lint_off UNUSEDSIGNAL */
     wire [EW-1:0] b_index = op_entry - FIRST_B;   // < A in zone B
     wire [EW-1:0] g_index = op_entry - FIRST_G;   // < G in zone G
-    /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0] et_addr =
         in_g ? {2'd0, PFX_GROUP, 2'd0, g_index[GW-1:0], {BW{1'b0}}, {NW{1'b0}}} :
         in_b ? {2'd0, PFX_ROUTER, 2'd0, my_gid, b_index[BW-1:0], {NW{1'b0}}} :

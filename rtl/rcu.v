@@ -201,9 +201,7 @@ module rcu #(
 
     // ---------------- stage 4: decision ----------------
     // The LFSR is 32 bits for its period; stage 4 uses only its low bits.
-    /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] lfsr;
-    /* verilator lint_on UNUSEDSIGNAL */
     rcu_lfsr lfsr_gen (.clk(clk), .rst(rst), .seed(cfg_lfsr_seed), .state(lfsr));
     reg [GPW-1:0] ptr_rta;
     reg [5:0] ptr_rtb;

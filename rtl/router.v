@@ -211,7 +211,6 @@ module router #(
 
     generate
         if (FAULTS != 0) begin : g_fault
-            /* verilator lint_off UNUSEDSIGNAL */  // observation outputs: compared by the fault lock-step
             wire [2:0] cmd_kind;
             wire [A-1:0] peer_dead;
             wire [K-1:0] out_overflow;
@@ -220,7 +219,6 @@ module router #(
             wire [K*K-1:0] wr_mask;
             wire [2*K-1:0] wr_acc;
             wire [K-1:0] port_down;
-            /* verilator lint_on UNUSEDSIGNAL */
             fault #(.P(P), .A(A), .H(H), .G(G), .IN_DEPTH(CTL_DEPTH), .IN_AW((CTL_DEPTH > 1) ? $clog2(CTL_DEPTH) : 1)) unit (
                 .clk(clk), .rst(rst), .my_gid(cfg_gid), .my_bid(cfg_bid),
                 .cfg_we(fw_valid && {1'b0, fw_port} < K7P), .cfg_port(fw_port[KW-1:0]), .cfg_entry(fw_entry),
@@ -239,12 +237,8 @@ module router #(
             assign fu_out_msg = {K*MW{1'b0}};
             assign fu_in_taken = {K{1'b0}};
             assign rd_mask = {K*K{1'b1}};
-            /* verilator lint_off UNUSEDSIGNAL */  // inputs of the units that are not there
             wire unused = &{1'b0, ev_valid, ev_kind, ev_port, fw_valid, fw_port, fw_entry, fw_src, fw_int, rd_entry, fu_in_msg, fu_in_valid, ctl_ports};
-            /* verilator lint_on UNUSEDSIGNAL */
         end
     endgenerate
-    /* verilator lint_off UNUSEDSIGNAL */  // kept at the top for the waveforms (tb gtkw files)
     wire unused_top = &{1'b0, pk_valid, lk_lock, pop, locked, grb_free};
-    /* verilator lint_on UNUSEDSIGNAL */
 endmodule

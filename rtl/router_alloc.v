@@ -90,9 +90,7 @@ module router_alloc #(
     localparam PAIRS = S == 2 && K <= 16;   // k^3 pair checks: not at the 64-port size
     reg [K*S-1:0] cancel;
     reg [NTW-1:0] below;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
     reg [RW-1:0] et;
-    /* verilator lint_on UNUSEDSIGNAL */
     integer tw;
     always @* begin
         o = 0;                         // loop variables are assigned on every path (no latch)
@@ -147,9 +145,7 @@ module router_alloc #(
     generate if (PAIRS) begin : g_pair
         reg [K*K*K-1:0] pbad;          // output o, plane-1 pick i, plane-0 pick j at (o*K+i)*K+j
         reg [K*S*K-1:0] obad;          // pick (i,q), output o at (i*S+q)*K+o: its own len does not fit
-        /* verilator lint_off UNUSEDSIGNAL */  // whole entries are read, fields used per block
         reg [RW-1:0] ei, ej;
-        /* verilator lint_on UNUSEDSIGNAL */
         reg [NT:0] ci, rem;            // {credits >= NT..1, 1}; the same after len_i: {>= len_i + n}
         reg hit;
         reg [K*S-1:0] sp;

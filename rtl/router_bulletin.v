@@ -44,9 +44,7 @@ module router_bulletin #(
     function [QW-1:0] plane_idx;       // (port + vc) mod S
         input integer port;
         input integer vc;
-    /* verilator lint_off UNUSEDSIGNAL */
         integer n;
-    /* verilator lint_on UNUSEDSIGNAL */
         begin
             n = (port + vc) % S;
             plane_idx = n[QW-1:0];
@@ -55,9 +53,7 @@ module router_bulletin #(
 
     // the reserved multicast's entry, its plane and its stage-1 pick: selected over constant
     // indices (no divider, no variable part-select)
-    /* verilator lint_off UNUSEDSIGNAL */
     reg [RW-1:0] res_entry;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg [1:0] res_pick_vc;
     integer ra, rb, rq;
     always @* begin
@@ -80,10 +76,8 @@ module router_bulletin #(
     reg n_res_valid;
     reg [KW-1:0] n_res_in;
     reg [1:0] n_res_vc;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used here
     reg [FW-1:0] fr;
     reg [RW-1:0] er;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg [K*4-1:0] res_cand;            // input i, VC v at i*4+v: a multicast head that may reserve
     reg [K-1:0] res_in_cand, res_pick, res_upper, res_from;
     reg [1:0] res_low_vc [0:K-1];      // lowest candidate VC per input

@@ -195,17 +195,13 @@ module router_input #(
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
                 .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
 
-            /* verilator lint_off UNUSEDSIGNAL */
             wire [63:0] d = in_data[gi*64 +: 64];    // the header (csim/flit.h)
             wire r_valid, r_gv;                      // decisions are tracked by the side pipeline
-            /* verilator lint_on UNUSEDSIGNAL */
             wire hdr_in = in_valid[gi] && !is_ctl[gi] && in_head[gi] && !d[`FLIT_MCAST_SHIFT];
             wire [5:0] r_port;
             wire [1:0] r_vc;
             wire [3:0] r_class;
-            /* verilator lint_off UNUSEDSIGNAL */
             wire [((AH > 1) ? $clog2(AH) : 1)-1:0] r_gport;
-            /* verilator lint_on UNUSEDSIGNAL */
             wire [TAW-1:0] mask_row;
             assign rd_entry[gi*TAW +: TAW] = mask_row;
             rcu #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS)) route (
@@ -422,9 +418,7 @@ module router_input #(
     // ---------------- streams and last cycle's grants move flits (state as at the start of the cycle) ----------------
     reg [K*S-1:0] busy_set, busy_clr;
     reg [K*S*(4+K+2)-1:0] strm_new;    // {vc[1:0], ovc[1:0], mcast, discard, ports} of a stream that starts
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, fields used per block
     reg [FW-1:0] sf, gf;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg [1:0] svc, gvc;
     reg [2:0] gk;
     reg sfv, s_pop, g_pop, g_disc;
@@ -434,16 +428,12 @@ module router_input #(
         xv = {K*S{1'b0}};
         xports = {K*S*K{1'b0}};
         xovc = {K*S*2{1'b0}};
-        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         xflit = {K*S*FW{1'b0}};
-        /* verilator lint_on WIDTHCONCAT */
         pop = {K*4{1'b0}};
         disc_vcs = {K*4{1'b0}};
         busy_set = {K*S{1'b0}};
         busy_clr = {K*S{1'b0}};
-        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         strm_new = {K*S*(4+K+2){1'b0}};
-        /* verilator lint_on WIDTHCONCAT */
         clr_lock = {K*S{1'b0}};
         set_grb = {K*S{1'b0}};
         o = 0;                         // loop variables are assigned on every path (no latch)
@@ -537,9 +527,7 @@ module router_input #(
     reg [K*S*2-1:0] g_ovc_next;
     reg [K*4*K-1:0] held_or;
     reg [K*4-1:0] held_clr;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits/entries are read, fields used here
     reg [RW-1:0] ne;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg [K-1:0] nheld, np_, nhor;
     reg [1:0] nvc;
     reg [2:0] nk;
@@ -560,9 +548,7 @@ module router_input #(
         nev = 1'b0;
         npast = 1'b0;
         nrpop = 1'b0;
-        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         held_or = {K*4*K{1'b0}};
-        /* verilator lint_on WIDTHCONCAT */
         ne = {RW{1'b0}};
         nheld = {K{1'b0}};
         ncomplete = 1'b0;
@@ -703,17 +689,13 @@ module router_input #(
     always @(posedge clk) begin
         if (rst) begin
             in_busy <= {K*S{1'b0}};
-            /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
             held <= {K*4*K{1'b0}};
-            /* verilator lint_on WIDTHCONCAT */
             crp <= {K*4*CPW{1'b0}};
             rr_cr <= {K*2{1'b0}};
             g_valid <= {K*S{1'b0}};
             freed <= {K*S{1'b0}};
             plane_void <= {K*S{1'b0}};
-            /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
             pk_e <= {K*S*RW{1'b0}};
-            /* verilator lint_on WIDTHCONCAT */
             pk_ev <= {K*S{1'b0}};
             g_vc <= {K*S*2{1'b0}};
             g_kind <= {K*S*3{1'b0}};

@@ -80,9 +80,7 @@ module router_output #(
 
     function [CRW-1:0] ds_of;
         input integer port;
-    /* verilator lint_off UNUSEDSIGNAL */
         integer n;
-    /* verilator lint_on UNUSEDSIGNAL */
         begin
             n = port < FIRST_LOCAL ? DS_T : port < FIRST_GLOBAL ? DS_L : DS_G;
             ds_of = n[CRW-1:0];
@@ -134,9 +132,7 @@ module router_output #(
     reg [QW-1:0] lq;
     reg found_q;
     integer n2;
-    /* verilator lint_off UNUSEDSIGNAL */
     reg [QFW-1:0] lf;
-    /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
         nx_valid = {K{1'b0}};
         nx_head = {K{1'b0}};

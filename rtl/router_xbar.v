@@ -20,9 +20,7 @@ module router_xbar #(
 );
     localparam FW = `FLITW_BITS, QFW = `QFLITW_BITS;
     localparam [2:0] R_DISCARD = `REQ_DISCARD;
-    /* verilator lint_off UNUSEDSIGNAL */  // whole flits are read, fields used per block
     reg [FW-1:0] fx;
-    /* verilator lint_on UNUSEDSIGNAL */
     reg sel;
     integer i, o, q;
     // At most one input plane sends to a slot in a cycle (a slot is held by one packet from its
@@ -30,9 +28,7 @@ module router_xbar #(
     // priority chain: the same result, about a quarter fewer LUTs (issue 18, docs/fpga.md).
     always @* begin
         wr_valid = {K*S{1'b0}};
-        /* verilator lint_off WIDTHCONCAT */  // wide clears at the 64-port size (tianhe)
         wr_flit = {K*S*QFW{1'b0}};
-        /* verilator lint_on WIDTHCONCAT */
         wr_take = {K*S*4{1'b0}};
         fx = {FW{1'b0}};
         sel = 1'b0;
