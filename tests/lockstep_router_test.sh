@@ -13,7 +13,7 @@ trap 'rm -f "$LOG"' EXIT
 
 run_cfg() {
   local cfg=$1 cycles=$2 speedup=${3:-2}
-  make --no-print-directory lockstep-router CONFIG=$cfg SEED=${SEED:-1} CYCLES=$cycles SPEEDUP=$speedup >"$LOG" 2>&1
+  make --no-print-directory lockstep-router CONFIG="$cfg" SEED="${SEED:-1}" CYCLES="$cycles" SPEEDUP="$speedup" >"$LOG" 2>&1
   local rc=$? last; last=$(grep '^lockstep router:' "$LOG" | tail -n 1)
   echo "   $last"
   [ $rc -eq 0 ] && ok || { bad "$cfg: exit $rc"; grep -E "MISMATCH|CONSERVATION|hole|rror" "$LOG" | head -5; }
@@ -24,9 +24,9 @@ run_cfg() {
 }
 
 echo "== router lock-step (router v2: S = 2 crossbar planes, and S = 1)"
-run_cfg small ${SMALL_CYCLES:-1000000}
-run_cfg small ${SMALL_CYCLES:-1000000} 1
-run_cfg mid ${MID_CYCLES:-1000000}
+run_cfg small "${SMALL_CYCLES:-1000000}"
+run_cfg small "${SMALL_CYCLES:-1000000}" 1
+run_cfg mid "${MID_CYCLES:-1000000}"
 
 echo "== the planted bug (PLANT=1: the mutant router-head-needs-len-plus-1, a head needs one credit more than its length) is caught"
 make --no-print-directory lockstep-router CONFIG=small PLANT=1 CYCLES=1000000 >"$LOG" 2>&1
@@ -38,9 +38,9 @@ FST=build/waves/router_small_seed1.fst; GTKW=build/waves/router_small_seed1.gtkw
 [ -s "$FST" ] && [ -s "$GTKW" ] && ok || bad "waveform or save file missing"
 vars=$(fst2vcd "$FST" 2>/dev/null | grep '[$]var' | awk '{print $5}' | sort -u)
 missing=0
-for s in $(grep '^TOP\.router\.' "$GTKW" | sed 's/^TOP\.router\.//; s/\[[0-9]*:[0-9]*\]$//; s/.*\.//'); do
+while read -r s; do
   echo "$vars" | grep -qx "$s" || { missing=$((missing+1)); echo "   not in FST: $s"; }
-done
+done < <(grep '^TOP\.router\.' "$GTKW" | sed 's/^TOP\.router\.//; s/\[[0-9]*:[0-9]*\]$//; s/.*\.//')
 [ -n "$vars" ] && [ $missing -eq 0 ] && ok || bad "$missing save-file signals missing from the FST"
 mc=$(sed -n 's/^MISMATCH at cycle \([0-9]*\).*/\1/p' "$LOG" | head -1)
 fst2vcd "$FST" 2>/dev/null | grep -qx "#$((2 * mc))" && ok || bad "the waveform does not cover the mismatch cycle $mc"

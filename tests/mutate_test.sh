@@ -9,11 +9,11 @@ ok()  { pass=$((pass+1)); }
 bad() { fail=$((fail+1)); echo "FAIL: $*"; }
 TMP=$(mktemp -d /tmp/doar_mt_XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
-M="python3 scripts/mutate.py"
+M=(python3 scripts/mutate.py)
 
-out=$($M check 2>&1); rc=$?
+out=$("${M[@]}" check 2>&1); rc=$?
 [ $rc -eq 0 ] && echo "$out" | grep -qE "^mutate: check: [0-9]+ mutants, every find text occurs exactly once$" && ok || bad "check: $out"
-n=$($M list | wc -l)
+n=$("${M[@]}" list | wc -l)
 [ "$n" -ge 30 ] && ok || bad "only $n mutants"
 
 # one-line error, exit 2: $1 = what, rest = command
@@ -23,32 +23,32 @@ expect2() {
   if [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ]; then ok
   else bad "$what: exit $rc, stderr '$(head -c 200 "$TMP/err")'"; fi
 }
-expect2 "unknown mutant" $M run --only no-such-mutant
-expect2 "bad seed" $M run --sample 6 --seed -1
-expect2 "bad seed (text)" $M run --sample 6 --seed x
-expect2 "sample 0" $M run --sample 0
-expect2 "seed without sample" $M run --seed 3
-expect2 "unknown option" $M run --fast
-expect2 "unknown command" $M frobnicate
-expect2 "apply unknown" $M apply no-such-mutant "$TMP/x"
+expect2 "unknown mutant" "${M[@]}" run --only no-such-mutant
+expect2 "bad seed" "${M[@]}" run --sample 6 --seed -1
+expect2 "bad seed (text)" "${M[@]}" run --sample 6 --seed x
+expect2 "sample 0" "${M[@]}" run --sample 0
+expect2 "seed without sample" "${M[@]}" run --seed 3
+expect2 "unknown option" "${M[@]}" run --fast
+expect2 "unknown command" "${M[@]}" frobnicate
+expect2 "apply unknown" "${M[@]}" apply no-such-mutant "$TMP/x"
 
 # a rotten mutant: its text is no longer in the RTL, or occurs twice
 printf 'mutant rotten\n  file     rtl/oq.v\n  lockstep router small 1000\n  find     this text is not in oq.v\n  replace  x\n  why      test\n' > "$TMP/rotten.txt"
-expect2 "text not found" $M --list "$TMP/rotten.txt" check
+expect2 "text not found" "${M[@]}" --list "$TMP/rotten.txt" check
 grep -q "occurs 0 times in rtl/oq.v" "$TMP/err" && ok || bad "not-found message: $(cat "$TMP/err")"
 printf 'mutant twice\n  file     rtl/oq.v\n  lockstep router small 1000\n  find     <=\n  replace  =\n  why      test\n' > "$TMP/twice.txt"
-expect2 "text found twice" $M --list "$TMP/twice.txt" check
-expect2 "run with a rotten mutant" $M --list "$TMP/rotten.txt" run --only rotten
+expect2 "text found twice" "${M[@]}" --list "$TMP/twice.txt" check
+expect2 "run with a rotten mutant" "${M[@]}" --list "$TMP/rotten.txt" run --only rotten
 printf 'mutant bad-field\n  file     rtl/oq.v\n  colour   red\n' > "$TMP/field.txt"
-expect2 "unknown field" $M --list "$TMP/field.txt" list
+expect2 "unknown field" "${M[@]}" --list "$TMP/field.txt" list
 
 # apply writes the copy and leaves rtl/ alone
 before=$(git status --porcelain rtl/ | wc -l)
-$M apply rcu-p1-gd-before-gc "$TMP/rtl" && ok || bad "apply failed"
+"${M[@]}" apply rcu-p1-gd-before-gc "$TMP/rtl" && ok || bad "apply failed"
 grep -q "pri2 = ok_gd, pri3 = ok_gc" "$TMP/rtl/rcu_decide.v" && ok || bad "the copy is not mutated"
 grep -q "pri2 = ok_gc, pri3 = ok_gd" rtl/rcu_decide.v && ok || bad "rtl/ was mutated"
 [ "$(git status --porcelain rtl/ | wc -l)" -eq "$before" ] && ok || bad "rtl/ changed"
-[ "$(ls "$TMP/rtl"/*.v | wc -l)" -eq "$(ls rtl/*.v | wc -l)" ] && [ -f "$TMP/rtl/.applied" ] && ok || bad "the copy is incomplete"
+[ "$(find "$TMP/rtl" -maxdepth 1 -name '*.v' | wc -l)" -eq "$(find rtl -maxdepth 1 -name '*.v' | wc -l)" ] && [ -f "$TMP/rtl/.applied" ] && ok || bad "the copy is incomplete"
 
 # no test-only code left in the RTL (the router's planted bug is the mutant
 # router-head-needs-len-plus-1 now, as the rcu's and the fault units' are mutants)
