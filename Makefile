@@ -258,7 +258,8 @@ PLANT  ?= 0
 TABLE_SAMPLE_tianhe := --sample 24
 
 dfly    = $(or $(DFLY_$(1)),$(error unknown CONFIG '$(1)': use tiny small fig8 mid paper tianhe))
-RTL_SRC := $(wildcard rtl/*.v)
+# the RTL's files, listed once in rtl/files.f (make lint checks it names every rtl/*.v)
+RTL_SRC := $(shell sed -e 's#//.*##' rtl/files.f)
 # the layouts the RTL shares with the C model (scripts/gen_flit_fields.py writes it from csim/)
 RTL_HDR := rtl/flit_fields.vh
 # the includes the modules read (dependencies of the Verilator builds)
@@ -282,7 +283,7 @@ mutant_vflags = $(if $(call mutant_of,$(1)),-Wno-fatal)
 RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX))
 # every Verilator run reads the project's lint waivers, written once in rtl/lint.vlt
 VLT   := rtl/lint.vlt
-VLINT := verilator --lint-only -Wall $(VLT) -Irtl
+VLINT := verilator --lint-only -Wall $(VLT) -Irtl -f rtl/files.f
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast $(VLT)
 
 $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
@@ -403,8 +404,7 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 
 # ---------------- FPGA: ECP5 (ULX3S 85F), the whole router of small ----------------
 FPGA_ECP5 := $(BUILD)/fpga/ecp5
-ECP5_RTL := rtl/router.v rtl/router_input.v rtl/router_alloc.v rtl/router_bulletin.v rtl/router_xbar.v rtl/router_output.v \
-            rtl/vcbuf.v rtl/alloc_in.v rtl/alloc_out.v rtl/oq.v rtl/cong.v rtl/mcast_table.v $(filter rtl/rcu% rtl/fault%,$(RTL_SRC))
+ECP5_RTL := $(RTL_SRC)
 ECP5_SIM_CYCLES ?= 6000
 # the router's clock on the board (the PLL: 12500, 25000 or 50000 kHz); Fmax is checked against it
 ECP5_CLOCK_KHZ ?= 50000
@@ -527,20 +527,23 @@ flit-fields-check:
 # verilator -Wall lint and Icarus elaboration, every config; every mutant still applies.
 lint: flit-fields-check
 	@python3 scripts/mutate.py check
+	@missing="$(filter-out $(RTL_SRC),$(wildcard rtl/*.v))"; gone="$(filter-out $(wildcard rtl/*.v),$(RTL_SRC))"; \
+	 if [ -n "$$missing$$gone" ]; then echo "lint: rtl/files.f does not match rtl/*.v (not listed: $$missing; no such file: $$gone)"; exit 1; fi; \
+	 echo "lint: rtl/files.f lists the $(words $(RTL_SRC)) RTL files"
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
-	  $(VLINT) rtl/rcu.v --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
+	  $(VLINT) --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
-	  for b in 0 1; do $(VLINT) rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
-	  $(VLINT) rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
+	  for b in 0 1; do $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
+	  $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -Irtl -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
-	  $(VLINT) rtl/fault.v --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
+	  $(VLINT) --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
-	@set -- $(DFLY_tianhe); $(VLINT) rtl/router.v --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
+	@set -- $(DFLY_tianhe); $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
 	  && echo "lint: router tianhe (64-port size, S=2) elaborates clean (verilator -Wall)"
 	@$(VLINT) fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
 
