@@ -16,6 +16,10 @@ CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/
 CSIM_LIB_SRC += csim/cli_parse.c
 # the network simulator's files beside csim/network.c (issue 23: split by concern, net_internal.h)
 CSIM_LIB_SRC += csim/net_params.c csim/net_faults.c csim/net_nodes.c csim/net_run.c
+# doar's subcommands (issue 23: csim/doar.c split, one option table per command, csim/cmd.h): in the
+# library, so that every build of the tool (doar, doar-mpi, the mutants', the fuzz targets) has them
+CSIM_LIB_SRC += csim/cmd_opts.c csim/cmd_memory.c csim/cmd_topo.c csim/cmd_tables.c csim/cmd_check.c \
+                csim/cmd_faults.c csim/cmd_sim.c csim/cmd_sweep.c
 CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
@@ -611,7 +615,7 @@ $(BUILD)/fuzz/libdoar.a: $(FUZZ_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/libdoar.a csim/doar.c $(CSIM_HDR)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/libdoar.a $(CSIM_HDR)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libdoar.a -lm
 
 # FUZZ_RUN(target, seconds, corpus dir written to): one libFuzzer run; its log in build/fuzz/T.log
