@@ -307,8 +307,8 @@ const cmd_command cmd_sweep = {
     .synopsis =
         "usage: doar sweep CONFIG [--routing R] [--traffic T] [--seed S] [options]\n\n"
         "Runs doar sim at rising offered loads (--step apart, from one step up to 1.0) until the\n"
-        "network saturates — mean latency of the sample's packets above --sat-latency (default 500\n"
-        "cycles, seed 001 sec. 5), a sample packet not delivered within the drain limit, accepted\n"
+        "network saturates — mean latency of the sample's packets above --sat-latency (seed 001\n"
+        "sec. 5), a sample packet not delivered within the drain limit, accepted\n"
         "below 95% of generated, or traffic stopped — then bisects twice between the highest\n"
         "unsaturated and the first saturated load. A load stops as soon as it is saturated for\n"
         "certain (after the sample window: accepted below 95% of generated, or the latencies so\n"
