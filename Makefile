@@ -10,13 +10,17 @@ BUILD   := build
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
                 csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
                 csim/router_input.c csim/router_alloc.c csim/router_bulletin.c csim/router_xbar.c csim/router_output.c \
-                csim/fault.c csim/fault_net.c csim/fault_campaign.c tests/oracle/fault_oracle.c \
+                csim/fault.c csim/fault_net.c csim/fault_campaign.c csim/fault_oracle.c \
                 csim/traffic.c csim/network.c csim/net_part.c csim/policy.c
 # the strict command-line parsers (issue 24), on a line of its own so the list above merges cleanly
 CSIM_LIB_SRC += csim/cli_parse.c
 # the network simulator's files beside csim/network.c (issue 23: split by concern, net_internal.h)
 CSIM_LIB_SRC += csim/net_params.c csim/net_faults.c csim/net_nodes.c csim/net_run.c
-CSIM_HDR     := $(wildcard csim/*.h) $(wildcard tests/oracle/*.h)
+# doar's subcommands (issue 23: csim/doar.c split, one option table per command, csim/cmd.h): in the
+# library, so that every build of the tool (doar, doar-mpi, the mutants', the fuzz targets) has them
+CSIM_LIB_SRC += csim/cmd_opts.c csim/cmd_memory.c csim/cmd_topo.c csim/cmd_tables.c csim/cmd_check.c \
+                csim/cmd_faults.c csim/cmd_sim.c csim/cmd_sweep.c
+CSIM_HDR     := $(wildcard csim/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
@@ -579,8 +583,8 @@ MUTATE_SEED ?=
 MUTATE_TEST_SAMPLE ?= 3
 $(BUILD)/mutants/%/rtl/.applied: tests/mutants/mutants.txt scripts/mutate.py $(RTL_SRC) $(RTL_INC)
 	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/rtl
-# a mutant of the C model (harness 'oracle'): build/doar from a copy of csim/ with it applied (-Icsim
-# after the copy: csim/fault_campaign.c reaches tests/oracle/ by a path relative to csim/)
+# a mutant of the C model (harness 'oracle'): build/doar from a copy of csim/ with it applied (the
+# oracle, csim/fault_oracle.c, is copied too: a mutant of csim/fault.c never reaches it)
 $(BUILD)/mutants/%/csim/.applied: tests/mutants/mutants.txt scripts/mutate.py $(CSIM_LIB_SRC) $(CSIM_HDR) csim/doar.c
 	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/csim
 $(BUILD)/mutants/%/doar: $(BUILD)/mutants/%/csim/.applied
@@ -617,7 +621,7 @@ $(BUILD)/fuzz/libdoar.a: $(FUZZ_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/libdoar.a csim/doar.c $(CSIM_HDR)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BUILD)/fuzz/libdoar.a $(CSIM_HDR)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/libdoar.a -lm
 
 # FUZZ_RUN(target, seconds, corpus dir written to): one libFuzzer run; its log in build/fuzz/T.log

@@ -1,6 +1,6 @@
 /*
- * doar_main — the `doar` command line (csim/doar.c) as a function, so that build/doar's main and
- * build/doar-mpi's (csim/net_mpi.c) run the same code.
+ * doar_main — the `doar` command line (csim/doar.c; its commands in csim/cmd_*.c) as a function,
+ * so that build/doar's main and build/doar-mpi's (csim/net_mpi.c) run the same code.
  *
  * Contract: argv as main's; comm NULL runs everything in this process, else `sim` and `sweep`
  * split the network over comm's ranks with the same results and only rank 0 writes files.

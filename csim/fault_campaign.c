@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "fault_net.h"
-#include "../tests/oracle/fault_oracle.h"
+#include "fault_oracle.h"
 
 #define CAMPAIGN_MAX_CYCLES 2000000   /* a campaign that has not settled by then is a livelock */
 

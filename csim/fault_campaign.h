@@ -1,6 +1,6 @@
 /*
  * fault_campaign — `doar faults`: random fault campaigns on a network of fault units checked
- * against the centralised oracle (tests/oracle/fault_oracle.c), and seed 001's worked examples
+ * against the centralised oracle (csim/fault_oracle.c), and seed 001's worked examples
  * (Fig. 8b, 8c, 9) on fig8.
  *
  * A campaign: fail 1..max_faults random links and routers in one cycle; run diagnosis (FD) to

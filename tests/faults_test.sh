@@ -60,5 +60,14 @@ bad "$DOAR" faults small --example fig8b
 bad "$DOAR" faults fig8 --example fig10
 bad "$DOAR" faults small --bogus
 bad "$DOAR" faults
+
+# the oracle is a second, independent reading: it includes tables.h and the C library only, never
+# the fault units it judges (csim/fault_oracle.h), and nothing in csim/ includes from tests/
+ORACLE_DIR=$(dirname "$0")/../csim
+inc=$(grep -h '^#include' "$ORACLE_DIR/fault_oracle.c" "$ORACLE_DIR/fault_oracle.h" | grep '"' | grep -v '"fault_oracle.h"\|"tables.h"')
+if [ -n "$inc" ]; then echo "FAIL: the oracle includes more than tables.h: $inc"; fail=1
+else echo "ok: the oracle includes tables.h and the C library only"; fi
+if grep -n '#include.*tests/' "$ORACLE_DIR"/*.c "$ORACLE_DIR"/*.h; then echo "FAIL: csim/ includes from tests/"; fail=1
+else echo "ok: nothing in csim/ includes from tests/"; fi
 echo "faults_test: $([ $fail -eq 0 ] && echo ok || echo FAIL)"
 exit $fail

@@ -39,6 +39,15 @@ expect_error "unknown option '--frob'" "$DOAR" sim tiny --rate 0.1 --frob
 expect_error "needs a value" "$DOAR" sim tiny --rate
 expect_exit 0 "$DOAR" sim --help
 grep -q "usage: doar sim" "$TMP/out" && ok || bad "sim --help"
+# help and parsing come from one option table (csim/cmd_sim.c): what the help says is what is parsed
+grep -q "no random choices" "$TMP/out" && bad "sim --help: --seed says no random choices" || ok
+grep -Eq -- "--packet-len L +flits per packet, 2\.\.15 \(default 4\)" "$TMP/out" && ok || bad "sim --help: --packet-len 2..15 (default 4)"
+grep -Eq -- "--speedup S .*1, 2 or 4 \(default" "$TMP/out" && ok || bad "sim --help: --speedup 1, 2 or 4"
+expect_error "--speedup '3': expected 1, 2 or 4" "$DOAR" sim tiny --rate 0.1 --speedup 3
+expect_error "unknown option '--router'" "$DOAR" sim tiny --rate 0.1 --router 0,0
+expect_exit 0 "$DOAR" sweep --help
+grep -Eq -- "--step X +load step, 0\.005\.\.0\.5 \(default 0\.05\)" "$TMP/out" && ok || bad "sweep --help: --step 0.005..0.5 (default 0.05)"
+grep -Eq -- "^  --(rate|series-csv) " "$TMP/out" && bad "sweep --help lists sim's --rate or files" || ok
 
 SUMMARY='^sim: config=[a-z0-9.]+ routing=[a-z_]+ traffic=[a-z0-9+_(),]+ offered=[0-9.]+ accepted=[0-9.]+ latency=[0-9.]+ hops=[0-9.]+ delivered=[0-9]+ lost=[0-9]+$'
 echo "== sim: summary line"

@@ -7,7 +7,7 @@
 
 #include "fault_campaign.h"
 #include "fault_net.h"
-#include "oracle/fault_oracle.h"
+#include "fault_oracle.h"
 #include "testutil.h"
 
 typedef struct { table_set ts; topo t; } net;

@@ -3,6 +3,12 @@
  * distributed units in csim/fault.c (it sees the whole faulted network at once and uses no
  * FD/FR message, no Aim(), no scheduler).
  *
+ * Why in csim/: `doar faults` (the product) compares its campaigns with it, and nothing in csim/
+ * includes from tests/ (issue 23). It stays a second, independent reading of the rules: it
+ * includes tables.h and the C library only, never fault.h, fault_net.h or anything they use
+ * (tests/faults_test.sh checks its includes), so a bug in csim/fault.c cannot be copied into it
+ * (the mutant csim-fault-roles-ignored of tests/mutants/mutants.txt shows the comparison works).
+ *
  * Definition (docs/architecture.md, sec. 7, "What the tables must say after diagnosis"):
  *   A route option (router R, input port C, entry et, output port o) is valid iff R and the
  *   router Q at the far end of o are alive, the link is up, and for every destination router
@@ -19,7 +25,7 @@
 #ifndef DOAR_FAULT_ORACLE_H
 #define DOAR_FAULT_ORACLE_H
 
-#include "../../csim/tables.h"
+#include "tables.h"
 
 typedef struct {
     const table_set *ts;
