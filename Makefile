@@ -534,6 +534,7 @@ lint: flit-fields-check
 	@missing="$(filter-out $(RTL_SRC),$(wildcard rtl/*.v))"; gone="$(filter-out $(wildcard rtl/*.v),$(RTL_SRC))"; \
 	 if [ -n "$$missing$$gone" ]; then echo "lint: rtl/files.f does not match rtl/*.v (not listed: $$missing; no such file: $$gone)"; exit 1; fi; \
 	 echo "lint: rtl/files.f lists the $(words $(RTL_SRC)) RTL files"
+	@shellcheck scripts/*.sh tests/*.sh .ci/run && echo "lint: shell scripts clean (shellcheck, .shellcheckrc)"
 	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
 	  $(VLINT) --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \

@@ -10,61 +10,62 @@ FAST=${2:-$1}
 TMP=$(mktemp -d /tmp/doar_bad_XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
-SHORT="--warmup 200 --sample 300 --quiet"
+SHORT=(--warmup 200 --sample 300 --quiet)
 
 echo "== 1. faults: --faults is exact whatever order --campaigns / --max-faults come in"
 for order in "--faults 3 --campaigns 2" "--campaigns 2 --faults 3"; do
-  expect_exit 0 "$DOAR" faults tiny $order --quiet
+  read -ra opts <<<"$order"
+  expect_exit 0 "$DOAR" faults tiny "${opts[@]}" --quiet
   head -n 1 "$TMP/out" | grep -q " campaigns=2 faults=3 " && ok || bad "$order: $(head -n 1 "$TMP/out")"
 done
 # every campaign has exactly 3 faults: 2 campaigns make 6 (links + routers)
 n=$(sed -n 's/^faults: link_faults=\([0-9]*\) router_faults=\([0-9]*\).*/\1 \2/p' "$TMP/out")
-[ "$(echo $n | awk '{print $1 + $2}')" = 6 ] && ok || bad "2 campaigns x --faults 3 gave '$n' faults"
+[ "$(echo "$n" | awk '{print $1 + $2}')" = 6 ] && ok || bad "2 campaigns x --faults 3 gave '$n' faults"
 expect_exit 0 "$DOAR" faults tiny --campaigns 2 --max-faults 3 --quiet
 head -n 1 "$TMP/out" | grep -q " max_faults=3 " && ok || bad "--max-faults: $(head -n 1 "$TMP/out")"
 expect_error "give --faults F .* or --max-faults F .*, not both" "$DOAR" faults tiny --faults 3 --max-faults 4
 
 echo "== 2. options that would be ignored: refused"
 expect_error "--fault-at 1000000000: past the end of the run \(cycle 10500 = " \
-  "$DOAR" sim tiny --rate 0.1 --link-faults 1 --fault-at 1000000000 $SHORT
+  "$DOAR" sim tiny --rate 0.1 --link-faults 1 --fault-at 1000000000 "${SHORT[@]}"
 expect_error "--repair-at 20000: past the end of the run" \
-  "$DOAR" sim tiny --rate 0.1 --link-faults 1 --fault-at 100 --repair-at 20000 $SHORT
-expect_error "--fault-at needs --link-faults N or --router-faults N" "$DOAR" sim tiny --rate 0.1 --fault-at 100 $SHORT
-expect_error "--repair-at needs --link-faults N" "$DOAR" sim tiny --rate 0.1 --repair-at 100 $SHORT
-expect_error "--fault-at needs" "$DOAR" sweep tiny --fault-at 100 $SHORT
+  "$DOAR" sim tiny --rate 0.1 --link-faults 1 --fault-at 100 --repair-at 20000 "${SHORT[@]}"
+expect_error "--fault-at needs --link-faults N or --router-faults N" "$DOAR" sim tiny --rate 0.1 --fault-at 100 "${SHORT[@]}"
+expect_error "--repair-at needs --link-faults N" "$DOAR" sim tiny --rate 0.1 --repair-at 100 "${SHORT[@]}"
+expect_error "--fault-at needs" "$DOAR" sweep tiny --fault-at 100 "${SHORT[@]}"
 expect_error "--fault-at 500: past the end of the run \(cycle 500 = warm-up \+ sample\)" \
-  "$DOAR" sweep tiny --link-faults 1 --fault-at 500 $SHORT
-expect_error "--bin needs --series-csv FILE" "$DOAR" sim tiny --rate 0.1 --bin 100 $SHORT
+  "$DOAR" sweep tiny --link-faults 1 --fault-at 500 "${SHORT[@]}"
+expect_error "--bin needs --series-csv FILE" "$DOAR" sim tiny --rate 0.1 --bin 100 "${SHORT[@]}"
 # a fault cycle inside the drain limit that the run ends before: a FAIL line and exit 1, not a
 # fault-free figure reported as a faulty one
-expect_exit 1 "$DOAR" sim tiny --rate 0.05 --link-faults 1 --fault-at 9000 $SHORT
+expect_exit 1 "$DOAR" sim tiny --rate 0.05 --link-faults 1 --fault-at 9000 "${SHORT[@]}"
 grep -q "^sim: FAIL the run ended at cycle [0-9]*, before --fault-at 9000$" "$TMP/out" && ok || bad "no FAIL line: $(tail -n 2 "$TMP/out")"
 tail -n 1 "$TMP/out" | grep -qE '^sim: config=tiny routing=doar traffic=ur offered=' && ok || bad "last line: $(tail -n 1 "$TMP/out")"
 [ "$(grep -c . "$TMP/err")" = 1 ] && grep -q "warning: the run ended at cycle" "$TMP/err" && ok || bad "warning: $(cat "$TMP/err")"
 
 echo "== 3. --resume checks what it reads"
-SW="--warmup 200 --sample 300 --step 0.25 --quiet"
-expect_exit 0 "$DOAR" sweep tiny $SW
+SW=(--warmup 200 --sample 300 --step 0.25 --quiet)
+expect_exit 0 "$DOAR" sweep tiny "${SW[@]}"
 cp "$TMP/out" "$TMP/done.txt"
 # a finished sweep's own output is taken whole: every load resumed, the same answer
-expect_exit 0 "$DOAR" sweep tiny $SW --resume "$TMP/done.txt"
+expect_exit 0 "$DOAR" sweep tiny "${SW[@]}" --resume "$TMP/done.txt"
 grep -q "not the output of this sweep" "$TMP/err" && bad "a finished sweep's output was refused" || ok
 diff <(grep -v '^sweep: points=' "$TMP/done.txt" | sed 's/ time=.*//') <(grep -v '^sweep: points=' "$TMP/out" | sed 's/ time=.*//') >/dev/null \
   && ok || bad "resumed sweep differs from the one it resumed"
 sed '3s/accepted=[0-9.]*/accepted=nan/' "$TMP/done.txt" > "$TMP/nan.txt"
-expect_error "--resume .*nan.txt:3: not a load line of doar sweep: .*accepted=nan" "$DOAR" sweep tiny $SW --resume "$TMP/nan.txt"
+expect_error "--resume .*nan.txt:3: not a load line of doar sweep: .*accepted=nan" "$DOAR" sweep tiny "${SW[@]}" --resume "$TMP/nan.txt"
 [ -s "$TMP/out" ] && bad "refused --resume printed output" || ok
 sed '3s/latency=\([0-9.]*\)/latency=-\1/' "$TMP/done.txt" > "$TMP/neg.txt"
-expect_error "neg.txt:3: not a load line" "$DOAR" sweep tiny $SW --resume "$TMP/neg.txt"
+expect_error "neg.txt:3: not a load line" "$DOAR" sweep tiny "${SW[@]}" --resume "$TMP/neg.txt"
 sed '3s/saturated=0/saturated=7/' "$TMP/done.txt" > "$TMP/sat.txt"
-expect_error "sat.txt:3: not a load line" "$DOAR" sweep tiny $SW --resume "$TMP/sat.txt"
+expect_error "sat.txt:3: not a load line" "$DOAR" sweep tiny "${SW[@]}" --resume "$TMP/sat.txt"
 sed '3s/$/ junk/' "$TMP/done.txt" > "$TMP/junk.txt"
-expect_error "junk.txt:3: not a load line" "$DOAR" sweep tiny $SW --resume "$TMP/junk.txt"
+expect_error "junk.txt:3: not a load line" "$DOAR" sweep tiny "${SW[@]}" --resume "$TMP/junk.txt"
 cp "$TMP/done.txt" "$TMP/same.txt"
-expect_error "--csv '.*same.txt' is the --resume file" "$DOAR" sweep tiny $SW --resume "$TMP/same.txt" --csv "$TMP/same.txt"
+expect_error "--csv '.*same.txt' is the --resume file" "$DOAR" sweep tiny "${SW[@]}" --resume "$TMP/same.txt" --csv "$TMP/same.txt"
 cmp -s "$TMP/done.txt" "$TMP/same.txt" && ok || bad "--csv emptied the --resume file"
 ln -s same.txt "$TMP/link.txt"
-expect_error "is the --resume file" "$DOAR" sweep tiny $SW --resume "$TMP/same.txt" --csv "$TMP/link.txt"
+expect_error "is the --resume file" "$DOAR" sweep tiny "${SW[@]}" --resume "$TMP/same.txt" --csv "$TMP/link.txt"
 
 echo "== 4. an impossible shape is bad input before any output"
 expect_error "h=63: table A global entry" "$DOAR" sweep --dfly 1,1,63,64 --quiet
@@ -99,7 +100,8 @@ done
 if [ -x /usr/bin/time ]; then
   for run in "sim mid --rate 0.05 --warmup 100 --sample 100 --quiet" "faults mid --campaigns 1 --quiet" \
              "sim small --rate 0.05 --warmup 100 --sample 100 --link-faults 2 --quiet"; do
-    /usr/bin/time -f "rss_kib=%M" "$FAST" $run >"$TMP/out" 2>"$TMP/err"
+    read -ra cmd <<<"$run"
+    /usr/bin/time -f "rss_kib=%M" "$FAST" "${cmd[@]}" >"$TMP/out" 2>"$TMP/err"
     est=$(head -n 1 "$TMP/out" | sed -n 's/.* memory=\([0-9]*\)MiB$/\1/p'); rss=$(sed -n 's/^rss_kib=//p' "$TMP/err")
     if [ -n "$est" ] && [ -n "$rss" ] && awk -v e="$est" -v r="$rss" 'BEGIN { r /= 1024; exit !(e >= 0.7 * r - 2 && e <= 1.6 * r + 2) }'
     then ok; else bad "$run: estimate ${est:-?} MiB vs peak $((${rss:-0} / 1024)) MiB"; fi

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the CLI test scripts (sourced; needs $TMP): pass/fail counters and the two checks
 # every script uses.
 pass=0; fail=0

@@ -10,7 +10,7 @@ TMP=$(mktemp -d /tmp/doar_sim_XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 . "$(dirname "$0")/cli_lib.sh"
 
-SHORT="--warmup 300 --sample 600 --quiet"
+SHORT=(--warmup 300 --sample 600 --quiet)
 echo "== sim: bad input"
 expect_error "missing CONFIG" "$DOAR" sim --rate 0.1
 expect_error "missing --rate" "$DOAR" sim tiny
@@ -52,8 +52,9 @@ grep -Eq -- "^  --(rate|series-csv) " "$TMP/out" && bad "sweep --help lists sim'
 SUMMARY='^sim: config=[a-z0-9.]+ routing=[a-z_]+ traffic=[a-z0-9+_(),]+ offered=[0-9.]+ accepted=[0-9.]+ latency=[0-9.]+ hops=[0-9.]+ delivered=[0-9]+ lost=[0-9]+$'
 echo "== sim: summary line"
 for spec in "tiny doar ur" "small doar adv+1" "small min rp" "small doar rp"; do
+  # shellcheck disable=SC2086  # the spec is a list of words on purpose
   set -- $spec
-  expect_exit 0 "$DOAR" sim $1 --routing $2 --traffic $3 --rate 0.1 --seed 4 $SHORT
+  expect_exit 0 "$DOAR" sim "$1" --routing "$2" --traffic "$3" --rate 0.1 --seed 4 "${SHORT[@]}"
   last=$(tail -n 1 "$TMP/out")
   if echo "$last" | grep -qE "$SUMMARY"; then ok; else bad "summary '$last'"; fi
   echo "$last" | grep -q "config=$1 routing=$2 traffic=$3 offered=0.1000 " && ok || bad "fields: $last"
@@ -65,7 +66,7 @@ for spec in "tiny doar ur" "small doar adv+1" "small min rp" "small doar rp"; do
 done
 echo "== sim: every packet length of --help's 2..15 runs (the output queues are sized for it)"
 for len in 2 9 15; do
-  expect_exit 0 "$DOAR" sim tiny --rate 0.1 --seed 4 --packet-len $len $SHORT
+  expect_exit 0 "$DOAR" sim tiny --rate 0.1 --seed 4 --packet-len $len "${SHORT[@]}"
   last=$(tail -n 1 "$TMP/out")
   echo "$last" | grep -qE " delivered=[1-9][0-9]* lost=0$" && ok || bad "--packet-len $len: $last"
 done
@@ -76,8 +77,9 @@ expect_error "traffic 'halo3d\(500\)': expected halo3d" "$DOAR" sweep small --tr
 # spec, then the name the summary must print (canonical: fft3d(500,linear) -> fft3d(linear,500))
 for spec in "r_mixed_ua(50,50) r_mixed_ua(50,50)" "n_mixed_ur(25,75) n_mixed_ur(25,75)" \
             "fft3d(500,linear) fft3d(linear,500)" "dl(linear) dl(linear)"; do
+  # shellcheck disable=SC2086  # the spec is a list of words on purpose
   set -- $spec
-  expect_exit 0 "$DOAR" sim small --traffic "$1" --rate 0.1 --seed 4 $SHORT
+  expect_exit 0 "$DOAR" sim small --traffic "$1" --rate 0.1 --seed 4 "${SHORT[@]}"
   last=$(tail -n 1 "$TMP/out")
   if echo "$last" | grep -qE "$SUMMARY"; then ok; else bad "summary '$last'"; fi
   echo "$last" | grep -qF " traffic=$2 offered=0.1000 " && ok || bad "traffic field (want $2): $last"
@@ -97,15 +99,15 @@ expect_exit 0 "$DOAR" sim tiny --rate 0.0005 --latency 10,10 --watchdog 84 --war
 [ "$(grep -v "time=" "$TMP/out")" = "$one" ] && ok || bad "idle network: blocks give another result"
 echo "== sim: same seed, same result; progress on stderr without --quiet"
 "$DOAR" sim small --rate 0.3 --seed 9 --warmup 300 --sample 600 >"$TMP/a" 2>"$TMP/progress"
-"$DOAR" sim small --rate 0.3 --seed 9 $SHORT >"$TMP/b"
+"$DOAR" sim small --rate 0.3 --seed 9 "${SHORT[@]}" >"$TMP/b"
 if [ "$(tail -n 1 "$TMP/a")" = "$(tail -n 1 "$TMP/b")" ]; then ok; else bad "seed 9 twice differs"; fi
-"$DOAR" sim small --rate 0.3 --seed 10 $SHORT >"$TMP/c"
+"$DOAR" sim small --rate 0.3 --seed 10 "${SHORT[@]}" >"$TMP/c"
 if [ "$(tail -n 1 "$TMP/a")" != "$(tail -n 1 "$TMP/c")" ]; then ok; else bad "seeds 9 and 10 give the same run"; fi
 
 echo "== sweep: saturation, CSV, routing that would fail if broken"
-SW="--warmup 1500 --sample 1500 --step 0.1 --quiet"
+SW=(--warmup 1500 --sample 1500 --step 0.1 --quiet)
 sat_of() { sed -n 's/^sweep: config=.* saturation=\([0-9.]*\)$/\1/p' "$TMP/out" | tail -n 1; }
-expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --csv "$TMP/ur.csv"
+expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 "${SW[@]}" --csv "$TMP/ur.csv"
 tail -n 1 "$TMP/out" | grep -qE '^sweep: config=small routing=min traffic=ur saturation=[0-9.]+$' && ok || bad "sweep last line: $(tail -n 1 "$TMP/out")"
 sat_ur=$(sat_of); echo "   min ur: saturation $sat_ur"
 rows=$(($(wc -l < "$TMP/ur.csv") - 1))
@@ -115,7 +117,7 @@ grep -q "saturated=1 stopped=[01] time=" "$TMP/out" && ok || bad "min ur never s
 # the early stop only shortens saturated loads: without it the same loads are run, the unsaturated
 # ones give the same figures and the saturation found is the same; a stopped load is saturated
 cp "$TMP/out" "$TMP/early"
-expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --full-points
+expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 "${SW[@]}" --full-points
 grep -q "stopped=1 " "$TMP/early" && ! grep -q "stopped=1 " "$TMP/out" && ok || bad "no load stopped early (or one did with --full-points)"
 ! grep -q "saturated=0 stopped=1 " "$TMP/early" && ok || bad "a load stopped early without being saturated"
 unsat() { grep "^sweep: rate=.* saturated=0 " "$1" | sed 's/ stopped=[01] time=.*$//'; }
@@ -125,7 +127,7 @@ else bad "early stop changed the sweep: $(diff <(grep "^sweep: rate" "$TMP/early
 # --resume: an interrupted run's loads are taken from its output, not run again (a planted value
 # shows it), and the sweep ends as the uninterrupted one; another sweep's output is not used
 head -n 5 "$TMP/early" | sed -E '/^sweep: rate=0.1000 /{s/latency=[0-9.]+/latency=4321.0/;s/time=[0-9.]+s/time=9876.5s/}' > "$TMP/partial"
-expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --resume "$TMP/partial"
+expect_exit 0 "$DOAR" sweep small --routing min --traffic ur --seed 2 "${SW[@]}" --resume "$TMP/partial"
 grep -q "^sweep: rate=0.1000 .* latency=4321.0 .* time=9876.5s$" "$TMP/out" && ok || bad "--resume ran a load its file holds (or lost its time)"
 # a resumed load's own time still counts in the sweep's time (the reproduction's machine time)
 awk '/^sweep: points=/ { for (i = 1; i <= NF; i++) if ($i ~ /^time=/) { sub(/time=/, "", $i); t = $i + 0 } } END { exit !(t >= 9876.5) }' "$TMP/out" &&
@@ -133,9 +135,9 @@ awk '/^sweep: points=/ { for (i = 1; i <= NF; i++) if ($i ~ /^time=/) { sub(/tim
 rates() { grep "^sweep: rate=" "$1" | sed 1d | sed 's/ time=.*$//'; }
 [ "$(rates "$TMP/out")" = "$(rates "$TMP/early")" ] &&
   [ "$(tail -n 1 "$TMP/out")" = "$(tail -n 1 "$TMP/early")" ] && ok || bad "--resume changed the sweep"
-"$DOAR" sweep small --routing min --traffic ur --seed 5 $SW --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
+"$DOAR" sweep small --routing min --traffic ur --seed 5 "${SW[@]}" --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
   ok || bad "--resume took another sweep's output"
-"$DOAR" sweep small --routing min --traffic ur --seed 2 $SW --latency 10,50 --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
+"$DOAR" sweep small --routing min --traffic ur --seed 2 "${SW[@]}" --latency 10,50 --resume "$TMP/partial" 2>&1 >/dev/null | grep -q "not the output of this sweep" &&
   ok || bad "--resume took the output of a sweep with other link latencies"
 # DOAR's sweeps name the congestion measure (a route policy's do not: it does not read it), so a
 # run with the other measure is not resumed from
@@ -146,7 +148,7 @@ head -n 3 "$TMP/dsw" > "$TMP/dpartial"
 "$DOAR" sweep tiny --traffic ur --seed 1 --step 0.5 --warmup 300 --sample 300 --cong-demand 0 --resume "$TMP/dpartial" 2>&1 >/dev/null |
   grep -q "not the output of this sweep" && ok || bad "--resume took a sweep with the other congestion measure"
 cp "$TMP/early" "$TMP/out"
-expect_exit 0 "$DOAR" sweep small --routing min --traffic adv+1 --seed 2 $SW
+expect_exit 0 "$DOAR" sweep small --routing min --traffic adv+1 --seed 2 "${SW[@]}"
 sat_adv=$(sat_of); echo "   min adv+1: saturation $sat_adv (bound 1/(a*p) = 0.125)"
 # MIN on ADV+1 has one global link per group pair: it saturates near 1/(a*p), far below UR
 awk -v u="$sat_ur" -v a="$sat_adv" 'BEGIN { exit !(u > 0.4 && a < 0.14 && a < u) }' && ok || bad "min: ur $sat_ur, adv+1 $sat_adv"
@@ -155,15 +157,16 @@ expect_error "unknown option '--rate'" "$DOAR" sweep small --rate 0.1
 expect_error "a sweep keeps its faults" "$DOAR" sweep small --link-faults 2 --repair-at 100
 expect_error "faults need --routing doar" "$DOAR" sweep small --link-faults 2 --routing min
 # a sweep with failed links (seed 001 Fig. 15): runs, reports its faults, ends with the stable line
-expect_exit 0 "$DOAR" sweep small --link-faults 3 --seed 2 $SW
+expect_exit 0 "$DOAR" sweep small --link-faults 3 --seed 2 "${SW[@]}"
 grep -q "^sweep: faults links=3 routers=0 from cycle 0" "$TMP/out" && tail -n 1 "$TMP/out" | grep -qE '^sweep: config=small routing=doar traffic=ur saturation=0\.[0-9]+$' && ok || bad "sweep with faults: $(tail -n 2 "$TMP/out")"
 echo "   doar ur, 3 failed links: saturation $(sat_of)"
 expect_error "faults need --routing doar" "$DOAR" sweep small --router-faults 2 --routing val
 expect_error "router faults 36: must be 0..35" "$DOAR" sim small --rate 0.1 --router-faults 36
 
 echo "== global channel load (seed 001 Fig. 12): MIN piles ADV+1 on one link per group, DOAR spreads it"
+max_min=0 max_doar=0            # set by the loop (eval)
 for r in min doar; do
-  expect_exit 0 "$DOAR" sim small --routing $r --traffic adv+1 --rate 0.1 --seed 2 --warmup 1500 --sample 1500 --quiet --channel-csv "$TMP/ch_$r.csv"
+  expect_exit 0 "$DOAR" sim small --routing "$r" --traffic adv+1 --rate 0.1 --seed 2 --warmup 1500 --sample 1500 --quiet --channel-csv "$TMP/ch_$r.csv"
   line=$(grep '^sim: global_channels=' "$TMP/out"); echo "   $r: $line"
   eval "max_$r=$(echo "$line" | sed -E 's/.* max=([0-9.]+).*/\1/')"
   rows=$(($(wc -l < "$TMP/ch_$r.csv") - 1))
