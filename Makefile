@@ -330,11 +330,11 @@ $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -c $< -o $@
 
-$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,router) tb/router_lockstep.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,router) tb/router_lockstep.cpp tb/router_lockstep.vlt tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
 	@mkdir -p $(ROUTER_DIR)
 	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 	$(eval D := $(call dfly,$(CONFIG)))
-	verilator $(VERILATOR_FLAGS) $(call mutant_vflags,router) -I$(call rtl_of,router) $(call rtl_of,router)/router.v --top-module router \
+	verilator $(VERILATOR_FLAGS) tb/router_lockstep.vlt $(call mutant_vflags,router) -I$(call rtl_of,router) $(call rtl_of,router)/router.v --top-module router \
 	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) \
 	  $(ROUTER_MAKEFLAGS_$(CONFIG)) \
 	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP)" \

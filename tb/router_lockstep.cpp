@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "Vrouter.h"
+#include "Vrouter___024root.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -77,6 +78,12 @@ class Run {
     int step(const router_in &in, int rst, router_out &exp, std::string &report);
     int bind(int rid);
     int ev_ready_c_ = 0, ev_ready_rtl_ = 0;
+    // The congestion bitmaps (CongL per port, the a*h-bit group bitmap) at the start of the cycle,
+    // compared directly: they reach the pins only through the routes they choose, and terminal
+    // CongL never changes a route (zone N has one option), so only a direct compare sees it.
+    // tb/router_lockstep.vlt makes the two wires of rtl/router.v readable (public_flat_rd).
+    uint64_t congl_c_ = 0, congl_rtl_ = 0;
+    gport_bitmap congg_c_{}, congg_rtl_{};
 
     const Options &o_;
     const table_set &ts_;
@@ -147,6 +154,13 @@ void Run::read_rtl(router_out &a) {
         a.discard_vcs[o] = (uint8_t)dvc.get(4 * o, 4);
     }
     ev_ready_rtl_ = v.ev_ready;
+    Bits cl(K), cg(t_.a * t_.h);
+    get(v.rootp->router__DOT__cong_local, cl);
+    get(v.rootp->router__DOT__cong_group, cg);
+    congl_rtl_ = cl.get(0, K);
+    memset(&congg_rtl_, 0, sizeof congg_rtl_);
+    for (int j = 0; j < t_.a * t_.h; j++)
+        if (cg.get(j, 1)) congg_rtl_.w[j >> 6] |= (uint64_t)1 << (j & 63);
     for (int o = 0; o < K; o++) {
         a.out[o] = flit{(uint8_t)ov.get(o, 1), (uint8_t)oh.get(o, 1), (uint8_t)ot.get(o, 1), (uint8_t)ovc.get(2 * o, 2),
                         od.get(64 * o, 64)};
@@ -199,6 +213,12 @@ int Run::compare(long cycle, const router_out &e, const router_out &a, std::stri
         report += buf;
         bad = 1;
     }
+    if (congl_rtl_ != congl_c_ || memcmp(&congg_rtl_, &congg_c_, sizeof congg_c_) != 0) {
+        snprintf(buf, sizeof buf, "  congestion: CongL expected 0x%" PRIx64 ", actual 0x%" PRIx64 "; group bitmap %s\n",
+                 congl_c_, congl_rtl_, memcmp(&congg_rtl_, &congg_c_, sizeof congg_c_) ? "differs" : "agrees");
+        report += buf;
+        bad = 1;
+    }
     if (a.overflow != e.overflow) {
         snprintf(buf, sizeof buf, "  overflow: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", e.overflow, a.overflow);
         report += buf;
@@ -232,6 +252,8 @@ int Run::step(const router_in &in, int rst, router_out &exp, std::string &report
     }
     if (use_c) {
         ev_ready_c_ = router_event_ready(&model_);
+        congl_c_ = model_.cg.cong_local;
+        congg_c_ = model_.cg.group;
         router_cycle(&model_, &in, &exp);
         if (rst) router_reset(&model_, &cfg_);
     } else {
