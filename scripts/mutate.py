@@ -13,6 +13,9 @@ silently when the RTL changes) and their replacements, and the lock-step that mu
   mutate.py check                                 every mutant still applies (no build)
   mutate.py run [--only A,B] [--sample N [--seed S]] [--keep] [--timeout SECONDS]
 
+A router mutant may name the internal speed-up its lock-step is built with ('speedup 1|2|4', default
+2): the sum form of the credit check across planes is live only at S = 1 and S = 4.
+
 A mutant marked 'equivalent REASON' (no lock-step can see it; docs/verification.md says why) is
 checked to apply but not run or counted, unless named with --only.
 
@@ -68,7 +71,7 @@ def parse(path=None):
             key, _, val = line.partition(" ")
             if key != "mutant" or not NAME_RE.match(val.strip()):
                 raise BadInput(f"{where}: expected 'mutant NAME' (lower case, digits, '-')")
-            cur = {"name": val.strip(), "edits": [], "args": [], "seed": 1, "where": where}
+            cur = {"name": val.strip(), "edits": [], "args": [], "seed": 1, "speedup": 2, "where": where}
             if any(m["name"] == cur["name"] for m in mutants):
                 raise BadInput(f"{where}: mutant '{cur['name']}' defined twice")
             mutants.append(cur)
@@ -93,6 +96,10 @@ def parse(path=None):
                 if rest[0] != "--":
                     raise BadInput(f"{where}: harness arguments follow '--'")
                 cur["args"] = rest[1:]
+        elif key == "speedup":
+            if val not in ("1", "2", "4"):
+                raise BadInput(f"{where}: expected 'speedup 1|2|4' (the router's crossbar planes)")
+            cur["speedup"] = int(val)
         elif key == "find":
             cur["edits"].append([val, None])
         elif key == "replace":
@@ -116,6 +123,8 @@ def parse(path=None):
         if m["file"].startswith("csim/") != (m["harness"] in C_HARNESSES):
             raise BadInput(f"{m['where']}: mutant {m['name']}: a csim/ mutant runs on 'oracle', 'block' or 'mpi', "
                            "an rtl/ one on a lock-step")
+        if m["speedup"] != 2 and m["harness"] != "router":
+            raise BadInput(f"{m['where']}: mutant {m['name']}: 'speedup' is a router lock-step's parameter")
         if m["harness"] == "mpi" and m["cycles"] < 2:
             raise BadInput(f"{m['where']}: mutant {m['name']}: 'mpi' needs at least 2 ranks")
     return mutants
@@ -148,14 +157,15 @@ def apply(m, out_dir):
         f.write(m["name"] + "\n")
 
 
-def harness_bin(h, cfg, mutant):
+def harness_bin(h, cfg, mutant, speedup=2):
     if h == "oracle":   # the C model's fault campaigns against the oracle: build/doar from the copy
         return f"{BUILD}/mutants/{mutant}/doar" if mutant else f"{BUILD}/doar"
     if h == "block":    # tests/test_network.c built from the copy (unmutated: build/net/)
         return f"{BUILD}/mutants/{mutant}/test_network" if mutant else f"{BUILD}/net/test_network"
     if h == "mpi":      # doar-mpi built from the copy
         return f"{BUILD}/mutants/{mutant}/doar-mpi" if mutant else f"{BUILD}/doar-mpi"
-    d = f"{BUILD}/mutants/{mutant}/{h}_{cfg}" if mutant else f"{BUILD}/{h}/{cfg}"
+    # the Makefile's ROUTER_DIR: an unmutated router at another speed-up is built apart (_sS)
+    d = f"{BUILD}/mutants/{mutant}/{h}_{cfg}" if mutant else f"{BUILD}/{h}/{cfg}" + (f"_s{speedup}" if speedup != 2 else "")
     return f"{d}/{h}_lockstep"
 
 
@@ -167,7 +177,7 @@ def make(*args):
 
 def run_lockstep(m, mutant, wave_dir, timeout):
     """(verdict, detail): 'killed' | 'survived' | 'error'."""
-    exe = os.path.join(ROOT, harness_bin(m["harness"], m["config"], mutant))
+    exe = os.path.join(ROOT, harness_bin(m["harness"], m["config"], mutant, m["speedup"]))
     if m["harness"] in ("block", "mpi"):
         return run_network_check(m, exe, timeout)
     if m["harness"] == "oracle":   # CYCLES: campaigns
@@ -323,13 +333,15 @@ def cmd_run(argv):
     t_all = time.time()
     for k, m in enumerate(chosen, 1):
         t0 = time.time()
-        key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]))
+        key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]), m["speedup"])
+        sp = [f"SPEEDUP={m['speedup']}"] if m["harness"] == "router" else []
         unit = {"oracle": "campaigns", "block": "(unused)", "mpi": "ranks"}.get(m["harness"], "cycles")
-        where = f"{m['harness']} {m['config']} {m['cycles']} {unit} seed {m['seed']}"
+        where = f"{m['harness']} {m['config']} {m['cycles']} {unit} seed {m['seed']}" + \
+            (f" S={m['speedup']}" if m["speedup"] != 2 else "")
         if key not in baselines:
             rc, out = make(f"tables-verify", f"CONFIG={m['config']}")
             if rc == 0:
-                rc, out = make(harness_bin(m["harness"], m["config"], None), f"CONFIG={m['config']}")
+                rc, out = make(harness_bin(m["harness"], m["config"], None, m["speedup"]), f"CONFIG={m['config']}", *sp)
             if rc != 0:
                 die(f"the unmutated {m['harness']} lock-step of {m['config']} does not build:\n{out[-2000:]}", 1)
             verdict, detail = run_lockstep(m, None, f"{BUILD}/mutants/_baseline_waves", timeout)
@@ -338,7 +350,7 @@ def cmd_run(argv):
             baselines[key] = True
             print(f"mutate: baseline {where}: no mismatch", flush=True)
         mdir = f"{BUILD}/mutants/{m['name']}"
-        rc, out = make(harness_bin(m["harness"], m["config"], m["name"]), f"CONFIG={m['config']}", f"MUTANT={m['name']}")
+        rc, out = make(harness_bin(m["harness"], m["config"], m["name"]), f"CONFIG={m['config']}", f"MUTANT={m['name']}", *sp)
         if rc != 0:
             verdict, detail = "error", "build failed: " + " | ".join(out.strip().splitlines()[-3:])[:300]
         else:

@@ -41,6 +41,11 @@ expect2 "text found twice" "${M[@]}" --list "$TMP/twice.txt" check
 expect2 "run with a rotten mutant" "${M[@]}" --list "$TMP/rotten.txt" run --only rotten
 printf 'mutant bad-field\n  file     rtl/oq.v\n  colour   red\n' > "$TMP/field.txt"
 expect2 "unknown field" "${M[@]}" --list "$TMP/field.txt" list
+printf 'mutant bad-speedup\n  file     rtl/oq.v\n  lockstep router small 1000\n  speedup  3\n  find     x\n  replace  y\n  why      test\n' > "$TMP/sp.txt"
+expect2 "speedup 3" "${M[@]}" --list "$TMP/sp.txt" list
+grep -q "expected 'speedup 1|2|4'" "$TMP/err" && ok || bad "speedup message: $(cat "$TMP/err")"
+printf 'mutant rcu-speedup\n  file     rtl/rcu.v\n  lockstep rcu small 1000\n  speedup  4\n  find     x\n  replace  y\n  why      test\n' > "$TMP/sp2.txt"
+expect2 "speedup on an rcu mutant" "${M[@]}" --list "$TMP/sp2.txt" list
 
 # apply writes the copy and leaves rtl/ alone
 before=$(git status --porcelain rtl/ | wc -l)
