@@ -24,6 +24,18 @@ CSIM_HDR     := $(wildcard csim/*.h)
 TEST_SRC     := $(wildcard tests/test_*.c)
 TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 
+# The named configurations (DFLY_NAME := p a h g, and CONFIGS: every name) are defined once, in
+# csim/topo.c: build/doar writes them as build/configs.mk, which make remakes and rereads when
+# build/doar changes. The goals below need none of them, and on a fresh machine run before the C
+# compiler is there (deps installs it; run, test, check, fuzz and reproduce call deps first and
+# reach the configurations only through sub-makes): for them nothing is built before they start.
+CONFIGS_FREE_GOALS := help clean deps run test check fuzz reproduce reproduce-save mutate-list
+ifneq ($(filter-out $(CONFIGS_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(BUILD)/configs.mk
+endif
+$(BUILD)/configs.mk: $(BUILD)/doar
+	$(BUILD)/doar configs --make > $@.tmp && mv $@.tmp $@
+
 .PHONY: all build deps run test test-c check check-lockstep unit-tests mutate mutate-sample mutate-list cli-tests valgrind-tests clean help lint lockstep-rcu reproduce-save mpi mpi-tests bench-mpi \
         rtl-tests faults-tests plant-block fuzz fuzz-smoke tables-verify reproduce lockstep-fault fpga-ecp5 fpga-sim-ecp5 bench synth-rcu icarus-rcu lockstep-router systemc-router wave fpga-ice40 fpga-sim-ice40
 
@@ -247,13 +259,7 @@ clean:
 	rm -rf $(BUILD)
 
 # ---------------- RTL: lint and the route-compute unit lock-step ----------------
-# Named configurations as p a h g (docs/architecture.md); CONFIG picks one.
-DFLY_tiny   := 1 2 1 3
-DFLY_small  := 2 4 2 9
-DFLY_fig8   := 2 4 2 8
-DFLY_mid    := 4 8 4 33
-DFLY_paper  := 6 12 6 73
-DFLY_tianhe := 16 32 16 513
+# CONFIG picks one of the named configurations (DFLY_NAME := p a h g and CONFIGS, from build/configs.mk).
 CONFIG ?= small
 SEED   ?= 1
 CYCLES ?= 1000000
@@ -261,7 +267,7 @@ PLANT  ?= 0
 # tianhe's full table set is 3.1 M files; the lock-step samples routers from a subset.
 TABLE_SAMPLE_tianhe := --sample 24
 
-dfly    = $(or $(DFLY_$(1)),$(error unknown CONFIG '$(1)': use tiny small fig8 mid paper tianhe))
+dfly    = $(or $(DFLY_$(1)),$(error unknown CONFIG '$(1)': use $(CONFIGS)))
 # the RTL's files, listed once in rtl/files.f (make lint checks it names every rtl/*.v)
 RTL_SRC := $(shell sed -e 's#//.*##' rtl/files.f)
 # the layouts the RTL shares with the C model (scripts/gen_flit_fields.py writes it from csim/)
@@ -508,7 +514,7 @@ bench: build
 	  for m in c rtl; do $(BUILD)/router/$$c/router_lockstep --tables $(BUILD)/tables/$$c --cycles 300000 --mode $$m --quiet | tail -n 1; done; \
 	done
 	@echo "== route-compute unit: C model alone, Verilator alone, lock-step (same stimulus)"
-	@for c in tiny small fig8 mid paper tianhe; do \
+	@for c in $(CONFIGS); do \
 	  $(MAKE) --no-print-directory $(BUILD)/rcu/$$c/rcu_lockstep $(BUILD)/tables/$$c/manifest.txt CONFIG=$$c >/dev/null || exit 1; \
 	  n=1000000; [ $$c = tianhe ] && n=100000; \
 	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --mode c --quiet | tail -n 1; \
@@ -535,16 +541,16 @@ lint: flit-fields-check
 	 if [ -n "$$missing$$gone" ]; then echo "lint: rtl/files.f does not match rtl/*.v (not listed: $$missing; no such file: $$gone)"; exit 1; fi; \
 	 echo "lint: rtl/files.f lists the $(words $(RTL_SRC)) RTL files"
 	@shellcheck scripts/*.sh tests/*.sh .ci/run && echo "lint: shell scripts clean (shellcheck, .shellcheckrc)"
-	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
+	@$(foreach c,$(CONFIGS),set -- $(DFLY_$(c)); \
 	  $(VLINT) --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
-	@$(foreach c,tiny small fig8 mid paper,set -- $(DFLY_$(c)); \
+	@$(foreach c,$(filter-out tianhe,$(CONFIGS)),set -- $(DFLY_$(c)); \
 	  for b in 0 1; do $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
 	  $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
 	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -Irtl -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
-	@$(foreach c,tiny small fig8 mid paper tianhe,set -- $(DFLY_$(c)); \
+	@$(foreach c,$(CONFIGS),set -- $(DFLY_$(c)); \
 	  $(VLINT) --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
 	  iverilog -g2005 -Wall -Irtl -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
 	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
