@@ -401,13 +401,15 @@ fpga-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 	  json.dump(r, open('$(FPGA_ICE40)/nextpnr.json','w'))"
 	scripts/fpga_report.py ice40 icebreaker rcu-small 12 $(FPGA_ICE40)/nextpnr.json $(FPGA_ICE40)/report.txt
 
-# The board top in simulation: with the C model's signature it must light green, with a wrong one red.
+# The board top in simulation (tb/ice40_rcu_tb.v): with the C model's signature it must light
+# green, with a wrong one red.
+ICE40_SIM_CYCLES := 20000
 fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 	@mkdir -p $(FPGA_ICE40)
-	@for good in 1 0; do sig=$$($(BUILD)/fpga/rcu_signature 20000); [ $$good = 1 ] || sig=$$(printf %08x $$((0x$$sig ^ 1))); \
-	  printf 'module tb; reg clk = 0; wire g, r;\n ice40_rcu_top #(.CHECK_CYCLES(20000), .EXPECTED(32%sh%s), .INIT_A("%s"), .INIT_B("%s"), .INIT_C("%s")) dut(.clk(clk), .led_green_n(g), .led_red_n(r));\n always #1 clk = !clk;\n initial begin #40200; $$display("fpga-sim: leds green_n=%%b red_n=%%b", g, r); $$finish; end\nendmodule\n' \
-	    "'" $$sig $(ICE40_TABLES)/p00.a.hex $(ICE40_TABLES)/p00.b.hex $(ICE40_TABLES)/p00.c.hex > $(FPGA_ICE40)/tb.v; \
-	  iverilog -g2005 -Irtl -o $(FPGA_ICE40)/tb.vvp -s tb $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v $(FPGA_ICE40)/tb.v || exit 1; \
+	@for good in 1 0; do sig=$$($(BUILD)/fpga/rcu_signature $(ICE40_SIM_CYCLES)); [ $$good = 1 ] || sig=$$(printf %08x $$((0x$$sig ^ 1))); \
+	  iverilog -g2005 -Irtl -o $(FPGA_ICE40)/tb.vvp -s tb -Ptb.CHECK_CYCLES=$(ICE40_SIM_CYCLES) -Ptb.EXPECTED=32\'h$$sig \
+	    -Ptb.INIT_A='"$(ICE40_TABLES)/p00.a.hex"' -Ptb.INIT_B='"$(ICE40_TABLES)/p00.b.hex"' -Ptb.INIT_C='"$(ICE40_TABLES)/p00.c.hex"' \
+	    $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v tb/ice40_rcu_tb.v || exit 1; \
 	  out=$$(vvp -n $(FPGA_ICE40)/tb.vvp | grep fpga-sim); echo "$$out (expected signature $$([ $$good = 1 ] && echo right || echo wrong))"; \
 	  if [ $$good = 1 ]; then echo "$$out" | grep -q "green_n=0 red_n=1" || exit 1; \
 	  else echo "$$out" | grep -q "green_n=1 red_n=0" || exit 1; fi; done
@@ -423,13 +425,12 @@ $(FPGA_ECP5)/tables.hex: $(BUILD)/tables/small/manifest.txt scripts/ecp5_tables.
 	@mkdir -p $(@D)
 	python3 scripts/ecp5_tables.py $(BUILD)/tables/small/g0002b01 7 $@ >/dev/null
 
-# The board top in Icarus: LFSR traffic through the router must all come out (green), and a sink
-# that forgets one flit must be reported (red).
+# The board top in Icarus (tb/ecp5_router_tb.v): LFSR traffic through the router must all come
+# out (green), and a sink that forgets one flit must be reported (red).
 fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 	@for plant in 0 1; do \
-	  printf 'module tb; reg clk = 0; wire [7:0] led; wire tx;\n ecp5_router_top #(.TABLES("%s"), .RUN_CYCLES(24%sd%s), .DRAIN_CYCLES(16%sd1000), .REPORT_CYCLES(100), .PLANT_LOSS(%s)) dut(.clk_25mhz(clk), .led(led), .ftdi_rxd(tx));\n always #1 clk = !clk;\n initial begin #%s; $$display("fpga-sim: ecp5 plant=%s pass=%%b fail=%%b flits_in=%%0d flits_out=%%0d heads_in=%%0d heads_out=%%0d", dut.pass, dut.fail, dut.flits_in, dut.flits_out, dut.heads_in, dut.heads_out); $$finish; end\nendmodule\n' \
-	    $(FPGA_ECP5)/tables.hex "'" $(ECP5_SIM_CYCLES) "'" $$plant $$((2 * ($(ECP5_SIM_CYCLES) + 1600))) $$plant > $(FPGA_ECP5)/tb.v; \
-	  iverilog -g2005 -Irtl -o $(FPGA_ECP5)/tb.vvp -s tb $(ECP5_RTL) fpga/ecp5_router_top.v $(FPGA_ECP5)/tb.v || exit 1; \
+	  iverilog -g2005 -Irtl -o $(FPGA_ECP5)/tb.vvp -s tb -Ptb.TABLES='"$(FPGA_ECP5)/tables.hex"' \
+	    -Ptb.RUN_CYCLES=$(ECP5_SIM_CYCLES) -Ptb.PLANT_LOSS=$$plant $(ECP5_RTL) fpga/ecp5_router_top.v tb/ecp5_router_tb.v || exit 1; \
 	  out=$$(vvp -n $(FPGA_ECP5)/tb.vvp | grep fpga-sim); echo "$$out"; \
 	  if [ $$plant = 0 ]; then echo "$$out" | grep -q "pass=1 fail=0" || exit 1; \
 	  else echo "$$out" | grep -q "pass=0 fail=1" || exit 1; fi; done
