@@ -34,6 +34,22 @@ RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/
 VLT   := rtl/lint.vlt
 VLINT := verilator --lint-only -Wall $(VLT) -Irtl -f rtl/files.f
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast $(VLT)
+# A harness verilated and built, written once (the rcu, router and fault lock-steps and the SystemC
+# router): $(call VERILATE,TOOL,TOP,RTLDIR,DIR,EXE,SRC,ARGS,CFLAGS,OBJS) runs TOOL (verilator and its
+# flags) on RTLDIR/TOP.v (RTLDIR: rtl, or a mutant's copy) with CONFIG's P A H G and ARGS, and builds
+# the harness SRC into DIR/EXE with -O2, -Icsim, DOAR_P/A/H/G and CFLAGS, linking OBJS (paths in the
+# repository). Verilator's output goes to DIR/build.log; on failure its last 30 lines are shown.
+cfg_word = $(word $(1),$(call dfly,$(CONFIG)))
+define VERILATE
+@mkdir -p $(4)
+@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
+$(1) -I$(3) $(3)/$(2).v --top-module $(2) \
+  -GP=$(call cfg_word,1) -GA=$(call cfg_word,2) -GH=$(call cfg_word,3) -GG=$(call cfg_word,4) $(7) \
+  -CFLAGS "-O2 -I$(CURDIR)/csim -DDOAR_P=$(call cfg_word,1) -DDOAR_A=$(call cfg_word,2) -DDOAR_H=$(call cfg_word,3) -DDOAR_G=$(call cfg_word,4) $(8)" \
+  -LDFLAGS "$(addprefix $(CURDIR)/,$(9))" \
+  --Mdir $(4) -o $(5) $(addprefix $(CURDIR)/,$(6)) > $(4)/build.log 2>&1 \
+  || { tail -30 $(4)/build.log; exit 1; }
+endef
 
 $(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
 	$(BUILD)/doar tables $* --out $(BUILD)/tables/$* $(TABLE_SAMPLE_$*) >/dev/null
@@ -62,15 +78,8 @@ synth-rcu:
 
 # ---------------- the route-compute unit lock-step ----------------
 $(RCU_DIR)/rcu_lockstep: $(RTL_SRC) $(RTL_HDR) $(call mutant_dep,rcu) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
-	@mkdir -p $(RCU_DIR)
-	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
-	$(eval D := $(call dfly,$(CONFIG)))
-	verilator $(VERILATOR_FLAGS) $(call mutant_vflags,rcu) -I$(call rtl_of,rcu) $(call rtl_of,rcu)/rcu.v --top-module rcu \
-	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
-	  -CFLAGS "-O2 -I$(CURDIR)/csim -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
-	  -LDFLAGS "$(CURDIR)/$(BUILD)/libdoar.a" \
-	  --Mdir $(RCU_DIR) -o rcu_lockstep $(CURDIR)/tb/rcu_lockstep.cpp > $(RCU_DIR)/build.log 2>&1 \
-	  || { tail -30 $(RCU_DIR)/build.log; exit 1; }
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call mutant_vflags,rcu),rcu,$(call rtl_of,rcu),$(RCU_DIR),rcu_lockstep,\
+	  tb/rcu_lockstep.cpp,,,$(BUILD)/libdoar.a)
 
 # make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [REQUIRE_COVERAGE=1]: fails on any
 # mismatch (the harness exits 1). Coverage holes (a short run, CYCLES=10000: the harness exits 3 and
@@ -89,16 +98,9 @@ ROUTER_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/router_$(CONFIG),$(BUILD)
 ROUTER_MAKEFLAGS_tianhe := -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0"
 
 $(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,router) tb/router_lockstep.cpp tb/router_lockstep.vlt tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
-	@mkdir -p $(ROUTER_DIR)
-	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
-	$(eval D := $(call dfly,$(CONFIG)))
-	verilator $(VERILATOR_FLAGS) tb/router_lockstep.vlt $(call mutant_vflags,router) -I$(call rtl_of,router) $(call rtl_of,router)/router.v --top-module router \
-	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) -GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) \
-	  $(ROUTER_MAKEFLAGS_$(CONFIG)) \
-	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D)) -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP)" \
-	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
-	  --Mdir $(ROUTER_DIR) -o router_lockstep $(CURDIR)/tb/router_lockstep.cpp > $(ROUTER_DIR)/build.log 2>&1 \
-	  || { tail -30 $(ROUTER_DIR)/build.log; exit 1; }
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) tb/router_lockstep.vlt $(call mutant_vflags,router),router,$(call rtl_of,router),$(ROUTER_DIR),router_lockstep,\
+	  tb/router_lockstep.cpp,-GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) $(ROUTER_MAKEFLAGS_$(CONFIG)),\
+	  -I$(CURDIR)/tb -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP),$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a)
 
 # make lockstep-router CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock]
 lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
@@ -108,15 +110,8 @@ lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifes
 # ---------------- the fault-handling units lock-step ----------------
 FAULT_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/fault_$(CONFIG),$(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX))
 $(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,fault) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
-	@mkdir -p $(FAULT_DIR)
-	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
-	$(eval D := $(call dfly,$(CONFIG)))
-	verilator $(VERILATOR_FLAGS) $(call mutant_vflags,fault) -I$(call rtl_of,fault) $(call rtl_of,fault)/fault.v --top-module fault \
-	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
-	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
-	  -LDFLAGS "$(CURDIR)/$(BUILD)/libdoar.a" \
-	  --Mdir $(FAULT_DIR) -o fault_lockstep $(CURDIR)/tb/fault_lockstep.cpp > $(FAULT_DIR)/build.log 2>&1 \
-	  || { tail -30 $(FAULT_DIR)/build.log; exit 1; }
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call mutant_vflags,fault),fault,$(call rtl_of,fault),$(FAULT_DIR),fault_lockstep,\
+	  tb/fault_lockstep.cpp,,-I$(CURDIR)/tb,$(BUILD)/libdoar.a)
 
 # make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1]: exit 0 only with 0 mismatches.
 lockstep-fault: $(FAULT_DIR)/fault_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
@@ -198,15 +193,8 @@ wave: $(BUILD)/router/small/router_lockstep $(BUILD)/fault/small/fault_lockstep 
 SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc -print-multiarch)
 SC_DIR = $(BUILD)/systemc/$(CONFIG)
 $(SC_DIR)/router_sc: $(RTL_SRC) $(RTL_INC) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
-	@mkdir -p $(SC_DIR)
-	@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
-	$(eval D := $(call dfly,$(CONFIG)))
-	$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall $(VLT) -Irtl rtl/router.v --top-module router \
-	  -GP=$(word 1,$(D)) -GA=$(word 2,$(D)) -GH=$(word 3,$(D)) -GG=$(word 4,$(D)) \
-	  -CFLAGS "-O2 -I$(CURDIR)/csim -I$(CURDIR)/tb -DDOAR_P=$(word 1,$(D)) -DDOAR_A=$(word 2,$(D)) -DDOAR_H=$(word 3,$(D)) -DDOAR_G=$(word 4,$(D))" \
-	  -LDFLAGS "$(CURDIR)/$(BUILD)/obj/router_env.o $(CURDIR)/$(BUILD)/libdoar.a" \
-	  --Mdir $(SC_DIR) -o router_sc $(CURDIR)/tb/router_sc_main.cpp > $(SC_DIR)/build.log 2>&1 \
-	  || { tail -30 $(SC_DIR)/build.log; exit 1; }
+	$(call VERILATE,$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall $(VLT),router,rtl,$(SC_DIR),router_sc,\
+	  tb/router_sc_main.cpp,,-I$(CURDIR)/tb,$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a)
 
 # make systemc-router [CONFIG=small CYCLES=20000]: packets in, delivery checked, in SystemC.
 systemc-router: $(SC_DIR)/router_sc $(BUILD)/tables/$(CONFIG)/manifest.txt
