@@ -19,7 +19,7 @@ static const struct { const char *name; int p, a, h, g; } named_configs[] = {TOP
 
 /* " tiny small ...": a string literal, its leading space skipped */
 #define NAMED_WORD(n, p_, a_, h_, g_) " " #n
-const char *topo_named_list(void) { return TOPO_NAMED_CONFIGS(NAMED_WORD) + 1; }
+const char *topo_named_list(void) { return &TOPO_NAMED_CONFIGS(NAMED_WORD)[1]; }
 
 int topo_named_count(void) { return (int)(sizeof named_configs / sizeof named_configs[0]); }
 
