@@ -125,6 +125,8 @@ help:
 	@echo "make fuzz [FUZZ_SECONDS=180] - libFuzzer on the table-image loader, --resume, traffic, --dfly and"
 	@echo "               option parsers (tests/fuzz/; make test runs each a few seconds on its corpus)"
 	@echo "make clean  - remove build/"
+	@echo "(settings: the top of the Makefile; rules by concern: mk/c.mk mk/rtl.mk mk/fpga.mk mk/sim.mk;"
+	@echo " the named configurations: build/doar configs, written as build/configs.mk)"
 
 deps:
 	@scripts/deps.sh
