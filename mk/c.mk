@@ -35,12 +35,13 @@ $(BUILD)/asan/test_%: $(BUILD)/asan/obj/tests/test_%.o $(BUILD)/asan/obj/tb/rout
 # objects reached only through a pattern are kept (make would delete them as intermediates)
 .SECONDARY: $(patsubst tests/%.c,$(BUILD)/asan/obj/tests/%.o,$(TEST_SRC)) $(BUILD)/asan/obj/tb/router_env.o
 
-
 # the lock-step harnesses' traffic sources, sinks and conservation ledger (tb/router_env.c)
 $(BUILD)/obj/router_env.o: tb/router_env.c tb/router_env.h $(CSIM_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Icsim -c $< -o $@
 
+# ---------------- MPI ----------------
+# build/doar-mpi: the network simulator split by groups over MPI ranks (docs/network.md "Beyond one
 # machine"); the same command line as build/doar. Needs Open MPI (scripts/deps.sh installs it);
 # build/doar never needs it.
 mpi: $(BUILD)/doar-mpi
@@ -68,6 +69,7 @@ mpi-tests: $(BUILD)/doar
 	   ASAN_OPTIONS=detect_leaks=0 tests/mpi_test.sh $(BUILD)/doar $(BUILD)/asan/doar-mpi $(BUILD)/mutants/net-rank-stream/doar-mpi; \
 	 else echo "mpi-tests: skipped (no Open MPI: scripts/deps.sh installs it)"; fi
 
+# ---------------- tests of the C model and the tool ----------------
 unit-tests: $(TESTS)
 	@for t in $(TESTS); do echo "== $$t"; $$t || exit 1; done
 
