@@ -13,7 +13,8 @@
  *                disagree: a range in the help ({range}) and in the refusal is the one parsed,
  *                a default ({default}) is the field's value after cmd_cli_init.
  *   cmd_command: a subcommand: name, synopsis and description for --help, its option tables,
- *                the common ones (CONFIG, --dfly, --seed, -h), and the function that runs it.
+ *                the common ones (CONFIG, --dfly, --seed, -h), and the function that runs it;
+ *                no_config: a command that takes no configuration (`doar configs`).
  *   Refusals   : cmd_bad prints "doar CMD: MESSAGE" on one line (control bytes escaped) and
  *                returns 2; every bad input ends there (docs/cli.md).
  *   No global mutable state: the tables are static const.
@@ -45,6 +46,7 @@ typedef struct {
     int port;               /* -1 unless --port P */
     const char *out_dir, *load_dir, *tables_dir;
     int dump;
+    int make_fragment;      /* configs --make */
     int sample;             /* tables --out: N routers spread evenly */
     table_params prm;
     check_opts copt;
@@ -111,6 +113,7 @@ typedef struct cmd_command {
     const cmd_opt *const *opts;   /* NULL-terminated list of NULL-name-terminated tables */
     const cmd_opt *common;   /* after the CONFIG line: --dfly, --seed */
     const char *tail;        /* printed after the options (NULL: nothing) */
+    int no_config;           /* 1: the command takes no CONFIG (doar configs) */
     int (*run)(cli *c);
 } cmd_command;
 
@@ -123,6 +126,8 @@ double cmd_now_s(void);
 /* "terminal", "local" or "global" (topo's and tables' port lists) */
 const char *cmd_class_word(port_class pc);
 
+/* no common options (a command without CONFIG, --dfly or --seed) */
+extern const cmd_opt cmd_no_opts[];
 /* the common tables: --dfly and --seed (recorded, or a run's random choices) */
 extern const cmd_opt cmd_common_opts[], cmd_seeded_opts[];
 /* --nm-slots and --c-ways: every command but topo */
@@ -139,6 +144,6 @@ int cmd_is_net(const cli *c);
 /* sim and sweep: fault cycles the run never reaches, options that would be ignored */
 int cmd_check_fault_cycles(cli *c, long last);
 
-extern const cmd_command cmd_topo, cmd_tables, cmd_check, cmd_faults, cmd_sim, cmd_sweep;
+extern const cmd_command cmd_topo, cmd_tables, cmd_check, cmd_faults, cmd_sim, cmd_sweep, cmd_configs;
 
 #endif

@@ -256,6 +256,7 @@ int cmd_parse_args(cli *c, int argc, char **argv, const cmd_command *cmd) {
         if (!o) {
             char err[DOAR_ERRLEN];
             if (a[0] == '-') return cmd_bad(c, "unknown option '%s' (see doar %s --help)", a, c->cmd);
+            if (cmd->no_config) return cmd_bad(c, "takes no CONFIG ('%s' given; see doar %s --help)", a, c->cmd);
             if (c->have_topo) return cmd_bad(c, "give one configuration ('%s' is the second)", a);
             if (topo_named(&c->t, a, err)) return cmd_bad(c, "%s", err);
             c->have_topo = 1;
@@ -309,7 +310,11 @@ static void help_table(FILE *f, const cli *c, const cmd_opt *t) {
 void cmd_print_help(const cli *c, const cmd_command *cmd, FILE *f) {
     fputs(cmd->synopsis, f);
     for (const cmd_opt *const *t = cmd->opts; *t; t++) help_table(f, c, *t);
-    help_line(f, "CONFIG", "one of: tiny small fig8 mid paper tianhe");
+    if (!cmd->no_config) {
+        char text[256];
+        snprintf(text, sizeof text, "one of: %s", topo_named_list());
+        help_line(f, "CONFIG", text);
+    }
     help_table(f, c, cmd->common);
     help_line(f, "-h, --help", "this text");
     if (cmd->tail) fputs(cmd->tail, f);
@@ -320,6 +325,10 @@ void cmd_print_help(const cli *c, const cmd_command *cmd, FILE *f) {
 #define DFLY_OPT                                                                                                  \
     {.name = "--dfly", .meta = "p,a,h,g", .kind = OPT_DFLY,                                                      \
      .help = "any dragonfly instead of a named CONFIG (k = p+a-1+h <= 64, g <= a*h+1)"}
+
+const cmd_opt cmd_no_opts[] = {
+    {0},
+};
 
 const cmd_opt cmd_common_opts[] = {
     DFLY_OPT,

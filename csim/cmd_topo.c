@@ -1,5 +1,6 @@
 /*
- * cmd_topo — `doar topo`: a dragonfly's size, links and the wiring of one router.
+ * cmd_topo — `doar topo`: a dragonfly's size, links and the wiring of one router; `doar configs`:
+ * the named configurations (with --make, the Makefile's build/configs.mk).
  */
 #include "cmd.h"
 
@@ -61,4 +62,44 @@ const cmd_command cmd_topo = {
     .opts = topo_tables,
     .common = cmd_common_opts,
     .run = run_topo,
+};
+
+/* ---------------- doar configs: the named configurations ---------------- */
+
+static int run_configs(cli *c) {
+    char err[DOAR_ERRLEN];
+    int n = topo_named_count();
+    if (c->make_fragment) printf("# the named configurations of csim/topo.c, written by `doar configs --make`: do not edit\n");
+    for (int i = 0; i < n; i++) {
+        topo t;
+        if (topo_named_at(&t, i, err)) return cmd_bad(c, "%s", err);   /* a bad table in csim/topo.c */
+        if (c->make_fragment)
+            printf("DFLY_%s := %d %d %d %d\n", t.name, t.p, t.a, t.h, t.g);
+        else
+            printf("%-7s dfly(%d,%d,%d,%d) k=%d routers=%d nodes=%d\n", t.name, t.p, t.a, t.h, t.g, t.k,
+                   t.n_routers, t.n_nodes);
+    }
+    if (c->make_fragment) printf("CONFIGS := %s\n", topo_named_list());
+    else printf("configs: n=%d names=%s\n", n, topo_named_list());
+    return 0;
+}
+
+static const cmd_opt configs_opts_table[] = {
+    {.name = "--make", .kind = OPT_FLAG, .at = CLI_AT(make_fragment),
+     .help = "print them as a Makefile fragment: DFLY_NAME := p a h g for each, then\n"
+             "CONFIGS := the names (the Makefile's build/configs.mk)"},
+    {0},
+};
+
+static const cmd_opt *const configs_tables[] = {configs_opts_table, NULL};
+
+const cmd_command cmd_configs = {
+    .name = "configs",
+    .synopsis = "usage: doar configs [--make]\n\n"
+                "Prints the named configurations (csim/topo.c), one a line: name, dfly(p,a,h,g),\n"
+                "radix, routers, nodes. Last line: configs: n=N names=... . Takes no CONFIG.\n\n",
+    .opts = configs_tables,
+    .common = cmd_no_opts,
+    .no_config = 1,
+    .run = run_configs,
 };

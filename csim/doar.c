@@ -1,6 +1,6 @@
 /*
  * doar — the project's one command-line tool. Subcommands: topo, tables, check, faults, sim,
- * sweep, one file or two each (csim/cmd_*.c, csim/cmd.h); here: the dispatch and main.
+ * sweep, configs, one file or two each (csim/cmd_*.c, csim/cmd.h); here: the dispatch and main.
  * Exit status: 0 ok, 1 a check failed, 2 bad input (one-line message on stderr).
  */
 #include <stdio.h>
@@ -23,6 +23,7 @@ static void usage_main(FILE *f) {
             "  faults   fault diagnosis/recovery campaigns against the oracle; seed 001's examples\n"
             "  sim      cycle-level network simulation: latency and throughput under synthetic traffic\n"
             "  sweep    doar sim at rising loads up to saturation (CSV, progress bar)\n"
+            "  configs  the named configurations (--make: as a Makefile fragment)\n"
             "\n"
             "'doar <command> --help' describes a command. Exit status: 0 ok, 1 check failed,\n"
             "2 bad input.\n");
@@ -30,9 +31,9 @@ static void usage_main(FILE *f) {
 
 int doar_main(int argc, char **argv, const net_comm *comm) {
     static const cmd_command *const commands[] = {&cmd_topo, &cmd_tables, &cmd_check, &cmd_faults, &cmd_sim,
-                                                  &cmd_sweep};
+                                                  &cmd_sweep, &cmd_configs};
     if (argc < 2) {   /* one line, like every other refusal; the usage is one --help away */
-        fprintf(stderr, "doar: missing command (commands: topo tables check faults sim sweep; see doar --help)\n");
+        fprintf(stderr, "doar: missing command (commands: topo tables check faults sim sweep configs; see doar --help)\n");
         return EXIT_BADINPUT;
     }
     const char *name = argv[1];
@@ -43,7 +44,7 @@ int doar_main(int argc, char **argv, const net_comm *comm) {
     if (!cmd) {
         char shown[256];
         cli_one_line(name, shown, sizeof shown);
-        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim sweep; see doar --help)\n", shown);
+        fprintf(stderr, "doar: unknown command '%s' (commands: topo tables check faults sim sweep configs; see doar --help)\n", shown);
         return EXIT_BADINPUT;
     }
     if (comm && comm->size > 1 && cmd != &cmd_sim && cmd != &cmd_sweep) {   /* the others would run R times */

@@ -4,16 +4,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct { const char *name; int p, a, h, g; } named_configs[] = {
-    {"tiny", 1, 2, 1, 3},
-    {"small", 2, 4, 2, 9},
-    {"fig8", 2, 4, 2, 8},
-    {"mid", 4, 8, 4, 33},
-    {"paper", 6, 12, 6, 73},
-    {"tianhe", 16, 32, 16, 513},
-};
+/* The named configurations, defined here once: the tool, its help, and the Makefile
+ * (build/configs.mk, written by `doar configs --make`) all read this list. */
+#define TOPO_NAMED_CONFIGS(X)  \
+    X(tiny, 1, 2, 1, 3)        \
+    X(small, 2, 4, 2, 9)       \
+    X(fig8, 2, 4, 2, 8)        \
+    X(mid, 4, 8, 4, 33)        \
+    X(paper, 6, 12, 6, 73)     \
+    X(tianhe, 16, 32, 16, 513)
 
-const char *topo_named_list(void) { return "tiny small fig8 mid paper tianhe"; }
+#define NAMED_ENTRY(n, p_, a_, h_, g_) {#n, p_, a_, h_, g_},
+static const struct { const char *name; int p, a, h, g; } named_configs[] = {TOPO_NAMED_CONFIGS(NAMED_ENTRY)};
+
+/* " tiny small ...": a string literal, its leading space skipped */
+#define NAMED_WORD(n, p_, a_, h_, g_) " " #n
+const char *topo_named_list(void) { return &TOPO_NAMED_CONFIGS(NAMED_WORD)[1]; }
+
+int topo_named_count(void) { return (int)(sizeof named_configs / sizeof named_configs[0]); }
+
+int topo_named_at(topo *t, int i, char err[DOAR_ERRLEN]) {
+    if (i < 0 || i >= topo_named_count()) {
+        snprintf(err, DOAR_ERRLEN, "no named configuration %d (there are %d)", i, topo_named_count());
+        return -1;
+    }
+    return topo_init(t, named_configs[i].p, named_configs[i].a, named_configs[i].h, named_configs[i].g,
+                     named_configs[i].name, err);
+}
 
 uint64_t topo_local_mask(const topo *t) {
     uint64_t m = 0;
@@ -55,10 +72,8 @@ int topo_init(topo *t, int p, int a, int h, int g, const char *name, char err[DO
 }
 
 int topo_named(topo *t, const char *name, char err[DOAR_ERRLEN]) {
-    for (size_t i = 0; i < sizeof named_configs / sizeof named_configs[0]; i++)
-        if (strcmp(named_configs[i].name, name) == 0)
-            return topo_init(t, named_configs[i].p, named_configs[i].a, named_configs[i].h,
-                             named_configs[i].g, name, err);
+    for (int i = 0; i < topo_named_count(); i++)
+        if (strcmp(named_configs[i].name, name) == 0) return topo_named_at(t, i, err);
     snprintf(err, DOAR_ERRLEN, "unknown configuration '%s' (known: %s, or --dfly p,a,h,g)", name,
              topo_named_list());
     return -1;

@@ -90,8 +90,12 @@ uint64_t topo_global_mask(const topo *t);
  */
 int topo_init(topo *t, int p, int a, int h, int g, const char *name, char err[DOAR_ERRLEN]);
 
-/* Named configurations of the brief: tiny small fig8 mid paper tianhe. */
+/* Named configurations of the brief: tiny small fig8 mid paper tianhe (defined once, in
+ * csim/topo.c; `doar configs` prints them, `doar configs --make` for the Makefile). */
 int topo_named(topo *t, const char *name, char err[DOAR_ERRLEN]);
+/* How many named configurations there are, and the i-th (0-based, in topo_named_list's order). */
+int topo_named_count(void);
+int topo_named_at(topo *t, int i, char err[DOAR_ERRLEN]);
 /* Parses "p,a,h,g". */
 int topo_parse_dfly(topo *t, const char *spec, char err[DOAR_ERRLEN]);
 /* Space-separated list of the named configurations, for help texts. */

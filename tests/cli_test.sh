@@ -15,7 +15,7 @@ last_line_matches() {
 
 echo "== help"
 expect_exit 0 "$DOAR" --help
-for cmd in topo tables check; do expect_exit 0 "$DOAR" $cmd --help; grep -q "usage: doar $cmd" "$TMP/out" && ok || bad "$cmd help"; done
+for cmd in topo tables check configs; do expect_exit 0 "$DOAR" $cmd --help; grep -q "usage: doar $cmd" "$TMP/out" && ok || bad "$cmd help"; done
 expect_exit 2 "$DOAR"
 
 echo "== bad input"
@@ -45,6 +45,28 @@ expect_exit 0 "$DOAR" topo fig8 --router 0,0
 grep -q "group-level port 0: unwired" "$TMP/out" && ok || bad "fig8 own-id port unwired"
 expect_exit 0 "$DOAR" topo tianhe
 last_line_matches 'k=63 routers=16416 nodes=262656'
+
+echo "== configs: the named configurations, and the Makefile's build/configs.mk"
+expect_exit 0 "$DOAR" configs --make
+cp "$TMP/out" "$TMP/configs.mk"
+names=""
+# each DFLY_NAME := p a h g is what doar topo NAME says
+while read -r var op p a h g; do
+  name=${var#DFLY_}; names="$names $name"
+  [ "$op" = ":=" ] && ok || bad "configs --make: '$var $op' is not an assignment"
+  expect_exit 0 "$DOAR" topo "$name"
+  last_line_matches "^topo: config=$name p=$p a=$a h=$h g=$g "
+done < <(grep '^DFLY_' "$TMP/configs.mk")
+configs_line=$(grep '^CONFIGS := ' "$TMP/configs.mk")
+[ "$configs_line" = "CONFIGS := ${names# }" ] && ok || bad "configs --make: '$configs_line' is not the DFLY_ names (${names# })"
+[ "$(grep -c '^DFLY_' "$TMP/configs.mk")" -eq 6 ] && ok || bad "configs --make: not six configurations"
+expect_exit 0 "$DOAR" configs
+last_line_matches "^configs: n=6 names=${names# }\$"
+expect_exit 0 "$DOAR" configs --help
+grep -q "usage: doar configs" "$TMP/out" && ok || bad "configs help"
+expect_error "configs: takes no CONFIG \('small' given" "$DOAR" configs small
+expect_error "configs: unknown option '--dfly'" "$DOAR" configs --make --dfly 1,2,1,3
+expect_error "configs: unknown option '--frob'" "$DOAR" configs --frob
 
 echo "== check on the named configurations"
 for cfg in tiny small fig8 mid; do

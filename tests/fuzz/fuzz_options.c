@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_ARGS 32
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const cmd_command *const cmds[] = {&cmd_topo, &cmd_tables, &cmd_check, &cmd_faults, &cmd_sim, &cmd_sweep};
+    static const cmd_command *const cmds[] = {&cmd_topo, &cmd_tables, &cmd_check, &cmd_faults, &cmd_sim, &cmd_sweep,
+                                              &cmd_configs};
     char buf[1024];
     char *argv[FUZZ_MAX_ARGS];
     int argc = 0;
@@ -29,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         *nl = '\0';
         p = nl + 1;
     }
-    const cmd_command *cmd = cmds[data[0] % 6];
+    const cmd_command *cmd = cmds[data[0] % (sizeof cmds / sizeof cmds[0])];
     cli c;
     cmd_cli_init(&c, cmd->name, NULL);
     int rc = cmd_parse_args(&c, argc, argv, cmd);

@@ -1,0 +1,211 @@
+# mk/rtl.mk — the RTL (included by the Makefile, which sets the variables): table images for the
+# lock-steps, Yosys synthesis of the route-compute unit, the Verilator lock-steps (rcu, router,
+# fault), lint, the mutation score, waveforms of named scenarios, SystemC, the Icarus replay.
+.PHONY: tables-verify synth-rcu lockstep-rcu lockstep-router lockstep-fault flit-fields flit-fields-check lint \
+        mutate mutate-sample mutate-list wave systemc-router icarus-rcu
+
+# ---------------- the RTL files, mutants, Verilator flags; the table images ----------------
+# tianhe's full table set is 3.1 M files; the lock-step samples routers from a subset.
+TABLE_SAMPLE_tianhe := --sample 24
+
+# the RTL's files, listed once in rtl/files.f (make lint checks it names every rtl/*.v)
+RTL_SRC := $(shell sed -e 's#//.*##' rtl/files.f)
+# the layouts the RTL shares with the C model (scripts/gen_flit_fields.py writes it from csim/)
+RTL_HDR := rtl/flit_fields.vh
+# the includes the modules read (dependencies of the Verilator builds)
+RTL_INC := $(RTL_HDR) rtl/credit_ge.vh rtl/lint.vlt
+PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
+# Mutants (issue 21): tests/mutants/mutants.txt lists small deliberate bugs in copies of rtl/, kept
+# out of the product sources. MUTANT=NAME builds a lock-step from build/mutants/NAME/rtl (rtl/ with
+# NAME applied by scripts/mutate.py, which fails when its text is not found exactly once) into
+# build/mutants/NAME/<harness>_CONFIG; `make mutate` runs them all. PLANT=1 is the named mutant
+# below for each lock-step, built from its copy of rtl/ into <harness>/CONFIG_plant (waveforms in
+# build/waves as without PLANT); the product sources carry no planted bug.
+PLANT_MUTANT_rcu    := rcu-p1-gd-before-gc
+PLANT_MUTANT_fault  := fault-fd-role-swap
+PLANT_MUTANT_router := router-head-needs-len-plus-1
+mutant_of  = $(or $(MUTANT),$(if $(filter 1,$(PLANT)),$(PLANT_MUTANT_$(1))))
+rtl_of     = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl,rtl)
+mutant_dep = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl/.applied)
+# a mutant may leave a signal unused: its warnings do not stop the build
+mutant_vflags = $(if $(call mutant_of,$(1)),-Wno-fatal)
+RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX))
+# every Verilator run reads the project's lint waivers, written once in rtl/lint.vlt
+VLT   := rtl/lint.vlt
+VLINT := verilator --lint-only -Wall $(VLT) -Irtl -f rtl/files.f
+VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast $(VLT)
+# A harness verilated and built, written once (the rcu, router and fault lock-steps and the SystemC
+# router): $(call VERILATE,TOOL,TOP,RTLDIR,DIR,EXE,SRC,ARGS,CFLAGS,OBJS) runs TOOL (verilator and its
+# flags) on RTLDIR/TOP.v (RTLDIR: rtl, or a mutant's copy) with CONFIG's P A H G and ARGS, and builds
+# the harness SRC into DIR/EXE with -O2, -Icsim, DOAR_P/A/H/G and CFLAGS, linking OBJS (paths in the
+# repository). Verilator's output goes to DIR/build.log; on failure its last 30 lines are shown.
+cfg_word = $(word $(1),$(call dfly,$(CONFIG)))
+define VERILATE
+@mkdir -p $(4)
+@rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
+$(1) -I$(3) $(3)/$(2).v --top-module $(2) \
+  -GP=$(call cfg_word,1) -GA=$(call cfg_word,2) -GH=$(call cfg_word,3) -GG=$(call cfg_word,4) $(7) \
+  -CFLAGS "-O2 -I$(CURDIR)/csim -DDOAR_P=$(call cfg_word,1) -DDOAR_A=$(call cfg_word,2) -DDOAR_H=$(call cfg_word,3) -DDOAR_G=$(call cfg_word,4) $(8)" \
+  -LDFLAGS "$(addprefix $(CURDIR)/,$(9))" \
+  --Mdir $(4) -o $(5) $(addprefix $(CURDIR)/,$(6)) > $(4)/build.log 2>&1 \
+  || { tail -30 $(4)/build.log; exit 1; }
+endef
+
+$(BUILD)/tables/%/manifest.txt: $(BUILD)/doar
+	$(BUILD)/doar tables $* --out $(BUILD)/tables/$* $(TABLE_SAMPLE_$*) >/dev/null
+
+# The images above are rebuilt when build/doar changes, but a set edited, truncated or left from
+# another run since is not: before a lock-step, `doar tables --load` verifies the set (encoding,
+# then the route check, or for a sampled set the generated tables word for word) and a set that
+# fails is rebuilt and verified again; one that still fails stops the run (issue 24).
+tables-verify: $(BUILD)/tables/$(CONFIG)/manifest.txt
+	@$(BUILD)/doar tables --load $(BUILD)/tables/$(CONFIG) $(CONFIG) >$(BUILD)/tables/$(CONFIG).verify 2>&1 || { \
+	  echo "tables: $(BUILD)/tables/$(CONFIG) failed verification ($$(tail -n 1 $(BUILD)/tables/$(CONFIG).verify | head -c 300)): rebuilding"; \
+	  rm -rf $(BUILD)/tables/$(CONFIG); \
+	  $(BUILD)/doar tables $(CONFIG) --out $(BUILD)/tables/$(CONFIG) $(TABLE_SAMPLE_$(CONFIG)) >/dev/null && \
+	  $(BUILD)/doar tables --load $(BUILD)/tables/$(CONFIG) $(CONFIG) >/dev/null; }
+lockstep-rcu lockstep-router lockstep-fault systemc-router: tables-verify
+
+# Yosys synthesis of the route-compute unit of `small` for iCE40: the tables must become block RAM.
+synth-rcu:
+	@mkdir -p $(BUILD)/synth
+	yosys -q -l $(BUILD)/synth/rcu_small.log -p "read_verilog -Irtl $(RTL_SRC); \
+	  chparam -set P 2 -set A 4 -set H 2 -set G 9 rcu; synth_ice40 -top rcu; tee -o $(BUILD)/synth/rcu_small.stat stat"
+	@luts=$$(awk '/SB_LUT4/ {print $$2}' $(BUILD)/synth/rcu_small.stat); \
+	 brams=$$(awk '/SB_RAM40_4K/ {print $$2}' $(BUILD)/synth/rcu_small.stat); \
+	 echo "synth rcu: config=small target=ice40 luts=$$luts bram=$${brams:-0}"; \
+	 [ "$${brams:-0}" -gt 0 ] || { echo "synth rcu: FAIL tables were not mapped to block RAM"; exit 1; }
+
+# ---------------- the route-compute unit lock-step ----------------
+$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) $(RTL_HDR) $(call mutant_dep,rcu) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call mutant_vflags,rcu),rcu,$(call rtl_of,rcu),$(RCU_DIR),rcu_lockstep,\
+	  tb/rcu_lockstep.cpp,,,$(BUILD)/libdoar.a)
+
+# make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [REQUIRE_COVERAGE=1]: fails on any
+# mismatch (the harness exits 1). Coverage holes (a short run, CYCLES=10000: the harness exits 3 and
+# its last line says coverage=incomplete) leave make's status 0, so a short run is a smoke test;
+# REQUIRE_COVERAGE=1 fails them too, as tests/lockstep_rcu_test.sh's full runs require.
+lockstep-rcu: $(RCU_DIR)/rcu_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
+	$(RCU_DIR)/rcu_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves; rc=$$?; \
+	  if [ $$rc -eq 3 ] && [ "$(REQUIRE_COVERAGE)" != 1 ]; then exit 0; fi; exit $$rc
+
+# ---------------- the whole router lock-step ----------------
+ROUTER_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/router_$(CONFIG),$(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),))
+# tianhe's verilated router is ~220 MB of C++ (one 0.6-2.5 MB function per file): at Verilator's
+# default -Os a file takes minutes, at -O1 ~20 s; the rarely run __Slow files (set-up, trace
+# declarations) at -O0. Build ~25 min on 2 cores (docs/RESULTS.md "Router v2").
+ROUTER_MAKEFLAGS_tianhe := -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0"
+
+$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,router) tb/router_lockstep.cpp tb/router_lockstep.vlt tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) tb/router_lockstep.vlt $(call mutant_vflags,router),router,$(call rtl_of,router),$(ROUTER_DIR),router_lockstep,\
+	  tb/router_lockstep.cpp,-GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) $(ROUTER_MAKEFLAGS_$(CONFIG)),\
+	  -I$(CURDIR)/tb -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP),$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a)
+
+# make lockstep-router CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock]
+lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
+	$(ROUTER_DIR)/router_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
+
+# ---------------- the fault-handling units lock-step ----------------
+FAULT_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/fault_$(CONFIG),$(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX))
+$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,fault) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call mutant_vflags,fault),fault,$(call rtl_of,fault),$(FAULT_DIR),fault_lockstep,\
+	  tb/fault_lockstep.cpp,,-I$(CURDIR)/tb,$(BUILD)/libdoar.a)
+
+# make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1]: exit 0 only with 0 mismatches.
+lockstep-fault: $(FAULT_DIR)/fault_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
+	$(FAULT_DIR)/fault_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves
+
+# ---------------- lint ----------------
+# rtl/flit_fields.vh is generated from csim/flit.h, csim/fault.h and csim/alloc.h: `make flit-fields`
+# rewrites it; flit-fields-check (part of lint) fails when the committed one differs.
+flit-fields:
+	python3 scripts/gen_flit_fields.py $(RTL_HDR)
+flit-fields-check:
+	@mkdir -p $(BUILD)
+	@python3 scripts/gen_flit_fields.py $(BUILD)/flit_fields.vh
+	@diff -u $(RTL_HDR) $(BUILD)/flit_fields.vh >/dev/null || { diff -u $(RTL_HDR) $(BUILD)/flit_fields.vh | head -20; \
+	  echo "flit-fields-check: FAIL $(RTL_HDR) differs from csim/flit.h (run make flit-fields)"; exit 1; }
+	@echo "flit-fields: $(RTL_HDR) matches csim/flit.h, csim/fault.h, csim/alloc.h"
+
+# verilator -Wall lint and Icarus elaboration, every config; every mutant still applies.
+lint: flit-fields-check
+	@python3 scripts/mutate.py check
+	@missing="$(filter-out $(RTL_SRC),$(wildcard rtl/*.v))"; gone="$(filter-out $(wildcard rtl/*.v),$(RTL_SRC))"; \
+	 if [ -n "$$missing$$gone" ]; then echo "lint: rtl/files.f does not match rtl/*.v (not listed: $$missing; no such file: $$gone)"; exit 1; fi; \
+	 echo "lint: rtl/files.f lists the $(words $(RTL_SRC)) RTL files"
+	@shellcheck scripts/*.sh tests/*.sh .ci/run && echo "lint: shell scripts clean (shellcheck, .shellcheckrc)"
+	@$(foreach c,$(CONFIGS),set -- $(DFLY_$(c)); \
+	  $(VLINT) --top-module rcu -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
+	  iverilog -g2005 -Wall -Irtl -o /dev/null -s rcu -Prcu.P=$$1 -Prcu.A=$$2 -Prcu.H=$$3 -Prcu.G=$$4 $(RTL_SRC) || exit 1; \
+	  echo "lint: rcu $(c) clean (verilator -Wall, iverilog)";)
+	@$(foreach c,$(filter-out tianhe,$(CONFIGS)),set -- $(DFLY_$(c)); \
+	  for b in 0 1; do $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GBULLETIN=$$b || exit 1; done; \
+	  $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 -GFAULTS=0 || exit 1; \
+	  iverilog -g2005 -Wall -Wno-sensitivity-entire-array -Irtl -o /dev/null -s router -Prouter.P=$$1 -Prouter.A=$$2 -Prouter.H=$$3 -Prouter.G=$$4 $(RTL_SRC) || exit 1; \
+	  echo "lint: router $(c) clean (verilator -Wall, iverilog)";)
+	@$(foreach c,$(CONFIGS),set -- $(DFLY_$(c)); \
+	  $(VLINT) --top-module fault -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 || exit 1; \
+	  iverilog -g2005 -Wall -Irtl -o /dev/null -s fault -Pfault.P=$$1 -Pfault.A=$$2 -Pfault.H=$$3 -Pfault.G=$$4 $(RTL_SRC) || exit 1; \
+	  echo "lint: fault $(c) clean (verilator -Wall, iverilog)";)
+	@set -- $(DFLY_tianhe); $(VLINT) --top-module router -GP=$$1 -GA=$$2 -GH=$$3 -GG=$$4 \
+	  && echo "lint: router tianhe (64-port size, S=2) elaborates clean (verilator -Wall)"
+	@$(VLINT) fpga/ecp5_router_top.v --top-module ecp5_router_top && echo "lint: ecp5 board top clean"
+
+# ---------------- mutation score of the lock-steps (issue 21) ----------------
+# make mutate [MUTANTS=a,b] [MUTATE_SAMPLE=N [MUTATE_SEED=S]]: every mutant of tests/mutants/mutants.txt
+# (or the named ones, or N of them rotating by day, S reproducing a day's) built from a copy of rtl/,
+# run through the lock-step that covers its unit, classified killed or survived; last line
+# `mutate: killed=K total=N survived=NAMES`. make mutate-sample is the share `make test` runs.
+$(BUILD)/mutants/%/rtl/.applied: tests/mutants/mutants.txt scripts/mutate.py $(RTL_SRC) $(RTL_INC)
+	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/rtl
+# a mutant of the C model (harness 'oracle'): build/doar from a copy of csim/ with it applied (the
+# oracle, csim/fault_oracle.c, is copied too: a mutant of csim/fault.c never reaches it)
+$(BUILD)/mutants/%/csim/.applied: tests/mutants/mutants.txt scripts/mutate.py $(CSIM_LIB_SRC) $(CSIM_HDR) csim/doar.c
+	@python3 scripts/mutate.py apply $* $(BUILD)/mutants/$*/csim
+$(BUILD)/mutants/%/doar: $(BUILD)/mutants/%/csim/.applied
+	$(CC) $(CSTD) $(WARN) -Wno-error $(CFLAGS) -I$(BUILD)/mutants/$*/csim -Icsim -o $@ \
+	  $(patsubst csim/%,$(BUILD)/mutants/$*/csim/%,$(CSIM_LIB_SRC)) $(BUILD)/mutants/$*/csim/doar.c
+.PRECIOUS: $(BUILD)/mutants/%/csim/.applied $(BUILD)/mutants/%/rtl/.applied
+mutate: $(BUILD)/doar $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
+	@python3 scripts/mutate.py run $(if $(MUTANTS),--only $(MUTANTS)) $(if $(MUTATE_SAMPLE),--sample $(MUTATE_SAMPLE)) \
+	  $(if $(MUTATE_SEED),--seed $(MUTATE_SEED))
+mutate-sample:
+	@$(MAKE) --no-print-directory mutate MUTATE_SAMPLE=$(MUTATE_TEST_SAMPLE) MUTATE_SEED=$(MUTATE_SEED)
+mutate-list:
+	@python3 scripts/mutate.py list
+
+# ---------------- waveforms of named scenarios ----------------
+# make wave SCENARIO=multicast-contention|nonminimal: a named directed run (RTL and C model in
+# lock-step) with an FST from its first cycle and a .gtkw grouped by block, in build/waves/.
+wave: $(BUILD)/router/small/router_lockstep $(BUILD)/fault/small/fault_lockstep $(BUILD)/tables/small/manifest.txt
+	@case "$(SCENARIO)" in multicast-contention|nonminimal|fault-diagnosis) ;; \
+	  *) echo "make wave: SCENARIO must be multicast-contention, nonminimal or fault-diagnosis (got '$(SCENARIO)')"; exit 2;; esac
+	@if [ "$(SCENARIO)" = fault-diagnosis ]; then \
+	  $(BUILD)/fault/small/fault_lockstep --config small --tables $(BUILD)/tables/small --router 0,1 \
+	    --scenario $(SCENARIO) --wave-dir $(BUILD)/waves; \
+	else $(BUILD)/router/small/router_lockstep --config small --tables $(BUILD)/tables/small --seed $(SEED) \
+	  --scenario $(SCENARIO) --wave-dir $(BUILD)/waves; fi
+
+# ---------------- SystemC: the router as a Verilator --sc module ----------------
+SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc -print-multiarch)
+SC_DIR = $(BUILD)/systemc/$(CONFIG)
+$(SC_DIR)/router_sc: $(RTL_SRC) $(RTL_INC) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+	$(call VERILATE,$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall $(VLT),router,rtl,$(SC_DIR),router_sc,\
+	  tb/router_sc_main.cpp,,-I$(CURDIR)/tb,$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a)
+
+# make systemc-router [CONFIG=small CYCLES=20000]: packets in, delivery checked, in SystemC.
+systemc-router: $(SC_DIR)/router_sc $(BUILD)/tables/$(CONFIG)/manifest.txt
+	$(SC_DIR)/router_sc --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) --cycles $(SC_CYCLES)
+
+# ---------------- Icarus ----------------
+# The same RTL under Icarus Verilog, replaying vectors the lock-step harness wrote (small).
+icarus-rcu: $(BUILD)/rcu/small/rcu_lockstep $(BUILD)/tables/small/manifest.txt
+	@mkdir -p $(BUILD)/icarus
+	$(BUILD)/rcu/small/rcu_lockstep --tables $(BUILD)/tables/small --seed $(SEED) --cycles 30000 --quiet \
+	  --vectors $(BUILD)/icarus/rcu_small.vec | tail -n 1
+	iverilog -g2005 -Wall -Irtl -o $(BUILD)/icarus/rcu_tb.vvp -s rcu_icarus_tb $(RTL_SRC) tb/rcu_icarus_tb.v
+	vvp -n $(BUILD)/icarus/rcu_tb.vvp +vectors=$(BUILD)/icarus/rcu_small.vec | tee $(BUILD)/icarus/result.txt
+	@grep -qE "icarus rcu: cycles=[1-9][0-9]* mismatches=0" $(BUILD)/icarus/result.txt
