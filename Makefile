@@ -148,16 +148,15 @@ rtl-tests: lint synth-rcu
 	$(MAKE) --no-print-directory mutate-sample
 	tests/wave_test.sh
 	$(MAKE) --no-print-directory systemc-router CONFIG=small
-	$(MAKE) --no-print-directory fpga-sim-ice40
-	$(MAKE) --no-print-directory fpga-sim-ecp5
-	$(MAKE) --no-print-directory fpga-ice40
 	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
 
 # make test: the whole suite in two lanes side by side (scripts/lanes.sh): the C model's tests
 # (test-c) and the RTL's (rtl-tests), lines prefixed [c] / [rtl], whole logs in build/test-logs/.
 # What both lanes use is built first, so no file is built by two makes at once.
 NPROC       := $(shell nproc 2>/dev/null || echo 2)
-TEST_SHARED := $(BUILD)/doar $(BUILD)/asan/doar $(TESTS) $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
+# (the small router's images too: the C lane's FPGA simulations read them, the RTL lane's lock-steps)
+CHECK_SHARED := $(BUILD)/doar $(BUILD)/asan/doar $(TESTS) $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
+TEST_SHARED  := $(CHECK_SHARED) $(BUILD)/tables/small/manifest.txt $(BUILD)/fpga/ecp5/tables.hex
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) $(TEST_SHARED)
 	@scripts/lanes.sh $(BUILD)/test-logs c test-c rtl rtl-tests
@@ -170,12 +169,17 @@ test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory mpi-tests
 	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory fuzz-smoke
+# the FPGA boards' simulations and the iCE40 bitstream (Icarus, Yosys, nextpnr; no lock-step) run
+# in this lane: they balance the two (the RTL lane is the longer one)
+	$(MAKE) --no-print-directory fpga-sim-ice40
+	$(MAKE) --no-print-directory fpga-sim-ecp5
+	$(MAKE) --no-print-directory fpga-ice40
 
 # make check: the edit-test loop, a few minutes: the unit tests (ASan/UBSan) beside a short
 # lock-step of the small router (CHECK_CYCLES, S = 2; coverage rows may stay empty in so short a
 # run). make test remains the whole suite.
 check: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) $(TEST_SHARED)
+	@$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_SHARED)
 	@scripts/lanes.sh $(BUILD)/check-logs unit unit-tests router check-lockstep
 	@echo "check: passed"
 check-lockstep:
