@@ -109,6 +109,7 @@ help:
 	@echo "               tests/mutants/mutants.txt built from copies of rtl/; make mutate-list names them"
 	@echo "make fpga-ice40 / fpga-sim-ice40 - iCEBreaker bitstream and report / its board top in Icarus"
 	@echo "make fpga-ecp5 / fpga-sim-ecp5 - ULX3S bitstream of the whole small router / its board top in Icarus"
+	@echo "make fpga-unit UNIT=M [UNIT_PARAMS=\".K(7), .S(2)\"] - one RTL unit alone on the ECP5: Fmax, logic vs routing"
 	@echo "make systemc-router - the router as a SystemC module with a delivery-checking testbench"
 	@echo "make wave SCENARIO=multicast-contention|nonminimal|fault-diagnosis - FST + .gtkw of a named scenario"
 	@echo "make faults-tests - fault campaigns vs the oracle on tiny/small/fig8/mid, seed 001's Fig. 8/9 examples"

