@@ -5,6 +5,8 @@
         mutate mutate-sample mutate-list wave systemc-router icarus-rcu
 
 # ---------------- the RTL files, mutants, Verilator flags; the table images ----------------
+# (the harness rules below name their prerequisites by their stem: $$* in a second expansion)
+.SECONDEXPANSION:
 # tianhe's full table set is 3.1 M files; the lock-step samples routers from a subset.
 TABLE_SAMPLE_tianhe := --sample 24
 
@@ -14,7 +16,6 @@ RTL_SRC := $(shell sed -e 's#//.*##' rtl/files.f)
 RTL_HDR := rtl/flit_fields.vh
 # the includes the modules read (dependencies of the Verilator builds)
 RTL_INC := $(RTL_HDR) rtl/credit_ge.vh rtl/lint.vlt
-PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
 # Mutants (issue 21): tests/mutants/mutants.txt lists small deliberate bugs in copies of rtl/, kept
 # out of the product sources. MUTANT=NAME builds a lock-step from build/mutants/NAME/rtl (rtl/ with
 # NAME applied by scripts/mutate.py, which fails when its text is not found exactly once) into
@@ -24,28 +25,48 @@ PLANT_SUFFIX := $(if $(filter 1,$(PLANT)),_plant,)
 PLANT_MUTANT_rcu    := rcu-p1-gd-before-gc
 PLANT_MUTANT_fault  := fault-fd-role-swap
 PLANT_MUTANT_router := router-head-needs-len-plus-1
-mutant_of  = $(or $(MUTANT),$(if $(filter 1,$(PLANT)),$(PLANT_MUTANT_$(1))))
-rtl_of     = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl,rtl)
-mutant_dep = $(if $(call mutant_of,$(1)),$(BUILD)/mutants/$(call mutant_of,$(1))/rtl/.applied)
-# a mutant may leave a signal unused: its warnings do not stop the build
-mutant_vflags = $(if $(call mutant_of,$(1)),-Wno-fatal)
-RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/$(CONFIG)$(PLANT_SUFFIX))
+# Every harness is built by a pattern rule into a directory named for what it is built from
+# (issue 23), so `make -j2 build/router/small/router_lockstep build/router/mid/router_lockstep`
+# builds two configurations side by side, with no recursive make:
+#   build/<harness>/STEM/            from rtl/; STEM = CONFIG, then '_'-separated flags: plant (from the
+#                                    planted mutant's copy of rtl/, PLANT_MUTANT_<harness>), nobulletin
+#                                    (the router with BULLETIN=0), s1 / s4 (the router at that SPEEDUP)
+#   build/mutants/NAME/<harness>_CONFIG/  from mutant NAME's copy of rtl/ (the router at SPEEDUP)
+# e.g. build/router/small_plant/, build/router/mid_s1/, build/router/small_nobulletin/. The make
+# targets that run a harness (lockstep-router ...) pick the directory from CONFIG, PLANT, MUTANT,
+# BULLETIN and SPEEDUP (*_DIR below).
+stem_cfg      = $(firstword $(subst _, ,$(1)))
+stem_flag     = $(filter $(2),$(wordlist 2,9,$(subst _, ,$(1))))
+stem_bulletin = $(if $(call stem_flag,$(1),nobulletin),0,1)
+stem_speedup  = $(or $(patsubst s%,%,$(call stem_flag,$(1),s1 s2 s4)),2)
+# the RTL a stem of harness H is built from, and what must be made first (a mutant's copy)
+stem_rtl      = $(if $(call stem_flag,$(1),plant),$(BUILD)/mutants/$(PLANT_MUTANT_$(2))/rtl,rtl)
+stem_dep      = $(if $(call stem_flag,$(1),plant),$(BUILD)/mutants/$(PLANT_MUTANT_$(2))/rtl/.applied)
+# (a mutant may leave a signal unused: its warnings do not stop the build)
+stem_vflags   = $(if $(call stem_flag,$(1),plant),-Wno-fatal)
+# a mutant's stem NAME/<harness>_CONFIG
+mut_name      = $(firstword $(subst /, ,$(1)))
+mut_cfg       = $(lastword $(subst _, ,$(lastword $(subst /, ,$(1)))))
+# the directory of the harness the variables name (a stem above)
+run_stem      = $(CONFIG)$(if $(filter 1,$(PLANT)),_plant)
+RCU_DIR  = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/rcu_$(CONFIG),$(BUILD)/rcu/$(run_stem))
 # every Verilator run reads the project's lint waivers, written once in rtl/lint.vlt
 VLT   := rtl/lint.vlt
 VLINT := verilator --lint-only -Wall $(VLT) -Irtl -f rtl/files.f
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 --trace-fst -Wall --x-assign fast --x-initial fast $(VLT)
 # A harness verilated and built, written once (the rcu, router and fault lock-steps and the SystemC
-# router): $(call VERILATE,TOOL,TOP,RTLDIR,DIR,EXE,SRC,ARGS,CFLAGS,OBJS) runs TOOL (verilator and its
-# flags) on RTLDIR/TOP.v (RTLDIR: rtl, or a mutant's copy) with CONFIG's P A H G and ARGS, and builds
-# the harness SRC into DIR/EXE with -O2, -Icsim, DOAR_P/A/H/G and CFLAGS, linking OBJS (paths in the
-# repository). Verilator's output goes to DIR/build.log; on failure its last 30 lines are shown.
-cfg_word = $(word $(1),$(call dfly,$(CONFIG)))
+# router): $(call VERILATE,TOOL,TOP,RTLDIR,DIR,EXE,SRC,ARGS,CFLAGS,OBJS,CFG) runs TOOL (verilator and
+# its flags) on RTLDIR/TOP.v (RTLDIR: rtl, or a mutant's copy) with configuration CFG's P A H G and
+# ARGS, and builds the harness SRC into DIR/EXE with -O2, -Icsim, DOAR_P/A/H/G and CFLAGS, linking
+# OBJS (paths in the repository). Verilator's output goes to DIR/build.log; on failure its last 30
+# lines are shown.
+cfg_word = $(word $(1),$(call dfly,$(2)))
 define VERILATE
 @mkdir -p $(4)
 @rm -f $@   # Verilator's own make does not see our libraries change: relink for sure
 $(1) -I$(3) $(3)/$(2).v --top-module $(2) \
-  -GP=$(call cfg_word,1) -GA=$(call cfg_word,2) -GH=$(call cfg_word,3) -GG=$(call cfg_word,4) $(7) \
-  -CFLAGS "-O2 -I$(CURDIR)/csim -DDOAR_P=$(call cfg_word,1) -DDOAR_A=$(call cfg_word,2) -DDOAR_H=$(call cfg_word,3) -DDOAR_G=$(call cfg_word,4) $(8)" \
+  -GP=$(call cfg_word,1,$(10)) -GA=$(call cfg_word,2,$(10)) -GH=$(call cfg_word,3,$(10)) -GG=$(call cfg_word,4,$(10)) $(7) \
+  -CFLAGS "-O2 -I$(CURDIR)/csim -DDOAR_P=$(call cfg_word,1,$(10)) -DDOAR_A=$(call cfg_word,2,$(10)) -DDOAR_H=$(call cfg_word,3,$(10)) -DDOAR_G=$(call cfg_word,4,$(10)) $(8)" \
   -LDFLAGS "$(addprefix $(CURDIR)/,$(9))" \
   --Mdir $(4) -o $(5) $(addprefix $(CURDIR)/,$(6)) > $(4)/build.log 2>&1 \
   || { tail -30 $(4)/build.log; exit 1; }
@@ -77,9 +98,13 @@ synth-rcu:
 	 [ "$${brams:-0}" -gt 0 ] || { echo "synth rcu: FAIL tables were not mapped to block RAM"; exit 1; }
 
 # ---------------- the route-compute unit lock-step ----------------
-$(RCU_DIR)/rcu_lockstep: $(RTL_SRC) $(RTL_HDR) $(call mutant_dep,rcu) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
-	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call mutant_vflags,rcu),rcu,$(call rtl_of,rcu),$(RCU_DIR),rcu_lockstep,\
-	  tb/rcu_lockstep.cpp,,,$(BUILD)/libdoar.a)
+RCU_DEPS := $(RTL_SRC) $(RTL_HDR) tb/rcu_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+$(BUILD)/rcu/%/rcu_lockstep: $(RCU_DEPS) $$(call stem_dep,$$*,rcu)
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call stem_vflags,$*),rcu,$(call stem_rtl,$*,rcu),$(@D),rcu_lockstep,\
+	  tb/rcu_lockstep.cpp,,,$(BUILD)/libdoar.a,$(call stem_cfg,$*))
+$(BUILD)/mutants/%/rcu_lockstep: $(RCU_DEPS) $(BUILD)/mutants/$$(call mut_name,$$*)/rtl/.applied
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) -Wno-fatal,rcu,$(BUILD)/mutants/$(call mut_name,$*)/rtl,$(@D),rcu_lockstep,\
+	  tb/rcu_lockstep.cpp,,,$(BUILD)/libdoar.a,$(call mut_cfg,$*))
 
 # make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [REQUIRE_COVERAGE=1]: fails on any
 # mismatch (the harness exits 1). Coverage holes (a short run, CYCLES=10000: the harness exits 3 and
@@ -91,16 +116,22 @@ lockstep-rcu: $(RCU_DIR)/rcu_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	  if [ $$rc -eq 3 ] && [ "$(REQUIRE_COVERAGE)" != 1 ]; then exit 0; fi; exit $$rc
 
 # ---------------- the whole router lock-step ----------------
-ROUTER_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/router_$(CONFIG),$(BUILD)/router/$(CONFIG)$(PLANT_SUFFIX)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),))
+ROUTER_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/router_$(CONFIG),$(BUILD)/router/$(run_stem)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),))
 # tianhe's verilated router is ~220 MB of C++ (one 0.6-2.5 MB function per file): at Verilator's
 # default -Os a file takes minutes, at -O1 ~20 s; the rarely run __Slow files (set-up, trace
 # declarations) at -O0. Build ~25 min on 2 cores (docs/RESULTS.md "Router v2").
 ROUTER_MAKEFLAGS_tianhe := -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0"
 
-$(ROUTER_DIR)/router_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,router) tb/router_lockstep.cpp tb/router_lockstep.vlt tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
-	$(call VERILATE,verilator $(VERILATOR_FLAGS) tb/router_lockstep.vlt $(call mutant_vflags,router),router,$(call rtl_of,router),$(ROUTER_DIR),router_lockstep,\
-	  tb/router_lockstep.cpp,-GBULLETIN=$(BULLETIN) -GSPEEDUP=$(SPEEDUP) $(ROUTER_MAKEFLAGS_$(CONFIG)),\
-	  -I$(CURDIR)/tb -DDOAR_BULLETIN=$(BULLETIN) -DDOAR_SPEEDUP=$(SPEEDUP),$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a)
+ROUTER_DEPS := $(RTL_SRC) $(RTL_INC) tb/router_lockstep.cpp tb/router_lockstep.vlt tb/harness_common.h tb/router_ports.h \
+               $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+# $(call ROUTER_BUILD,RTLDIR,VFLAGS,CFG,BULLETIN,SPEEDUP)
+ROUTER_BUILD = $(call VERILATE,verilator $(VERILATOR_FLAGS) tb/router_lockstep.vlt $(2),router,$(1),$(@D),router_lockstep,\
+  tb/router_lockstep.cpp,-GBULLETIN=$(4) -GSPEEDUP=$(5) $(ROUTER_MAKEFLAGS_$(3)),\
+  -I$(CURDIR)/tb -DDOAR_BULLETIN=$(4) -DDOAR_SPEEDUP=$(5),$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a,$(3))
+$(BUILD)/router/%/router_lockstep: $(ROUTER_DEPS) $$(call stem_dep,$$*,router)
+	$(call ROUTER_BUILD,$(call stem_rtl,$*,router),$(call stem_vflags,$*),$(call stem_cfg,$*),$(call stem_bulletin,$*),$(call stem_speedup,$*))
+$(BUILD)/mutants/%/router_lockstep: $(ROUTER_DEPS) $(BUILD)/mutants/$$(call mut_name,$$*)/rtl/.applied
+	$(call ROUTER_BUILD,$(BUILD)/mutants/$(call mut_name,$*)/rtl,-Wno-fatal,$(call mut_cfg,$*),$(BULLETIN),$(SPEEDUP))
 
 # make lockstep-router CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock]
 lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
@@ -108,10 +139,14 @@ lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifes
 	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
 
 # ---------------- the fault-handling units lock-step ----------------
-FAULT_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/fault_$(CONFIG),$(BUILD)/fault/$(CONFIG)$(PLANT_SUFFIX))
-$(FAULT_DIR)/fault_lockstep: $(RTL_SRC) $(RTL_INC) $(call mutant_dep,fault) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
-	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call mutant_vflags,fault),fault,$(call rtl_of,fault),$(FAULT_DIR),fault_lockstep,\
-	  tb/fault_lockstep.cpp,,-I$(CURDIR)/tb,$(BUILD)/libdoar.a)
+FAULT_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/fault_$(CONFIG),$(BUILD)/fault/$(run_stem))
+FAULT_DEPS := $(RTL_SRC) $(RTL_INC) tb/fault_lockstep.cpp tb/harness_common.h $(BUILD)/libdoar.a
+$(BUILD)/fault/%/fault_lockstep: $(FAULT_DEPS) $$(call stem_dep,$$*,fault)
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) $(call stem_vflags,$*),fault,$(call stem_rtl,$*,fault),$(@D),fault_lockstep,\
+	  tb/fault_lockstep.cpp,,-I$(CURDIR)/tb,$(BUILD)/libdoar.a,$(call stem_cfg,$*))
+$(BUILD)/mutants/%/fault_lockstep: $(FAULT_DEPS) $(BUILD)/mutants/$$(call mut_name,$$*)/rtl/.applied
+	$(call VERILATE,verilator $(VERILATOR_FLAGS) -Wno-fatal,fault,$(BUILD)/mutants/$(call mut_name,$*)/rtl,$(@D),fault_lockstep,\
+	  tb/fault_lockstep.cpp,,-I$(CURDIR)/tb,$(BUILD)/libdoar.a,$(call mut_cfg,$*))
 
 # make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1]: exit 0 only with 0 mismatches.
 lockstep-fault: $(FAULT_DIR)/fault_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
@@ -130,9 +165,12 @@ flit-fields-check:
 	  echo "flit-fields-check: FAIL $(RTL_HDR) differs from csim/flit.h (run make flit-fields)"; exit 1; }
 	@echo "flit-fields: $(RTL_HDR) matches csim/flit.h, csim/fault.h, csim/alloc.h"
 
-# verilator -Wall lint and Icarus elaboration, every config; every mutant still applies.
+# verilator -Wall lint and Icarus elaboration, every config; every mutant still applies; the router's
+# port list (tb/router_ports.h) agrees with rtl/router.v and the ECP5 board top.
 lint: flit-fields-check
 	@python3 scripts/mutate.py check
+	@python3 scripts/check_router_ports.py --configs-mk $(BUILD)/configs.mk
+	@out=$$(tests/router_ports_test.sh $(BUILD)/configs.mk) || { echo "$$out"; exit 1; }; echo "$$out" | tail -1
 	@missing="$(filter-out $(RTL_SRC),$(wildcard rtl/*.v))"; gone="$(filter-out $(wildcard rtl/*.v),$(RTL_SRC))"; \
 	 if [ -n "$$missing$$gone" ]; then echo "lint: rtl/files.f does not match rtl/*.v (not listed: $$missing; no such file: $$gone)"; exit 1; fi; \
 	 echo "lint: rtl/files.f lists the $(words $(RTL_SRC)) RTL files"
@@ -192,9 +230,9 @@ wave: $(BUILD)/router/small/router_lockstep $(BUILD)/fault/small/fault_lockstep 
 # ---------------- SystemC: the router as a Verilator --sc module ----------------
 SYSTEMC_ENV := SYSTEMC_INCLUDE=/usr/include SYSTEMC_LIBDIR=/usr/lib/$(shell gcc -print-multiarch)
 SC_DIR = $(BUILD)/systemc/$(CONFIG)
-$(SC_DIR)/router_sc: $(RTL_SRC) $(RTL_INC) tb/router_sc_main.cpp tb/harness_common.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
-	$(call VERILATE,$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall $(VLT),router,rtl,$(SC_DIR),router_sc,\
-	  tb/router_sc_main.cpp,,-I$(CURDIR)/tb,$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a)
+$(BUILD)/systemc/%/router_sc: $(RTL_SRC) $(RTL_INC) tb/router_sc_main.cpp tb/harness_common.h tb/router_ports.h $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
+	$(call VERILATE,$(SYSTEMC_ENV) verilator --sc --exe --build -j 2 -O2 -Wall $(VLT),router,rtl,$(@D),router_sc,\
+	  tb/router_sc_main.cpp,,-I$(CURDIR)/tb,$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a,$*)
 
 # make systemc-router [CONFIG=small CYCLES=20000]: packets in, delivery checked, in SystemC.
 systemc-router: $(SC_DIR)/router_sc $(BUILD)/tables/$(CONFIG)/manifest.txt

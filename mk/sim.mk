@@ -32,19 +32,19 @@ bench-mpi: build mpi
 	@scripts/bench_mpi.sh $(BUILD)/doar $(BUILD)/doar-mpi
 
 # make bench: speeds, each measured in this run.
-bench: build
+# (the harnesses it times are its prerequisites: built, side by side under -j, before any timing)
+bench: build $(foreach c,small mid,$(BUILD)/router/$(c)/router_lockstep $(BUILD)/tables/$(c)/manifest.txt) \
+       $(foreach c,$(CONFIGS),$(BUILD)/rcu/$(c)/rcu_lockstep $(BUILD)/tables/$(c)/manifest.txt)
 	@echo "== network simulator: router-cycles per second, one core, UR 0.3 (doar sim), cycle by cycle and in blocks; target mid 1.3 M, paper 750 k; then S=1 vs S=2"
 	@BENCH_BASELINE="$(BENCH_BASELINE)" scripts/bench_sim.sh $(BUILD)/doar
 	@echo "== static checker"
 	@for c in mid paper; do $(BUILD)/doar check $$c --quiet | grep -E "time=|^check: ok"; done
 	@echo "== router: C model alone, Verilator alone (router-cycles per second, same stimulus)"
 	@for c in small mid; do \
-	  $(MAKE) --no-print-directory $(BUILD)/router/$$c/router_lockstep $(BUILD)/tables/$$c/manifest.txt CONFIG=$$c >/dev/null || exit 1; \
 	  for m in c rtl; do $(BUILD)/router/$$c/router_lockstep --tables $(BUILD)/tables/$$c --cycles 300000 --mode $$m --quiet | tail -n 1; done; \
 	done
 	@echo "== route-compute unit: C model alone, Verilator alone, lock-step (same stimulus)"
 	@for c in $(CONFIGS); do \
-	  $(MAKE) --no-print-directory $(BUILD)/rcu/$$c/rcu_lockstep $(BUILD)/tables/$$c/manifest.txt CONFIG=$$c >/dev/null || exit 1; \
 	  n=1000000; [ $$c = tianhe ] && n=100000; \
 	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --mode c --quiet | tail -n 1; \
 	  $(BUILD)/rcu/$$c/rcu_lockstep --tables $(BUILD)/tables/$$c --cycles $$n --mode rtl --quiet | tail -n 1; \

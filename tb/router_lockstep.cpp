@@ -20,6 +20,7 @@
 #include "harness_common.h"
 #include "router.h"
 #include "router_env.h"
+#include "router_ports.h"
 #include "tables_image.h"
 
 #ifndef DOAR_SPEEDUP
@@ -98,129 +99,92 @@ class Run {
 };
 
 
+// The widths of rtl/router.v's ports for this router (tb/router_ports.h's width names).
+#define ROUTER_PORT_WIDTHS(t)                                                                      \
+    const int K = (t).k, H = (t).h, AH = (t).a * (t).h, GW = router_port_width((t).g),           \
+              BW = router_port_width((t).a), TAW = router_port_width((t).p + (t).a + (t).g);    \
+    (void)K; (void)H; (void)AH; (void)GW; (void)BW; (void)TAW
+
+// Every input port from the cycle's router_in and the configuration (tb/router_ports.h).
 void Run::apply(const router_in &in, int rst) {
     Vrouter &v = *top_;
-    const int K = t_.k, H = t_.h;
+    ROUTER_PORT_WIDTHS(t_);
+    const router_cfg_in &cfg = cfg_;
     v.rst = (CData)rst;
-    v.cfg_gid = cfg_.gid;
-    v.cfg_bid = cfg_.bid;
-    Bits wired(t_.ah);
-    for (int j = 0; j < t_.ah; j++) wired.set(j, 1, (uint64_t)gbm_test(&cfg_.wired, j));
-    put(v.cfg_wired, wired, t_.ah);
-    v.cfg_seed = cfg_.seed;
-    Bits iv(K), ih(K), it(K), ivc(2 * K), id(64 * K), cv(K), cvc(2 * K), sv(K), sb(H * K), ms(K);
-    for (int i = 0; i < K; i++) {
-        iv.set(i, 1, in.in[i].valid);
-        ih.set(i, 1, in.in[i].head);
-        it.set(i, 1, in.in[i].tail);
-        ivc.set(2 * i, 2, in.in[i].vc);
-        id.set(64 * i, 64, in.in[i].data);
-        cv.set(i, 1, in.cr_valid[i]);
-        cvc.set(2 * i, 2, in.cr_vc[i]);
-        sv.set(i, 1, in.sb_valid[i]);
-        sb.set(H * i, H, in.sb_bits[i]);
+#define APPLY(name, W, N, KIND, FIELD)                                                             \
+    {                                                                                              \
+        Bits b((W) * (N));                                                                         \
+        for (int i = 0; i < (N); i++) b.set((W) * i, (W), ROUTER_PORT_GET(KIND, FIELD, i));        \
+        put(v.name, b, (W) * (N));                                                                 \
     }
-    ms.set(0, K, in.mw_set);
-    Bits ccv(K), fs(K), fi(K);
-    for (int i = 0; i < K; i++) ccv.set(i, 1, in.ctl_cr_valid[i]);
-    fs.set(0, K, in.fw_src);
-    fi.set(0, K, in.fw_int);
-    put(v.ctl_cr_in_valid, ccv, K);
-    v.ev_valid = (CData)in.ev_valid; v.ev_kind = (CData)(in.ev_kind & 3); v.ev_port = (CData)(in.ev_port & 63);
-    v.fw_valid = (CData)in.fw_valid; v.fw_port = (CData)(in.fw_port & 63);
-    harness_put_int(v.fw_entry, (uint64_t)in.fw_entry);   // TAW bits: 10 on tianhe, not a CData
-    put(v.fw_src, fs, K); put(v.fw_int, fi, K);
-    put(v.in_valid, iv, K); put(v.in_head, ih, K); put(v.in_tail, it, K); put(v.in_vc, ivc, 2 * K);
-    put(v.in_data, id, 64 * K); put(v.cr_in_valid, cv, K); put(v.cr_in_vc, cvc, 2 * K);
-    put(v.sb_in_valid, sv, K); put(v.sb_in_bits, sb, H * K);
-    v.tw_valid = (CData)in.tw_valid; v.tw_port = (CData)in.tw_port; v.tw_table = (CData)in.tw_table;
-    harness_put_int(v.tw_addr, (uint64_t)in.tw_addr); v.tw_data = in.tw_data;
-    v.mw_valid = (CData)in.mw_valid; v.mw_port = (CData)in.mw_port; v.mw_group = (CData)in.mw_group;
-    put(v.mw_set, ms, K);
+    ROUTER_PORTS_IN(APPLY)
+#undef APPLY
 }
 
-void Run::read_rtl(router_out &a) {
+// Every output port into a router_out (and the event input's ready) (tb/router_ports.h), and the
+// two congestion bitmaps the lock-step compares directly.
+void Run::read_rtl(router_out &out) {
     Vrouter &v = *top_;
-    const int K = t_.k;
-    Bits ov(K), oh(K), ot(K), ovc(2 * K), od(64 * K), cv(K), cvc(2 * K), of(K);
-    get(v.out_valid, ov); get(v.out_head, oh); get(v.out_tail, ot); get(v.out_vc, ovc); get(v.out_data, od);
-    get(v.cr_out_valid, cv); get(v.cr_out_vc, cvc); get(v.overflow, of);
-    Bits ccv(K), dv(K), dvc(4 * K);
-    get(v.ctl_cr_out_valid, ccv); get(v.discard, dv); get(v.discard_vcs, dvc);
-    memset(&a, 0, sizeof a);
-    a.discard = dv.get(0, K);
-    for (int o = 0; o < K; o++) {
-        a.ctl_cr_valid[o] = (uint8_t)ccv.get(o, 1);
-        a.discard_vcs[o] = (uint8_t)dvc.get(4 * o, 4);
+    ROUTER_PORT_WIDTHS(t_);
+    memset(&out, 0, sizeof out);
+    int ready = 0;
+#define READ(name, W, N, KIND, FIELD, WHEN)                                                        \
+    {                                                                                              \
+        Bits b((W) * (N));                                                                         \
+        get(v.name, b);                                                                            \
+        for (int i = 0; i < (N); i++) ROUTER_PORT_SET(KIND, FIELD, i, b.get((W) * i, (W)));        \
     }
-    ev_ready_rtl_ = v.ev_ready;
-    Bits cl(K), cg(t_.a * t_.h);
+    ROUTER_PORTS_OUT(READ)
+#undef READ
+    ev_ready_rtl_ = ready;
+    Bits cl(K), cg(AH);
     get(v.rootp->router__DOT__cong_local, cl);
     get(v.rootp->router__DOT__cong_group, cg);
     congl_rtl_ = cl.get(0, K);
     memset(&congg_rtl_, 0, sizeof congg_rtl_);
-    for (int j = 0; j < t_.a * t_.h; j++)
+    for (int j = 0; j < AH; j++)
         if (cg.get(j, 1)) congg_rtl_.w[j >> 6] |= (uint64_t)1 << (j & 63);
-    for (int o = 0; o < K; o++) {
-        a.out[o] = flit{(uint8_t)ov.get(o, 1), (uint8_t)oh.get(o, 1), (uint8_t)ot.get(o, 1), (uint8_t)ovc.get(2 * o, 2),
-                        od.get(64 * o, 64)};
-        a.cr_valid[o] = (uint8_t)cv.get(o, 1);
-        a.cr_vc[o] = (uint8_t)cvc.get(2 * o, 2);
-    }
-    a.sb_valid = (uint8_t)v.sb_out_valid;
-    a.sb_bits = (uint64_t)v.sb_out_bits;
-    a.overflow = of.get(0, K);
 }
 
-int Run::compare(long cycle, const router_out &e, const router_out &a, std::string &report, const router_in &in) {
-    const int K = t_.k;
+// Every output port, element by element (tb/router_ports.h: WHEN says which elements mean
+// something); an invalid flit is expected as zeros.
+int Run::compare(long cycle, const router_out &exp, const router_out &a, std::string &report, const router_in &in) {
+    ROUTER_PORT_WIDTHS(t_);
+    router_out e = exp;
+    for (int o = 0; o < K; o++)
+        if (!e.out[o].valid) e.out[o] = flit{0, 0, 0, 0, 0};
     char buf[512];
     int bad = 0;
-    for (int o = 0; o < K; o++) {
-        flit ex = e.out[o], ac = a.out[o];
-        if (!ex.valid) ex = flit{0, 0, 0, 0, 0};
-        if (ac.valid != ex.valid || ac.head != ex.head || ac.tail != ex.tail || ac.vc != ex.vc || ac.data != ex.data) {
-            snprintf(buf, sizeof buf, "  port %d flit out: expected v=%d h=%d t=%d vc=%d data=%016" PRIx64
-                     ", actual v=%d h=%d t=%d vc=%d data=%016" PRIx64 "\n", o, ex.valid, ex.head, ex.tail, ex.vc,
-                     ex.data, ac.valid, ac.head, ac.tail, ac.vc, ac.data);
-            report += buf;
-            bad = 1;
-        }
-        if (a.cr_valid[o] != e.cr_valid[o] || (e.cr_valid[o] && a.cr_vc[o] != e.cr_vc[o])) {
-            snprintf(buf, sizeof buf, "  port %d credit out: expected %d/vc%d, actual %d/vc%d\n", o, e.cr_valid[o],
-                     e.cr_vc[o], a.cr_valid[o], a.cr_vc[o]);
-            report += buf;
-            bad = 1;
-        }
+#define CMP(name, W, N, KIND, FIELD, WHEN)                                                         \
+    for (int i = 0; i < (N); i++) {                                                                \
+        uint64_t ev, av;                                                                           \
+        bool when;                                                                                 \
+        {                                                                                          \
+            const router_out &out = e;                                                             \
+            const int ready = ev_ready_c_;                                                         \
+            (void)out; (void)ready;                                                                \
+            ev = ROUTER_PORT_GET(KIND, FIELD, i);                                                  \
+            when = (WHEN) != 0;                                                                    \
+        }                                                                                          \
+        {                                                                                          \
+            const router_out &out = a;                                                             \
+            const int ready = ev_ready_rtl_;                                                       \
+            (void)out; (void)ready;                                                                \
+            av = ROUTER_PORT_GET(KIND, FIELD, i);                                                  \
+        }                                                                                          \
+        if (when && ev != av) {                                                                    \
+            if ((N) > 1) snprintf(buf, sizeof buf, "  port %d %s: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", \
+                                  i, #name, ev, av);                                               \
+            else snprintf(buf, sizeof buf, "  %s: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", #name, ev, av); \
+            report += buf;                                                                         \
+            bad = 1;                                                                               \
+        }                                                                                          \
     }
-    if (a.sb_valid != e.sb_valid || (e.sb_valid && a.sb_bits != e.sb_bits)) {
-        snprintf(buf, sizeof buf, "  side-band out: expected %d/0x%" PRIx64 ", actual %d/0x%" PRIx64 "\n", e.sb_valid,
-                 e.sb_bits, a.sb_valid, a.sb_bits);
-        report += buf;
-        bad = 1;
-    }
-    for (int o = 0; o < K; o++) {
-        int ed = (int)((e.discard >> o) & 1), ad = (int)((a.discard >> o) & 1);
-        if (ed != ad || (ed && e.discard_vcs[o] != a.discard_vcs[o]) || e.ctl_cr_valid[o] != a.ctl_cr_valid[o]) {
-            snprintf(buf, sizeof buf, "  port %d discard/control credit: expected %d vcs 0x%x / %d, actual %d vcs 0x%x / %d\n", o,
-                     ed, e.discard_vcs[o], e.ctl_cr_valid[o], ad, a.discard_vcs[o], a.ctl_cr_valid[o]);
-            report += buf;
-            bad = 1;
-        }
-    }
-    if (ev_ready_rtl_ != ev_ready_c_) {
-        snprintf(buf, sizeof buf, "  event input ready: expected %d, actual %d\n", ev_ready_c_, ev_ready_rtl_);
-        report += buf;
-        bad = 1;
-    }
+    ROUTER_PORTS_OUT(CMP)
+#undef CMP
     if (congl_rtl_ != congl_c_ || memcmp(&congg_rtl_, &congg_c_, sizeof congg_c_) != 0) {
         snprintf(buf, sizeof buf, "  congestion: CongL expected 0x%" PRIx64 ", actual 0x%" PRIx64 "; group bitmap %s\n",
                  congl_c_, congl_rtl_, memcmp(&congg_rtl_, &congg_c_, sizeof congg_c_) ? "differs" : "agrees");
-        report += buf;
-        bad = 1;
-    }
-    if (a.overflow != e.overflow) {
-        snprintf(buf, sizeof buf, "  overflow: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", e.overflow, a.overflow);
         report += buf;
         bad = 1;
     }

@@ -14,6 +14,7 @@
 #include "Vrouter.h"
 #include "harness_common.h"
 #include "router_env.h"
+#include "router_ports.h"
 
 // Verilator --sc port types by width: 1 bool, 2..32 uint32_t, 33..64 uint64_t, wider sc_bv<W>.
 template <int W, bool B = (W == 1), bool S = (W <= 32), bool L = (W <= 64)> struct sc_port_type { typedef sc_bv<W> type; };
@@ -38,10 +39,13 @@ template <int N> void from_sig(const sc_signal<sc_bv<N>> &s, harness::Bits &b) {
     for (int i = 0; i < N; i++) b.set(i, 1, v[i].to_bool() ? 1 : 0);
 }
 
-static const int K = DOAR_P + DOAR_A - 1 + DOAR_H;
-static const int H = DOAR_H;
-static const int AH = DOAR_A * DOAR_H;
-static int clog2(int n) { int b = 1; while ((1 << b) < n) b++; return b; }
+// The widths of rtl/router.v's ports (tb/router_ports.h's width names), known when compiling.
+static constexpr int K = DOAR_P + DOAR_A - 1 + DOAR_H;
+static constexpr int H = DOAR_H;
+static constexpr int AH = DOAR_A * DOAR_H;
+static constexpr int GW = router_port_width(DOAR_G);
+static constexpr int BW = router_port_width(DOAR_A);
+static constexpr int TAW = router_port_width(DOAR_P + DOAR_A + DOAR_G);
 
 int sc_main(int argc, char **argv) {
     harness::Options o;
@@ -59,91 +63,60 @@ int sc_main(int argc, char **argv) {
     const topo &t = ts.t;
 
     sc_clock clk("clk", 10, SC_NS, 0.5, 5, SC_NS, true);   // rising edges at 5, 15, 25 ... ns
-    sc_signal<bool> rst, tw_valid, mw_valid, sb_out_valid, ev_valid, ev_ready, fw_valid;
-    SIG(((DOAR_G > 1) ? 32 - __builtin_clz(DOAR_G - 1) : 1)) cfg_gid;
-    SIG(((DOAR_A > 1) ? 32 - __builtin_clz(DOAR_A - 1) : 1)) cfg_bid;
-    SIG(AH) cfg_wired;
-    sc_signal<uint32_t> cfg_seed, tw_port, tw_table, tw_addr, mw_port, mw_group, ev_kind, ev_port, fw_port, fw_entry;
-    sc_signal<uint64_t> tw_data;
-    SIG(K) in_valid, in_head, in_tail, cr_in_valid, sb_in_valid, mw_set, out_valid, out_head, out_tail, cr_out_valid, overflow;
-    SIG(K) ctl_cr_in_valid, fw_src, fw_int, ctl_cr_out_valid, discard;
-    SIG(2 * K) in_vc, cr_in_vc, out_vc, cr_out_vc;
-    SIG(4 * K) discard_vcs;
-    SIG(64 * K) in_data, out_data;
-    SIG(H * K) sb_in_bits;
-    SIG(H) sb_out_bits;
-
+    sc_signal<bool> rst;
+    // one signal per port, bound by name (tb/router_ports.h)
+#define DECL_IN(name, W, N, KIND, FIELD) SIG((W) * (N)) name;
+#define DECL_OUT(name, W, N, KIND, FIELD, WHEN) SIG((W) * (N)) name;
+    ROUTER_PORTS_IN(DECL_IN)
+    ROUTER_PORTS_OUT(DECL_OUT)
+#undef DECL_IN
+#undef DECL_OUT
     Vrouter top("router");
-    top.clk(clk); top.rst(rst); top.cfg_gid(cfg_gid); top.cfg_bid(cfg_bid); top.cfg_wired(cfg_wired);
-    top.cfg_seed(cfg_seed); top.in_valid(in_valid); top.in_head(in_head); top.in_tail(in_tail); top.in_vc(in_vc);
-    top.in_data(in_data); top.cr_in_valid(cr_in_valid); top.cr_in_vc(cr_in_vc); top.sb_in_valid(sb_in_valid);
-    top.sb_in_bits(sb_in_bits); top.tw_valid(tw_valid); top.tw_port(tw_port); top.tw_table(tw_table);
-    top.tw_addr(tw_addr); top.tw_data(tw_data); top.mw_valid(mw_valid); top.mw_port(mw_port); top.mw_group(mw_group);
-    top.mw_set(mw_set); top.out_valid(out_valid); top.out_head(out_head); top.out_tail(out_tail); top.out_vc(out_vc);
-    top.out_data(out_data); top.cr_out_valid(cr_out_valid); top.cr_out_vc(cr_out_vc); top.sb_out_valid(sb_out_valid);
-    top.sb_out_bits(sb_out_bits); top.overflow(overflow);
-    top.ev_valid(ev_valid); top.ev_kind(ev_kind); top.ev_port(ev_port); top.ev_ready(ev_ready);
-    top.ctl_cr_in_valid(ctl_cr_in_valid); top.fw_valid(fw_valid); top.fw_port(fw_port); top.fw_entry(fw_entry);
-    top.fw_src(fw_src); top.fw_int(fw_int); top.ctl_cr_out_valid(ctl_cr_out_valid); top.discard(discard);
-    top.discard_vcs(discard_vcs);
+    top.clk(clk);
+    top.rst(rst);
+#define BIND_IN(name, W, N, KIND, FIELD) top.name(name);
+#define BIND_OUT(name, W, N, KIND, FIELD, WHEN) top.name(name);
+    ROUTER_PORTS_IN(BIND_IN)
+    ROUTER_PORTS_OUT(BIND_OUT)
+#undef BIND_IN
+#undef BIND_OUT
 
     router_params prm;
     router_default_params(&t, &prm);
     int rid = topo_router(&t, t.g > 2 ? 2 : 0, t.a > 1 ? 1 : 0);
     router_env env;
     env_init(&env, &t, &ts, &prm, rid, o.seed);
-    cfg_gid.write(topo_gid(&t, rid));
-    cfg_bid.write(topo_bid(&t, rid));
-    harness::Bits wb(AH);
-    for (int j = 0; j < AH; j++) wb.set(j, 1, (uint64_t)gbm_test(&ts.rcfg[rid].wired, j));
-    to_sig(cfg_wired, wb, AH);
-    cfg_seed.write((uint32_t)o.seed);
-    (void)clog2;
+    router_cfg_in cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.gid = topo_gid(&t, rid);
+    cfg.bid = topo_bid(&t, rid);
+    cfg.wired = ts.rcfg[rid].wired;
+    cfg.seed = (uint32_t)o.seed;
 
     long cycle = 0;
     auto step = [&](const router_in &in, int reset) {
-        harness::Bits iv(K), ih(K), it(K), ivc(2 * K), id(64 * K), cv(K), cvc(2 * K), sv(K), sb(H * K), ms(K);
-        for (int i = 0; i < K; i++) {
-            iv.set(i, 1, in.in[i].valid); ih.set(i, 1, in.in[i].head); it.set(i, 1, in.in[i].tail);
-            ivc.set(2 * i, 2, in.in[i].vc); id.set(64 * i, 64, in.in[i].data);
-            cv.set(i, 1, in.cr_valid[i]); cvc.set(2 * i, 2, in.cr_vc[i]);
-            sv.set(i, 1, in.sb_valid[i]); sb.set(H * i, H, in.sb_bits[i]);
-        }
-        ms.set(0, K, in.mw_set);
         rst.write(reset);
-        to_sig(in_valid, iv, K); to_sig(in_head, ih, K); to_sig(in_tail, it, K); to_sig(in_vc, ivc, 2 * K);
-        to_sig(in_data, id, 64 * K); to_sig(cr_in_valid, cv, K); to_sig(cr_in_vc, cvc, 2 * K);
-        to_sig(sb_in_valid, sv, K); to_sig(sb_in_bits, sb, H * K); to_sig(mw_set, ms, K);
-        tw_valid.write(in.tw_valid); tw_port.write(in.tw_port); tw_table.write(in.tw_table);
-        tw_addr.write(in.tw_addr); tw_data.write(in.tw_data);
-        mw_valid.write(in.mw_valid); mw_port.write(in.mw_port); mw_group.write(in.mw_group);
-        harness::Bits ccv(K), fs(K), fi(K);
-        for (int i = 0; i < K; i++) ccv.set(i, 1, in.ctl_cr_valid[i]);
-        fs.set(0, K, in.fw_src);
-        fi.set(0, K, in.fw_int);
-        to_sig(ctl_cr_in_valid, ccv, K); to_sig(fw_src, fs, K); to_sig(fw_int, fi, K);
-        ev_valid.write(in.ev_valid); ev_kind.write((uint32_t)in.ev_kind & 3); ev_port.write((uint32_t)in.ev_port & 63);
-        fw_valid.write(in.fw_valid); fw_port.write((uint32_t)in.fw_port & 63); fw_entry.write((uint32_t)in.fw_entry);
+#define APPLY(name, W, N, KIND, FIELD)                                                             \
+    {                                                                                              \
+        harness::Bits b((W) * (N));                                                                \
+        for (int i = 0; i < (N); i++) b.set((W) * i, (W), ROUTER_PORT_GET(KIND, FIELD, i));        \
+        to_sig(name, b, (W) * (N));                                                                \
+    }
+        ROUTER_PORTS_IN(APPLY)
+#undef APPLY
         sc_start(1, SC_NS);            // inputs settle; outputs are this cycle's registers
         router_out out;
         memset(&out, 0, sizeof out);
-        harness::Bits ov(K), oh(K), ot(K), ovc(2 * K), od(64 * K), crv(K), crvc(2 * K), of(K);
-        from_sig(out_valid, ov); from_sig(out_head, oh); from_sig(out_tail, ot); from_sig(out_vc, ovc);
-        from_sig(out_data, od); from_sig(cr_out_valid, crv); from_sig(cr_out_vc, crvc); from_sig(overflow, of);
-        for (int o2 = 0; o2 < K; o2++) {
-            out.out[o2] = flit{(uint8_t)ov.get(o2, 1), (uint8_t)oh.get(o2, 1), (uint8_t)ot.get(o2, 1),
-                               (uint8_t)ovc.get(2 * o2, 2), od.get(64 * o2, 64)};
-            out.cr_valid[o2] = (uint8_t)crv.get(o2, 1);
-            out.cr_vc[o2] = (uint8_t)crvc.get(2 * o2, 2);
-        }
-        out.overflow = of.get(0, K);
-        harness::Bits ccov(K), dv(K), dvc(4 * K);
-        from_sig(ctl_cr_out_valid, ccov); from_sig(discard, dv); from_sig(discard_vcs, dvc);
-        out.discard = dv.get(0, K);
-        for (int o2 = 0; o2 < K; o2++) {
-            out.ctl_cr_valid[o2] = (uint8_t)ccov.get(o2, 1);
-            out.discard_vcs[o2] = (uint8_t)dvc.get(4 * o2, 4);
-        }
+        int ready = 0;
+#define READ(name, W, N, KIND, FIELD, WHEN)                                                        \
+    {                                                                                              \
+        harness::Bits b((W) * (N));                                                                \
+        from_sig(name, b);                                                                         \
+        for (int i = 0; i < (N); i++) ROUTER_PORT_SET(KIND, FIELD, i, b.get((W) * i, (W)));        \
+    }
+        ROUTER_PORTS_OUT(READ)
+#undef READ
+        (void)ready;                   // the event input is never driven here
         if (!reset) env_observe(&env, cycle, &in, &out);
         sc_start(9, SC_NS);            // through the rising edge
         cycle++;
