@@ -141,3 +141,15 @@ fuzz: deps $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS)
 	@rm -rf $(BUILD)/fuzz/smoke
 	@$(foreach t,$(FUZZ_TARGETS),$(call FUZZ_RUN,$(t),$(FUZZ_SMOKE_SECONDS),$(BUILD)/fuzz/smoke/$(t)) &&) rm -rf $(BUILD)/fuzz/tmp
+
+# ---------------- the C sources' layout (.clang-format) ----------------
+# make format rewrites every C and C++ source of the project in the layout .clang-format defines;
+# format-check (part of make lint) fails, naming the first differences, when one does not follow it.
+FORMAT_SRC := $(sort $(wildcard csim/*.c csim/*.h tests/*.c tests/*.h tests/fuzz/*.c tb/*.c tb/*.h tb/*.cpp fpga/*.c))
+.PHONY: format format-check
+format:
+	clang-format -i $(FORMAT_SRC)
+format-check:
+	@out=$$(clang-format --dry-run -Werror $(FORMAT_SRC) 2>&1) || { printf '%s\n' "$$out" | head -30; \
+	  echo "format-check: FAIL: these sources differ from .clang-format (make format rewrites them)"; exit 1; }; \
+	 echo "format-check: $(words $(FORMAT_SRC)) C/C++ sources follow .clang-format ($$(clang-format --version | grep -o 'version [0-9.]*'))"

