@@ -1,12 +1,5 @@
 #include "alloc.h"
-
-/* First set bit of m at or after start, wrapping; -1 if none. The one round-robin primitive of
- * the allocator (rtl/rr_pick.v). */
-static int first_from(uint64_t m, int start) {
-    if (!m) return -1;
-    uint64_t hi = start >= 64 ? 0 : m & (~(uint64_t)0 << start);
-    return __builtin_ctzll(hi ? hi : m);
-}
+#include "rr.h"
 
 void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
     const int vcs = v->vcs, np = v->planes;
@@ -22,7 +15,7 @@ void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
             if (i == v->prio_in && ((vm >> v->prio_vc) & 1) && v->req[i * vcs + v->prio_vc].kind == REQ_MCAST)
                 p = v->prio_vc;
             else
-                p = first_from(vm, v->rr_in[i * np + q]);
+                p = rr_pick(vm, v->rr_in[i * np + q]);
             pick[i * np + q] = (int8_t)p;
         }
     }
@@ -52,7 +45,7 @@ void alloc_stage2(const alloc_out_view *v, alloc_grants *g) {
     }
     /* the bulletin: one multicast takes every slot of its set at once */
     if (v->bulletin && mc_in) {
-        int i = first_from(mc_in, v->rr_mc);
+        int i = rr_pick(mc_in, v->rr_mc);
         int q = 0;
         while (!((v->req_mask[q] >> i) & 1) || v->req[i * np + q].kind != REQ_MCAST) q++;
         g->mc_in = i;
@@ -72,7 +65,7 @@ void alloc_stage2(const alloc_out_view *v, alloc_grants *g) {
                 int i = __builtin_ctzll(c);
                 if ((v->req[i * np + q].ports >> o) & 1) cand |= (uint64_t)1 << i;
             }
-            int i = first_from(cand, v->rr_out[o * np + q]);
+            int i = rr_pick(cand, v->rr_out[o * np + q]);
             g->granted_ports[i * np + q] |= (uint64_t)1 << o;
             g->go[q] |= (uint64_t)1 << i;
             g->out_granted[q] |= (uint64_t)1 << o;

@@ -1,4 +1,5 @@
 #include "fault.h"
+#include "rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,19 +334,19 @@ static int pick(fault_unit *fu) {
         fu->cmd = it.m.kind == FEV_UP ? FCMD_TRAVEL_FR : FCMD_TRAVEL_FD;
         return 1;
     }
-    for (int j = 0; j < fu->k; j++) {
-        int c = (fu->rr + j) % fu->k;
-        if (!fu->inq[c].n) continue;
-        fault_item it = fifo_pop(&fu->inq[c]);
-        fu->in_taken = c;
-        fu->rr = (c + 1) % fu->k;
-        fu->cmd_event = 0;
-        fu->cmd_port = c;
-        fu->cmd_msg = it.m;
-        fu->cmd = it.m.kind == FMSG_FR ? FCMD_MATCH_FR : FCMD_MATCH_FD;
-        return 1;
-    }
-    return 0;
+    uint64_t has = 0;   /* the input FIFOs holding a message */
+    for (int j = 0; j < fu->k; j++)
+        if (fu->inq[j].n) has |= (uint64_t)1 << j;
+    const int c = rr_pick(has, fu->rr);
+    if (c < 0) return 0;
+    fault_item it = fifo_pop(&fu->inq[c]);
+    fu->in_taken = c;
+    fu->rr = (c + 1) % fu->k;
+    fu->cmd_event = 0;
+    fu->cmd_port = c;
+    fu->cmd_msg = it.m;
+    fu->cmd = it.m.kind == FMSG_FR ? FCMD_MATCH_FR : FCMD_MATCH_FD;
+    return 1;
 }
 
 void fault_tick(fault_unit *fu) {

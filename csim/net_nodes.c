@@ -15,6 +15,7 @@
  *   csim/network.c split by concern).
  */
 #include "net_internal.h"
+#include "rr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -85,23 +86,23 @@ static void start_packet(network *n, net_node *nd, int node) {
     const topo *t = &n->t;
     int len = n->prm.packet_len;
     const int vcs = n->prm.rprm.vcs;
-    for (int i = 0; i < vcs; i++) {
-        int v = (nd->rr_vc + i) % vcs;
-        if (nd->cred[v] < len) continue;
-        const net_pkt *pk = &nd->q[nd->q_head];
-        int per_group = t->a * t->p;
-        int src_gid = node / per_group;
-        nd->cur_hdr = flit_header(pk->dst / per_group, (pk->dst / t->p) % t->a, pk->dst % t->p, src_gid, 0, 0, len, 0);
-        nd->cur_body = ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1)) |
-                       pk->mark;
-        nd->cur_vc = v;
-        nd->cur_len = len;
-        nd->cur_left = len;
-        nd->rr_vc = (v + 1) % vcs;
-        nd->q_head = (nd->q_head + 1) % nd->q_cap;
-        nd->q_count--;
-        return;
-    }
+    uint64_t room = 0;   /* the VCs with credits for the whole packet */
+    for (int i = 0; i < vcs; i++)
+        if (nd->cred[i] >= len) room |= (uint64_t)1 << i;
+    const int v = rr_pick(room, nd->rr_vc);
+    if (v < 0) return;
+    const net_pkt *pk = &nd->q[nd->q_head];
+    int per_group = t->a * t->p;
+    int src_gid = node / per_group;
+    nd->cur_hdr = flit_header(pk->dst / per_group, (pk->dst / t->p) % t->a, pk->dst % t->p, src_gid, 0, 0, len, 0);
+    nd->cur_body = ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1)) |
+                   pk->mark;
+    nd->cur_vc = v;
+    nd->cur_len = len;
+    nd->cur_left = len;
+    nd->rr_vc = (v + 1) % vcs;
+    nd->q_head = (nd->q_head + 1) % nd->q_cap;
+    nd->q_count--;
 }
 
 static void sink(network *n, net_node *nd, int node, const flit *f) {

@@ -1,4 +1,5 @@
 #include "rcu.h"
+#include "rr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,10 +54,7 @@ int rcu_lfsr_start(uint32_t lfsr, int width) {
 
 int rcu_first_from64(uint64_t req, int start, int width) {
     uint64_t all = width >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << width) - 1);
-    req &= all;
-    if (!req) return -1;
-    uint64_t hi = req & ~(((uint64_t)1 << start) - 1);
-    return __builtin_ctzll(hi ? hi : req);
+    return rr_pick(req & all, start);
 }
 
 /* Lowest set bit of req in [lo, hi), or -1. */
@@ -274,6 +272,7 @@ static int scan_cand(const rcu_s3 *s, int c, int lo, int hi) {
     return -1;
 }
 
+/* rr_pick's contract (csim/rr.h) over class c, a set that may be wider than 64 bits. */
 static int first_from_cand(const rcu_s3 *s, int c, int start, int width) {
     int k = scan_cand(s, c, start, width);
     return k >= 0 ? k : scan_cand(s, c, 0, start);

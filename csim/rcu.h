@@ -171,7 +171,9 @@ uint32_t rcu_lfsr_next(uint32_t s);
 uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n);   /* rcu_lfsr_next applied n times */
 int rcu_clog2(int n);                      /* bits to index n items, at least 1 */
 int rcu_lfsr_start(uint32_t lfsr, int width);
-/* First set bit at or after `start`, wrapping; -1 if none. */
+/* First set bit at or after `start`, wrapping; -1 if none: rr_pick (csim/rr.h, the round robin
+ * of every arbiter) of req's low `width` bits; _gbm: the same contract over a gport_bitmap,
+ * which may be wider than rr_pick's 64 bits (a*h global ports). */
 int rcu_first_from64(uint64_t req, int start, int width);
 int rcu_first_from_gbm(const gport_bitmap *req, int start, int width);
 const char *rcu_class_name(int cls);

@@ -1,4 +1,5 @@
 #include "router_input.h"
+#include "rr.h"
 
 #include <string.h>
 
@@ -219,8 +220,7 @@ void router_input_credits(router *r, router_wires *w) {
         const int i = __builtin_ctzll(m);
         for (unsigned pv = w->popped[i]; pv; pv &= pv - 1) r->crp[i][__builtin_ctz(pv)]++;
         unsigned owed = r->crp_vcs[i] | w->popped[i];
-        const unsigned hi = owed & (~0u << r->rr_cr[i]);   /* the first owed VC at or after rr_cr */
-        const int v = __builtin_ctz(hi ? hi : owed);
+        const int v = rr_pick(owed, r->rr_cr[i]);   /* owed is not 0: a pop or an old debt */
         if (!--r->crp[i][v]) owed &= ~(1u << v);
         r->crp_vcs[i] = (uint8_t)owed;
         r->rr_cr[i] = (uint8_t)(v + 1 == vcs ? 0 : v + 1);

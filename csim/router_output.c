@@ -1,4 +1,5 @@
 #include "router_output.h"
+#include "rr.h"
 
 #include <string.h>
 
@@ -22,11 +23,10 @@ void router_output_link(router *r, router_wires *w) {
         } else if (w->ctl_wait & bit) {
             w->ctl_ports |= bit;
         } else {
-            for (int n = 0; n < np && q < 0; n++) {
-                int c = r->rr_link[o] + n;
-                if (c >= np) c -= np;
-                if (r->oqs[o * np + c].count) q = c;
-            }
+            uint64_t ne = 0;   /* the planes whose queue holds a flit */
+            for (int c = 0; c < np; c++)
+                if (r->oqs[o * np + c].count) ne |= (uint64_t)1 << c;
+            q = rr_pick(ne, r->rr_link[o]);
             if (q >= 0) r->rr_link[o] = (uint8_t)(q + 1 == np ? 0 : q + 1);
         }
         if (q < 0) continue;

@@ -15,11 +15,14 @@ $(BUILD)/fpga/rcu_signature: fpga/rcu_signature.c $(BUILD)/libdoar.a
 $(ICE40_TABLES)/p00.a.hex: $(BUILD)/doar
 	$(BUILD)/doar tables small --router 2,1 --out $(FPGA_ICE40)/tables >/dev/null
 
+# The route-compute unit's files: rtl/rcu*.v and the round-robin pick it instantiates.
+ICE40_RTL := $(filter rtl/rcu% rtl/rr_pick.v,$(RTL_SRC))
+
 # Build the bitstream and the report; fails when the design does not fit or misses 12 MHz.
 fpga-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 	@mkdir -p $(FPGA_ICE40)
 	$(eval SIG := $(shell $(BUILD)/fpga/rcu_signature $(ICE40_CHECK_CYCLES)))
-	yosys -q -l $(FPGA_ICE40)/yosys.log -p "read_verilog $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v; \
+	yosys -q -l $(FPGA_ICE40)/yosys.log -p "read_verilog $(ICE40_RTL) fpga/ice40_rcu_top.v; \
 	  chparam -set EXPECTED 32'h$(SIG) -set CHECK_CYCLES $(ICE40_CHECK_CYCLES) \
 	    -set INIT_A \"$(ICE40_TABLES)/p00.a.hex\" -set INIT_B \"$(ICE40_TABLES)/p00.b.hex\" \
 	    -set INIT_C \"$(ICE40_TABLES)/p00.c.hex\" ice40_rcu_top; \
@@ -41,7 +44,7 @@ fpga-sim-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 	@for good in 1 0; do sig=$$($(BUILD)/fpga/rcu_signature $(ICE40_SIM_CYCLES)); [ $$good = 1 ] || sig=$$(printf %08x $$((0x$$sig ^ 1))); \
 	  iverilog -g2005 -Irtl -o $(FPGA_ICE40)/tb.vvp -s tb -Ptb.CHECK_CYCLES=$(ICE40_SIM_CYCLES) -Ptb.EXPECTED=32\'h$$sig \
 	    -Ptb.INIT_A='"$(ICE40_TABLES)/p00.a.hex"' -Ptb.INIT_B='"$(ICE40_TABLES)/p00.b.hex"' -Ptb.INIT_C='"$(ICE40_TABLES)/p00.c.hex"' \
-	    $(filter rtl/rcu%,$(RTL_SRC)) fpga/ice40_rcu_top.v tb/ice40_rcu_tb.v || exit 1; \
+	    $(ICE40_RTL) fpga/ice40_rcu_top.v tb/ice40_rcu_tb.v || exit 1; \
 	  out=$$(vvp -n $(FPGA_ICE40)/tb.vvp | grep fpga-sim); echo "$$out (expected signature $$([ $$good = 1 ] && echo right || echo wrong))"; \
 	  if [ $$good = 1 ]; then echo "$$out" | grep -q "green_n=0 red_n=1" || exit 1; \
 	  else echo "$$out" | grep -q "green_n=1 red_n=0" || exit 1; fi; done

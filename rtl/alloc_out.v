@@ -40,7 +40,7 @@ module alloc_out #(
     endgenerate
     wire mc_found;
     wire [KW-1:0] mc_idx;
-    rcu_pick #(.W(K), .IW(KW)) mc_arb (.req(mc_inputs), .start(rr_mc), .found(mc_found), .idx(mc_idx));
+    rr_pick #(.W(K), .IW(KW)) mc_arb (.req(mc_inputs), .start(rr_mc), .found(mc_found), .idx(mc_idx));
     reg [QW-1:0] mc_q;
     reg [S-1:0] mc_row;
     integer a, b;
@@ -79,7 +79,7 @@ module alloc_out #(
                 end
                 wire found;
                 wire [KW-1:0] idx;
-                rcu_pick #(.W(K), .IW(KW)) arb (.req(cand), .start(rr_out[(go_*S+gq)*KW +: KW]), .found(found), .idx(idx));
+                rr_pick #(.W(K), .IW(KW)) arb (.req(cand), .start(rr_out[(go_*S+gq)*KW +: KW]), .found(found), .idx(idx));
                 assign out_granted[go_*S+gq] = found;
                 assign out_winner[(go_*S+gq)*KW +: KW] = idx;
             end

@@ -133,23 +133,11 @@ module fault #(
     wire [BW-1:0] m_b      = cmd_msg[NW +: BW];
     wire [NW-1:0] m_n      = cmd_msg[0 +: NW];
 
-    // round robin pick over the input FIFOs, starting at rr
-    reg [KB-1:0] pick_port;
-    reg          pick_ok;
-    integer j, idx;
-    always @* begin
-        pick_ok = 1'b0;
-        pick_port = {KB{1'b0}};
-        // the first non-empty port at or after rr (wrapping) wins: scan from the far end
-        for (j = K - 1; j >= 0; j = j - 1) begin
-            idx = {{(32-KB){1'b0}}, rr} + j;
-            if (idx >= K) idx = idx - K;
-            if (in_has[idx]) begin
-                pick_ok = 1'b1;
-                pick_port = idx[KB-1:0];
-            end
-        end
-    end
+    // round robin pick over the input FIFOs: the first non-empty port at or after rr (the port
+    // after the last one served), wrapping
+    wire [KB-1:0] pick_port;
+    wire          pick_ok;
+    rr_pick #(.W(K), .IW(KB)) in_arb (.req(in_has), .start(rr), .found(pick_ok), .idx(pick_port));
 
     // the entry and operation of this cycle, broadcast to every port
     wire [PHW-1:0] q = phase - FIRST_OP;

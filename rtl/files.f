@@ -3,6 +3,8 @@
 // (-f) and checks that it names every rtl/*.v. One path per line; // starts a comment.
 // Includes (-Irtl): flit_fields.vh (generated from csim/flit.h), credit_ge.vh; lint waivers: lint.vlt.
 
+// the round-robin pick every arbiter below instantiates (router, fault unit, route compute)
+rtl/rr_pick.v
 // the router (router v2): a structural top and its units, csim/ file for file
 rtl/router.v
 rtl/router_input.v
@@ -26,6 +28,5 @@ rtl/rcu_c_decode.v
 rtl/rcu_decide.v
 rtl/rcu_expand.v
 rtl/rcu_lfsr.v
-rtl/rcu_pick.v
 rtl/rcu_rtb_filter.v
 rtl/rcu_table_ram.v

@@ -79,14 +79,13 @@ module router_bulletin #(
     reg [FW-1:0] fr;
     reg [RW-1:0] er;
     reg [K*4-1:0] res_cand;            // input i, VC v at i*4+v: a multicast head that may reserve
-    reg [K-1:0] res_in_cand, res_pick, res_upper, res_from;
+    reg [K-1:0] res_in_cand;
+    wire res_found;                    // some input has a candidate
+    wire [KW-1:0] res_pick_in;         // the input the round robin picks
     reg [1:0] res_low_vc [0:K-1];      // lowest candidate VC per input
     reg mc_granted_vc;
     integer ri, rv;
     always @* begin
-        n_res_valid = res_valid;
-        n_res_in = res_in;
-        n_res_vc = res_vc;
         fr = {FW{1'b0}};
         er = {RW{1'b0}};
         mc_granted_vc = 1'b0;
@@ -103,22 +102,26 @@ module router_bulletin #(
             end
             res_in_cand[ri] = res_cand[ri*4 +: 4] != 4'd0;
         end
-        // round robin from rr_mc: the first candidate input at or after it, else the first one
-        res_upper = res_in_cand & ({K{1'b1}} << rr_mc);
-        res_from = (res_upper != {K{1'b0}}) ? res_upper : res_in_cand;
-        res_pick = res_from & (~res_from + {{(K-1){1'b0}}, 1'b1});
+    end
+
+    // inputs round robin from rr_mc: the first input with a candidate at or after it, else the
+    // first one
+    rr_pick #(.W(K), .IW(KW)) res_arb (.req(res_in_cand), .start(rr_mc), .found(res_found), .idx(res_pick_in));
+
+    integer rp;
+    always @* begin
+        n_res_valid = res_valid;
+        n_res_in = res_in;
+        n_res_vc = res_vc;
         if (BULLETIN != 0) begin
             if (res_valid && mc_valid_f && mc_in == res_in && mc_plane == res_plane && res_pick_vc == res_vc)
                 n_res_valid = 1'b0;
-            if (!res_valid && res_pick != {K{1'b0}}) begin
+            if (!res_valid && res_found) begin
                 n_res_valid = 1'b1;
-                n_res_in = {KW{1'b0}};
+                n_res_in = res_pick_in;
                 n_res_vc = 2'd0;
-                for (ri = 0; ri < K; ri = ri + 1)
-                    if (res_pick[ri]) begin
-                        n_res_in = n_res_in | ri[KW-1:0];
-                        n_res_vc = n_res_vc | res_low_vc[ri];
-                    end
+                for (rp = 0; rp < K; rp = rp + 1)
+                    if (res_pick_in == rp[KW-1:0]) n_res_vc = res_low_vc[rp];
             end
         end
     end

@@ -649,40 +649,34 @@ module router_input #(
 
     // ---------------- credits upstream: one a cycle per input, round robin over the VCs owed ----------------
     reg [K*4*CPW-1:0] crp_next;
-    reg [K-1:0] cr_next_valid;
-    reg [K*2-1:0] cr_next_vc;
-    reg [3:0] owed;
-    reg [4*CPW-1:0] cpv;               // this input's counts after this cycle's pops
-    reg [1:0] cstart, cidx;
-    reg cfound;
-    integer cn;
+    wire [K-1:0] cr_next_valid;
+    wire [K*2-1:0] cr_next_vc;
+    reg [K*4*CPW-1:0] cpv;             // the counts after this cycle's pops
+    reg [K*4-1:0] owed;                // input i, VC v at i*4+v: a credit is owed upstream
     always @* begin
-        owed = 4'd0;
-        cpv = {4*CPW{1'b0}};
-        cstart = 2'd0;
-        cidx = 2'd0;
-        cfound = 1'b0;
-        cn = 0;
-        for (i = 0; i < K; i = i + 1) begin
+        cpv = {K*4*CPW{1'b0}};
+        owed = {K*4{1'b0}};
+        for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
-                cpv[v*CPW +: CPW] = crp[(i*4+v)*CPW +: CPW] + {{(CPW-1){1'b0}}, pop[i*4+v]};
-                owed[v] = cpv[v*CPW +: CPW] != {CPW{1'b0}};
+                cpv[(i*4+v)*CPW +: CPW] = crp[(i*4+v)*CPW +: CPW] + {{(CPW-1){1'b0}}, pop[i*4+v]};
+                owed[i*4+v] = cpv[(i*4+v)*CPW +: CPW] != {CPW{1'b0}};
             end
-            cstart = rr_cr[i*2 +: 2];
-            cfound = 1'b0;
-            cidx = 2'd0;
-            for (cn = 3; cn >= 0; cn = cn - 1)   // the first owed VC at or after rr_cr, else the first
-                if (owed[cn]) begin
-                    cfound = 1'b1;
-                    cidx = cn[1:0];
-                end
-            for (cn = 3; cn >= 0; cn = cn - 1)
-                if (owed[cn] && cn[1:0] >= cstart) cidx = cn[1:0];
-            cr_next_valid[i] = cfound;
-            cr_next_vc[i*2 +: 2] = cidx;
-            for (v = 0; v < 4; v = v + 1)
-                crp_next[(i*4+v)*CPW +: CPW] = cpv[v*CPW +: CPW] - {{(CPW-1){1'b0}}, cfound && cidx == v[1:0]};
+    end
+    // per input the first owed VC at or after rr_cr (the VC after the last one credited), else
+    // the first one
+    genvar gr;
+    generate
+        for (gr = 0; gr < K; gr = gr + 1) begin : g_cr_rr
+            rr_pick #(.W(4), .IW(2)) arb (.req(owed[gr*4 +: 4]), .start(rr_cr[gr*2 +: 2]),
+                .found(cr_next_valid[gr]), .idx(cr_next_vc[gr*2 +: 2]));
         end
+    endgenerate
+    always @* begin
+        crp_next = cpv;
+        for (i = 0; i < K; i = i + 1)
+            for (v = 0; v < 4; v = v + 1)
+                if (cr_next_valid[i] && cr_next_vc[i*2 +: 2] == v[1:0])
+                    crp_next[(i*4+v)*CPW +: CPW] = cpv[(i*4+v)*CPW +: CPW] - {{(CPW-1){1'b0}}, 1'b1};
     end
 
     // ---------------- registers ----------------

@@ -119,6 +119,16 @@ module router_output #(
     endgenerate
 
     // ---------------- the link stage ----------------
+    // per port, round robin over the planes: the first non-empty queue at or after rr_link (the
+    // plane after the last one sent from), else the first one
+    wire [K-1:0] lk_rr_found;
+    wire [K*QW-1:0] lk_rr_q;
+    generate
+        for (gn = 0; gn < K; gn = gn + 1) begin : g_lk_rr
+            rr_pick #(.W(S), .IW(QW)) arb (.req(oq_valid[gn*S +: S]), .start(rr_link[gn*QW +: QW]),
+                .found(lk_rr_found[gn]), .idx(lk_rr_q[gn*QW +: QW]));
+        end
+    endgenerate
     always @* begin
         // a waiting FD/FR packet leaves on a port no packet holds; no head is granted there
         for (o = 0; o < K; o = o + 1)
@@ -162,15 +172,9 @@ module router_output #(
                 nx_tail[o] = 1'b1;
                 nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
             end else begin
-                // round robin over the planes: the first non-empty queue at or after rr_link, else
-                // the first one (scanning down, the last hit is the lowest index)
-                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
-                    if (fv[n2]) begin
-                        found_q = 1'b1;
-                        lq = n2[QW-1:0];
-                    end
-                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
-                    if (fv[n2] && n2[QW-1:0] >= rr_link[o*QW +: QW]) lq = n2[QW-1:0];
+                // round robin over the planes (lk_rr_*)
+                found_q = lk_rr_found[o];
+                lq = lk_rr_q[o*QW +: QW];
                 if (found_q) begin
                     rr_link_next[o*QW +: QW] = (lq == LAST_Q) ? {QW{1'b0}} : lq + 1'b1;
                 end
