@@ -6,7 +6,7 @@ void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
     for (uint64_t m = v->req_inputs; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         for (int q = 0; q < np; q++) {
-            unsigned vm = 0;   /* the proposing VCs of plane q: v = q - i (mod S), + S, + 2S, ... */
+            unsigned vm = 0; /* the proposing VCs of plane q: v = q - i (mod S), + S, + 2S, ... */
             for (int c = (q - i) & (np - 1); c < vcs; c += np) vm |= 1u << c;
             vm &= v->req_vcs[i];
             pick[i * np + q] = -1;

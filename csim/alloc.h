@@ -33,23 +33,23 @@
 extern "C" {
 #endif
 
-#define ALLOC_MAX_PLANES 4   /* speed-up S: 1, 2 or 4 */
+#define ALLOC_MAX_PLANES 4 /* speed-up S: 1, 2 or 4 */
 
 typedef enum { REQ_NONE = 0, REQ_BODY, REQ_HEAD, REQ_MCAST, REQ_ACQ, REQ_DISCARD } alloc_req_kind;
 
 typedef struct {
-    uint8_t kind;       /* alloc_req_kind (REQ_BODY is not proposed in v2: streams need no grant) */
-    uint64_t ports;     /* HEAD: the port; MCAST: the set; ACQ: ports it can take now */
+    uint8_t kind;   /* alloc_req_kind (REQ_BODY is not proposed in v2: streams need no grant) */
+    uint64_t ports; /* HEAD: the port; MCAST: the set; ACQ: ports it can take now */
 } alloc_req;
 
 /* Stage 1: the input arbiters of every plane. */
 typedef struct {
     int k, vcs, planes;
-    const alloc_req *req;     /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
-    const uint8_t *req_vcs;   /* [k]: bit v set iff input i, VC v proposes */
-    uint64_t req_inputs;      /* inputs with a proposing VC */
-    const uint8_t *rr_in;     /* [k * planes]: input i, plane q at i*planes+q: a VC index */
-    int prio_in, prio_vc;     /* the reserved multicast (-1: none) */
+    const alloc_req *req;   /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
+    const uint8_t *req_vcs; /* [k]: bit v set iff input i, VC v proposes */
+    uint64_t req_inputs;    /* inputs with a proposing VC */
+    const uint8_t *rr_in;   /* [k * planes]: input i, plane q at i*planes+q: a VC index */
+    int prio_in, prio_vc;   /* the reserved multicast (-1: none) */
 } alloc_in_view;
 
 /* pick[i*planes+q]: the VC input i offers on plane q, -1 none (written for the inputs in
@@ -59,20 +59,20 @@ void alloc_stage1(const alloc_in_view *v, int8_t *pick);
 /* Stage 2: the bulletin and the output arbiters of every plane. */
 typedef struct {
     int k, planes, bulletin;
-    const alloc_req *req;     /* [k * planes]: the proposal now of the VC picked at (i,q); kind
+    const alloc_req *req;                /* [k * planes]: the proposal now of the VC picked at (i,q); kind
                                  REQ_NONE where there is no pick or it is void */
-    uint64_t req_mask[ALLOC_MAX_PLANES];   /* per plane: inputs whose entry is not REQ_NONE */
-    const uint8_t *rr_out;    /* [k * planes]: output o, plane q at o*planes+q: an input index */
+    uint64_t req_mask[ALLOC_MAX_PLANES]; /* per plane: inputs whose entry is not REQ_NONE */
+    const uint8_t *rr_out;               /* [k * planes]: output o, plane q at o*planes+q: an input index */
     int rr_mc;
 } alloc_out_view;
 
 typedef struct {
-    uint64_t go[ALLOC_MAX_PLANES];          /* per plane: inputs whose pick moves (DISCARD, or
+    uint64_t go[ALLOC_MAX_PLANES];                 /* per plane: inputs whose pick moves (DISCARD, or
                                                granted HEAD / MCAST / ACQ ports) */
-    uint64_t granted_ports[64 * ALLOC_MAX_PLANES];  /* (i,q): ports granted; defined where go says */
-    int mc_in, mc_plane;                    /* the bulletin's winner (-1: none) */
-    uint64_t out_granted[ALLOC_MAX_PLANES]; /* per plane: output slots granted to a HEAD / ACQ */
-    uint8_t out_winner[64 * ALLOC_MAX_PLANES];  /* (o,q): the input; defined where out_granted says */
+    uint64_t granted_ports[64 * ALLOC_MAX_PLANES]; /* (i,q): ports granted; defined where go says */
+    int mc_in, mc_plane;                           /* the bulletin's winner (-1: none) */
+    uint64_t out_granted[ALLOC_MAX_PLANES];        /* per plane: output slots granted to a HEAD / ACQ */
+    uint8_t out_winner[64 * ALLOC_MAX_PLANES];     /* (o,q): the input; defined where out_granted says */
 } alloc_grants;
 
 void alloc_stage2(const alloc_out_view *v, alloc_grants *g);

@@ -15,8 +15,8 @@ void check_default_opts(check_opts *o) {
 }
 
 const char *check_kind_name(check_error_kind k) {
-    static const char *names[CHK_KINDS] = {"loop", "too long", "vc rule", "misdelivery", "rta meaning",
-                                           "dead end", "shape", "cdg cycle"};
+    static const char *names[CHK_KINDS] = {"loop",        "too long", "vc rule", "misdelivery",
+                                           "rta meaning", "dead end", "shape",   "cdg cycle"};
     return k < CHK_KINDS ? names[k] : "?";
 }
 
@@ -27,8 +27,10 @@ static int shape_segments(int code, int seg[3]) {
     int bits = code & ((1 << len) - 1), ng = 0;
     seg[0] = seg[1] = seg[2] = 0;
     for (int i = 0; i < len; i++) {
-        if ((bits >> i) & 1) { if (++ng > 2) return -1; }
-        else seg[ng]++;
+        if ((bits >> i) & 1) {
+            if (++ng > 2) return -1;
+        } else
+            seg[ng]++;
     }
     return ng;
 }
@@ -37,7 +39,7 @@ int check_shape_allowed(int code, int intra_group) {
     int seg[3], ng = shape_segments(code, seg);
     if (ng < 0) return 0;
     if (intra_group) return ng == 0 && seg[0] <= 2;
-    if (ng == 1) return seg[0] <= 1 && seg[1] <= 1;            /* L-G-L and its shortenings */
+    if (ng == 1) return seg[0] <= 1 && seg[1] <= 1;                /* L-G-L and its shortenings */
     if (ng == 2) return seg[0] <= 1 && seg[1] <= 2 && seg[2] <= 1; /* LG-LL-GL and shortenings */
     return 0;
 }
@@ -45,10 +47,17 @@ int check_shape_allowed(int code, int intra_group) {
 void check_shape_name(int code, char *buf, size_t len) {
     int seg[3], ng = shape_segments(code, seg);
     char part[3][8];
-    if (ng < 0) { snprintf(buf, len, "(>2 global hops)"); return; }
+    if (ng < 0) {
+        snprintf(buf, len, "(>2 global hops)");
+        return;
+    }
     if (ng == 0) {
-        if (seg[0] == 0) snprintf(buf, len, "(local)");
-        else { size_t n = 0; for (int i = 0; i < seg[0] && n + 3 < len; i++) n += (size_t)snprintf(buf + n, len - n, i ? "-L" : "L"); }
+        if (seg[0] == 0)
+            snprintf(buf, len, "(local)");
+        else {
+            size_t n = 0;
+            for (int i = 0; i < seg[0] && n + 3 < len; i++) n += (size_t)snprintf(buf + n, len - n, i ? "-L" : "L");
+        }
         return;
     }
     for (int s = 0; s < 3; s++) {
@@ -67,8 +76,10 @@ void check_shape_name(int code, char *buf, size_t len) {
     char a[10], c[10];
     snprintf(a, sizeof a, "%sG", part[0]);
     snprintf(c, sizeof c, "G%s", part[2]);
-    if (part[1][0]) snprintf(buf, len, "%s-%s-%s", a, part[1], c);
-    else snprintf(buf, len, "%s-%s", a, c);
+    if (part[1][0])
+        snprintf(buf, len, "%s-%s-%s", a, part[1], c);
+    else
+        snprintf(buf, len, "%s-%s", a, c);
 }
 
 /* ---- memo: open addressing, cleared per destination by a generation stamp ---- */
@@ -94,13 +105,17 @@ typedef struct {
     const check_opts *o;
     check_result *res;
     memo_table memo;
-    uint64_t *adj;     /* [(router*k + in_port)*V + vc]*V + out_vc -> out-port mask */
+    uint64_t *adj; /* [(router*k + in_port)*V + vc]*V + out_vc -> out-port mask */
     int dest_router, dest_gid, dest_bid;
     int oom;
 } checker;
 
 static uint64_t hash64(uint64_t x) {
-    x ^= x >> 33; x *= 0xff51afd7ed558ccdULL; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL; x ^= x >> 33;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
     return x;
 }
 
@@ -108,8 +123,14 @@ static memo_entry *memo_find(memo_table *m, uint64_t key, int *found) {
     size_t mask = m->cap - 1, i = (size_t)hash64(key) & mask;
     for (;;) {
         memo_entry *e = &m->e[i];
-        if (e->gen != m->gen) { *found = 0; return e; }
-        if (e->key == key) { *found = 1; return e; }
+        if (e->gen != m->gen) {
+            *found = 0;
+            return e;
+        }
+        if (e->key == key) {
+            *found = 1;
+            return e;
+        }
         i = (i + 1) & mask;
     }
 }
@@ -132,8 +153,7 @@ static int memo_grow(memo_table *m) {
     return 0;
 }
 
-static void report(checker *c, check_error_kind kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void report(checker *c, check_error_kind kind, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void report(checker *c, check_error_kind kind, const char *fmt, ...) {
     check_result *r = c->res;
     if (r->errors[kind]++ == 0) {
@@ -180,9 +200,8 @@ static void arrive(checker *c, int router, int in_port, int code, dp_value *out)
             out->err = 1;
         } else if (cand != ((uint64_t)1 << nid)) {
             int bad = __builtin_ctzll(cand & ~((uint64_t)1 << nid));
-            report(c, CHK_MISDELIVERY,
-                   RFMT ": zone N[%d] sends node %d's packets to port %d", RARGS(router, in_port), nid,
-                   nid, bad);
+            report(c, CHK_MISDELIVERY, RFMT ": zone N[%d] sends node %d's packets to port %d", RARGS(router, in_port),
+                   nid, nid, bad);
             out->err = 1;
         }
     }
@@ -209,7 +228,10 @@ static void eval_uncached(checker *c, int router, int in_port, int vc, int code,
     out->max_hops = -1;
     out->max_vc = -1;
     c->res->states++;
-    if (router == c->dest_router) { arrive(c, router, in_port, code, out); return; }
+    if (router == c->dest_router) {
+        arrive(c, router, in_port, code, out);
+        return;
+    }
 
     int len = 0;
     while ((1 << (len + 1)) <= code) len++;
@@ -231,15 +253,16 @@ static void eval_uncached(checker *c, int router, int in_port, int vc, int code,
             if (in_ga && topo_gport_target(t, gid, g) != c->dest_gid) {
                 report(c, CHK_RTA, RFMT ": GA for group %d names global port %d, which leads to %s %d",
                        RARGS(router, in_port), c->dest_gid, g,
-                       topo_gport_target(t, gid, g) < 0 ? "nothing (unwired):" : "group",
-                       topo_gport_target(t, gid, g));
+                       topo_gport_target(t, gid, g) < 0 ? "nothing (unwired):" : "group", topo_gport_target(t, gid, g));
                 out->err = 1;
             }
             uint64_t lp = tables_lport(ts, pt, router, g);
             int x = g / t->h;
-            uint64_t want = x == bid ? (uint64_t)1 << topo_global_port(t, g) : (uint64_t)1 << topo_local_port(t, bid, x);
+            uint64_t want =
+                x == bid ? (uint64_t)1 << topo_global_port(t, g) : (uint64_t)1 << topo_local_port(t, bid, x);
             if (lp && lp != want) {
-                report(c, CHK_RTA, RFMT ": table C row %d maps global port %d to port %d, which does not reach router %d",
+                report(c, CHK_RTA,
+                       RFMT ": table C row %d maps global port %d to port %d, which does not reach router %d",
                        RARGS(router, in_port), x, g, __builtin_ctzll(lp), x);
                 out->err = 1;
             }
@@ -249,8 +272,8 @@ static void eval_uncached(checker *c, int router, int in_port, int vc, int code,
         cand = tables_rtb_ports(&ts->t, z, ea, eb, in_source_group, NULL, NULL);
     }
     if (cand == 0) {
-        report(c, CHK_DEAD_END, RFMT ": no route option toward router (%d,%d) (zone %c[%d])",
-               RARGS(router, in_port), c->dest_gid, c->dest_bid, z == ZONE_B ? 'B' : 'G', index);
+        report(c, CHK_DEAD_END, RFMT ": no route option toward router (%d,%d) (zone %c[%d])", RARGS(router, in_port),
+               c->dest_gid, c->dest_bid, z == ZONE_B ? 'B' : 'G', index);
         out->err = 1;
         return;
     }
@@ -289,8 +312,10 @@ static void eval_uncached(checker *c, int router, int in_port, int vc, int code,
             continue;
         }
         int nvc;
-        if (c->o->vc_rule == VC_RULE_NONE || in_class == PORT_TERMINAL) nvc = in_class == PORT_TERMINAL ? 0 : vc;
-        else nvc = port_level(oc) >= port_level(in_class) ? vc + 1 : vc;
+        if (c->o->vc_rule == VC_RULE_NONE || in_class == PORT_TERMINAL)
+            nvc = in_class == PORT_TERMINAL ? 0 : vc;
+        else
+            nvc = port_level(oc) >= port_level(in_class) ? vc + 1 : vc;
         if (c->o->vc_rule == VC_RULE_NONE) nvc = 0;
         if (nvc >= V) {
             report(c, CHK_VC, RFMT ": route toward router (%d,%d) needs VC %d on port %d (VCs 0..%d)",
@@ -324,7 +349,10 @@ static void eval_state(checker *c, int router, int in_port, int vc, int code, dp
     eval_uncached(c, router, in_port, vc, code, out);
     if (out->err) out->count = 0;
     if ((c->memo.used + 1) * 2 > c->memo.cap) {
-        if (memo_grow(&c->memo)) { c->oom = 1; return; }
+        if (memo_grow(&c->memo)) {
+            c->oom = 1;
+            return;
+        }
     }
     e = memo_find(&c->memo, key, &found);
     e->key = key;
@@ -347,7 +375,10 @@ static void cdg_check(checker *c) {
     size_t *stack = malloc(n * sizeof *stack);
     int *next_vc = malloc(n * sizeof *next_vc);
     uint64_t *rest = malloc(n * sizeof *rest);
-    if (!color || !stack || !next_vc || !rest) { c->oom = 1; goto done; }
+    if (!color || !stack || !next_vc || !rest) {
+        c->oom = 1;
+        goto done;
+    }
     /* Edges, and channels that take part in at least one dependency (color used as a mark). */
     for (size_t i = 0; i < (size_t)t->n_routers * K * V * V; i++) {
         uint64_t m = c->adj[i];
@@ -359,7 +390,10 @@ static void cdg_check(checker *c) {
         for (; m; m &= m - 1) color[((size_t)r * K + __builtin_ctzll(m)) * V + nvc] = 3;
     }
     for (size_t i = 0; i < n; i++)
-        if (color[i] == 3) { c->res->cdg_nodes++; color[i] = 0; }
+        if (color[i] == 3) {
+            c->res->cdg_nodes++;
+            color[i] = 0;
+        }
     for (size_t start = 0; start < n; start++) {
         if (color[start]) continue;
         size_t sp = 0;
@@ -372,7 +406,9 @@ static void cdg_check(checker *c) {
             int r = (int)(node / ((size_t)K * V)), o = (int)(node / V % K), vc = (int)(node % V);
             int pr, pp;
             if (topo_port_class(t, o) == PORT_TERMINAL || topo_peer(t, r, o, &pr, &pp) != 0) {
-                color[node] = 2; sp--; continue;
+                color[node] = 2;
+                sp--;
+                continue;
             }
             size_t adj_base = (((size_t)pr * K + pp) * V + vc) * V;
             if (rest[node] == ~(uint64_t)0) rest[node] = next_vc[node] < V ? c->adj[adj_base + next_vc[node]] : 0;
@@ -380,7 +416,11 @@ static void cdg_check(checker *c) {
                 next_vc[node]++;
                 rest[node] = next_vc[node] < V ? c->adj[adj_base + next_vc[node]] : 0;
             }
-            if (!rest[node]) { color[node] = 2; sp--; continue; }
+            if (!rest[node]) {
+                color[node] = 2;
+                sp--;
+                continue;
+            }
             int o2 = __builtin_ctzll(rest[node]);
             rest[node] &= rest[node] - 1;
             size_t succ = ((size_t)pr * K + o2) * V + (size_t)next_vc[node];
@@ -410,7 +450,10 @@ static void cdg_check(checker *c) {
     }
     c->res->cdg_acyclic = 1;
 done:
-    free(color); free(stack); free(next_vc); free(rest);
+    free(color);
+    free(stack);
+    free(next_vc);
+    free(rest);
 }
 
 int check_run(const table_set *ts, const check_opts *o, check_result *res, char err[DOAR_ERRLEN]) {
@@ -419,12 +462,18 @@ int check_run(const table_set *ts, const check_opts *o, check_result *res, char 
     res->max_hops = -1;
     res->max_vc = -1;
     if (ts->routers_present != t->n_routers) {
-        snprintf(err, DOAR_ERRLEN, "tables cover %d of %d routers; the checker needs all of them",
-                 ts->routers_present, t->n_routers);
+        snprintf(err, DOAR_ERRLEN, "tables cover %d of %d routers; the checker needs all of them", ts->routers_present,
+                 t->n_routers);
         return -1;
     }
-    if (o->num_vcs < 1 || o->num_vcs > 8) { snprintf(err, DOAR_ERRLEN, "num_vcs must be 1..8"); return -1; }
-    if (o->max_hops < 1 || o->max_hops > 6) { snprintf(err, DOAR_ERRLEN, "max_hops must be 1..6"); return -1; }
+    if (o->num_vcs < 1 || o->num_vcs > 8) {
+        snprintf(err, DOAR_ERRLEN, "num_vcs must be 1..8");
+        return -1;
+    }
+    if (o->max_hops < 1 || o->max_hops > 6) {
+        snprintf(err, DOAR_ERRLEN, "max_hops must be 1..6");
+        return -1;
+    }
     checker c = {0};
     c.ts = ts;
     c.t = t;

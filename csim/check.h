@@ -31,21 +31,21 @@
 extern "C" {
 #endif
 
-#define CHECK_NUM_VCS 4      /* seed 001 sec. 3.2: four VCs avoid deadlock */
-#define CHECK_MAX_HOPS 6     /* LG-LL-GL */
+#define CHECK_NUM_VCS 4  /* seed 001 sec. 3.2: four VCs avoid deadlock */
+#define CHECK_MAX_HOPS 6 /* LG-LL-GL */
 
 typedef enum { VC_RULE_DOAR = 0, VC_RULE_NONE = 1 } vc_rule_kind;
 
 typedef enum {
-    CHK_LOOP = 0,      /* a route leaves through the port it arrived on */
-    CHK_TOO_LONG,      /* more than max_hops hops */
-    CHK_VC,            /* the VC rule needs a VC beyond num_vcs-1 */
-    CHK_MISDELIVERY,   /* a terminal port other than the destination's */
-    CHK_RTA,           /* the source router's classes mean something else: GA not minimal, or
+    CHK_LOOP = 0,    /* a route leaves through the port it arrived on */
+    CHK_TOO_LONG,    /* more than max_hops hops */
+    CHK_VC,          /* the VC rule needs a VC beyond num_vcs-1 */
+    CHK_MISDELIVERY, /* a terminal port other than the destination's */
+    CHK_RTA,         /* the source router's classes mean something else: GA not minimal, or
                           table C maps a global port to a port that does not reach its router */
-    CHK_DEAD_END,      /* no candidate, an unwired port, or a port >= k */
-    CHK_SHAPE,         /* reaches the destination along a shape seed 001 does not allow */
-    CHK_CDG,           /* cycle in the channel dependency graph */
+    CHK_DEAD_END,    /* no candidate, an unwired port, or a port >= k */
+    CHK_SHAPE,       /* reaches the destination along a shape seed 001 does not allow */
+    CHK_CDG,         /* cycle in the channel dependency graph */
     CHK_KINDS
 } check_error_kind;
 
@@ -53,23 +53,23 @@ typedef struct {
     int num_vcs;
     int max_hops;
     vc_rule_kind vc_rule;
-    int dest_sample;   /* 0: all destination routers; n: n routers spread evenly */
-    FILE *progress;    /* progress lines, or NULL */
+    int dest_sample; /* 0: all destination routers; n: n routers spread evenly */
+    FILE *progress;  /* progress lines, or NULL */
 } check_opts;
 
-#define CHECK_SHAPE_CODES 128   /* prefix code (1 << len) | G-bits, len <= 6 */
+#define CHECK_SHAPE_CODES 128 /* prefix code (1 << len) | G-bits, len <= 6 */
 
 typedef struct {
     uint64_t pairs, routes;
     int max_hops, max_vc;
     int cdg_acyclic;
     int dests_checked, dests_total;
-    uint64_t states;                       /* DP states evaluated */
+    uint64_t states; /* DP states evaluated */
     uint64_t cdg_nodes, cdg_edges;
-    uint64_t shapes_seen[2];               /* bit per shape code over accepted routes */
+    uint64_t shapes_seen[2]; /* bit per shape code over accepted routes */
     uint64_t errors[CHK_KINDS];
     char first[CHK_KINDS][DOAR_ERRLEN];
-    char fail[DOAR_ERRLEN];                /* first error found, "" when ok */
+    char fail[DOAR_ERRLEN]; /* first error found, "" when ok */
     int ok;
 } check_result;
 

@@ -9,7 +9,7 @@ int cli_parse_u64(const char *s, uint64_t *out) {
     for (const char *p = s; *p; p++) {
         if (*p < '0' || *p > '9') return -1;
         unsigned d = (unsigned)(*p - '0');
-        if (v > (UINT64_MAX - d) / 10) return -1;   /* would overflow: refused, never wrapped */
+        if (v > (UINT64_MAX - d) / 10) return -1; /* would overflow: refused, never wrapped */
         v = v * 10 + d;
     }
     *out = v;
@@ -30,9 +30,14 @@ void cli_one_line(const char *in, char *out, size_t len) {
     for (const unsigned char *p = (const unsigned char *)(in ? in : ""); *p; p++) {
         char esc[5];
         size_t w;
-        if (*p < 0x20 || *p >= 0x7f) w = (size_t)snprintf(esc, sizeof esc, "\\x%02x", *p);
-        else { esc[0] = (char)*p; esc[1] = '\0'; w = 1; }
-        if (n + w >= len) break;   /* cut whole escapes only */
+        if (*p < 0x20 || *p >= 0x7f)
+            w = (size_t)snprintf(esc, sizeof esc, "\\x%02x", *p);
+        else {
+            esc[0] = (char)*p;
+            esc[1] = '\0';
+            w = 1;
+        }
+        if (n + w >= len) break; /* cut whole escapes only */
         memcpy(out + n, esc, w);
         n += w;
     }
@@ -47,7 +52,8 @@ static int parse_load(const char *line, sweep_load *l) {
     memset(l, 0, sizeof *l);
     /* %n after the last field: the line must end there (or after " time=..s"), nothing else */
     if (sscanf(line, "sweep: rate=%lf accepted=%lf latency=%lf hops=%lf saturated=%d stopped=%d%n", &l->rate,
-               &l->accepted, &l->latency, &l->hops, &l->saturated, &l->stopped, &used) < 6 || !used)
+               &l->accepted, &l->latency, &l->hops, &l->saturated, &l->stopped, &used) < 6 ||
+        !used)
         return -1;
     const char *rest = line + used;
     if (*rest) {
@@ -73,14 +79,20 @@ int sweep_resume_read(FILE *f, const char *path, const char *header, sweep_resum
         lineno++;
         size_t len = strlen(line);
         int whole = len && line[len - 1] == '\n';
-        if (!whole && !feof(f)) {   /* longer than any line a sweep prints: skip the rest */
+        if (!whole && !feof(f)) { /* longer than any line a sweep prints: skip the rest */
             int ch;
             while ((ch = fgetc(f)) != EOF && ch != '\n') {}
         }
         if (!starts(line, "sweep: ") || starts(line, "sweep: resume: ") || starts(line, "sweep: [")) continue;
-        if (finished) { other = 1; break; }   /* a second run's lines after a finished one's */
+        if (finished) {
+            other = 1;
+            break;
+        } /* a second run's lines after a finished one's */
         if (starts(line, "sweep: rate=")) {
-            if (strcmp(seen, header)) { other = 1; break; }
+            if (strcmp(seen, header)) {
+                other = 1;
+                break;
+            }
             char shown[96];
             if (whole) line[--len] = '\0';
             sweep_load l;
@@ -94,12 +106,16 @@ int sweep_resume_read(FILE *f, const char *path, const char *header, sweep_resum
             if (res->n < SWEEP_MAX_RESUMED) res->load[res->n++] = l;
             continue;
         }
-        if (res->n && (starts(line, "sweep: points=") || (starts(line, "sweep: config=") && strstr(line, " saturation=")))) {
-            finished = starts(line, "sweep: config=");   /* the very last line */
+        if (res->n &&
+            (starts(line, "sweep: points=") || (starts(line, "sweep: config=") && strstr(line, " saturation=")))) {
+            finished = starts(line, "sweep: config="); /* the very last line */
             continue;
         }
         /* a header line: they all come before the first load */
-        if (res->n || seen_len + len >= sizeof seen) { other = 1; break; }
+        if (res->n || seen_len + len >= sizeof seen) {
+            other = 1;
+            break;
+        }
         memcpy(seen + seen_len, line, len + 1);
         seen_len += len;
     }

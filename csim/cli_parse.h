@@ -38,9 +38,9 @@ void cli_one_line(const char *in, char *out, size_t len);
 
 #define SWEEP_MAX_RESUMED 256
 typedef struct {
-    double rate, accepted, latency, hops, seconds;   /* seconds: 0 from an output without time= */
+    double rate, accepted, latency, hops, seconds; /* seconds: 0 from an output without time= */
     int saturated, stopped;
-    char key[16];                                    /* the rate as "%.4f", what a load is found by */
+    char key[16]; /* the rate as "%.4f", what a load is found by */
 } sweep_load;
 
 typedef struct {

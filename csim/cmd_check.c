@@ -8,14 +8,14 @@
 #include "tables_image.h"
 
 static int run_check(cli *c) {
-    c->copt.vc_rule = c->vc_rule ? VC_RULE_NONE : VC_RULE_DOAR;   /* --vc-rule: index into vc_rules */
+    c->copt.vc_rule = c->vc_rule ? VC_RULE_NONE : VC_RULE_DOAR; /* --vc-rule: index into vc_rules */
     char err[DOAR_ERRLEN];
     table_set ts;
     if (c->tables_dir) {
         if (tables_load_images(&ts, c->tables_dir, err)) return cmd_bad(c, "%s", err);
         if (c->have_topo && (ts.t.p != c->t.p || ts.t.a != c->t.a || ts.t.h != c->t.h || ts.t.g != c->t.g)) {
             cmd_bad(c, "%s: images are for dfly(%d,%d,%d,%d), not %s", c->tables_dir, ts.t.p, ts.t.a, ts.t.h, ts.t.g,
-                c->t.name);
+                    c->t.name);
             tables_free(&ts);
             return EXIT_BADINPUT;
         }
@@ -24,8 +24,8 @@ static int run_check(cli *c) {
         if (tables_generate(&ts, &c->t, &c->prm, err)) return cmd_bad(c, "%s", err);
     }
     const topo *t = &ts.t;
-    printf("check: config=%s dfly(%d,%d,%d,%d) k=%d routers=%d nodes=%d vcs=%d vc_rule=%s tables=%s\n", t->name,
-           t->p, t->a, t->h, t->g, t->k, t->n_routers, t->n_nodes, c->copt.num_vcs,
+    printf("check: config=%s dfly(%d,%d,%d,%d) k=%d routers=%d nodes=%d vcs=%d vc_rule=%s tables=%s\n", t->name, t->p,
+           t->a, t->h, t->g, t->k, t->n_routers, t->n_nodes, c->copt.num_vcs,
            c->copt.vc_rule == VC_RULE_DOAR ? "doar" : "none", c->tables_dir ? c->tables_dir : "generated");
     fflush(stdout);
     c->copt.progress = c->quiet ? NULL : stderr;
@@ -66,12 +66,24 @@ static int run_check(cli *c) {
 static const char *const vc_rules[] = {"doar", "none", NULL};
 
 static const cmd_opt check_opts_table[] = {
-    {.name = "--tables", .meta = "DIR", .kind = OPT_TEXT, .at = CLI_AT(tables_dir),
+    {.name = "--tables",
+     .meta = "DIR",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(tables_dir),
      .help = "check images loaded from DIR instead of generated tables"},
-    {.name = "--vc-rule", .meta = "doar|none", .kind = OPT_WORD, .at = CLI_AT(vc_rule), .choices = vc_rules,
+    {.name = "--vc-rule",
+     .meta = "doar|none",
+     .kind = OPT_WORD,
+     .at = CLI_AT(vc_rule),
+     .choices = vc_rules,
      .expect = "expected {range}",
      .help = "'none' keeps every packet on VC 0 (ablation: shows the cycle; default {default})"},
-    {.name = "--dests", .meta = "N", .kind = OPT_INT, .at = CLI_AT(copt.dest_sample), .lo = 1, .hi = 1000000,
+    {.name = "--dests",
+     .meta = "N",
+     .kind = OPT_INT,
+     .at = CLI_AT(copt.dest_sample),
+     .lo = 1,
+     .hi = 1000000,
      .expect = "expected a positive integer",
      .help = "check only N destination routers, spread evenly (large networks)"},
     {.name = "--quiet", .kind = OPT_FLAG, .at = CLI_AT(quiet), .help = "no progress lines"},

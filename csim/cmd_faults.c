@@ -29,8 +29,8 @@ static int run_faults(cli *c) {
     printf("faults: config=%s dfly(%d,%d,%d,%d) campaigns=%d %s=%d router_share=%.3f latency=%d,%d seed=%llu "
            "memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, c->fopt.campaigns, c->fopt.exact_faults ? "faults" : "max_faults",
-           c->fopt.max_faults, c->fopt.router_permille / 1000.0,
-           c->fopt.lat_local, c->fopt.lat_global, c->seed, need / 1048576.0);
+           c->fopt.max_faults, c->fopt.router_permille / 1000.0, c->fopt.lat_local, c->fopt.lat_global, c->seed,
+           need / 1048576.0);
     fflush(stdout);
     fault_campaign_result r;
     double t0 = cmd_now_s();
@@ -46,15 +46,17 @@ static int run_faults(cli *c) {
            r.sum_recovery_cycles / (r.campaigns ? r.campaigns : 1), r.max_recovery_cycles, dt);
     int ok = r.oracle_mismatches == 0 && r.restored == r.campaigns;
     if (!ok) printf("faults: first problem: %s\n", r.first_mismatch);
-    printf("faults: %s campaigns=%d oracle_mismatches=%llu restored=%d/%d unreachable_pairs=%llu\n",
-           ok ? "ok" : "FAIL", r.campaigns, (unsigned long long)r.oracle_mismatches, r.restored, r.campaigns,
+    printf("faults: %s campaigns=%d oracle_mismatches=%llu restored=%d/%d unreachable_pairs=%llu\n", ok ? "ok" : "FAIL",
+           r.campaigns, (unsigned long long)r.oracle_mismatches, r.restored, r.campaigns,
            (unsigned long long)r.unreachable_pairs);
     return ok ? 0 : EXIT_FAIL;
 }
 
-#define FAULTS_COUNT(opt, meta_, field_, have_, text)                                                               \
-    {.name = opt, .meta = meta_, .kind = OPT_INT, .at = CLI_AT(field_), .have = have_, .lo = 1, .hi = 100000,  \
-     .msg = MSG_NAME, .expect = "expected a positive integer (at most {hi})", .help = text}
+#define FAULTS_COUNT(opt, meta_, field_, have_, text)                                                                  \
+    {                                                                                                                  \
+        .name = opt, .meta = meta_, .kind = OPT_INT, .at = CLI_AT(field_), .have = have_, .lo = 1, .hi = 100000,       \
+        .msg = MSG_NAME, .expect = "expected a positive integer (at most {hi})", .help = text                          \
+    }
 
 static const cmd_opt faults_opts[] = {
     FAULTS_COUNT("--campaigns", "N", fopt.campaigns, 0, "campaigns, {range} (default {default})"),
@@ -62,19 +64,40 @@ static const cmd_opt faults_opts[] = {
                  "faults per campaign, 1..F uniformly; F in {range} (default {default})"),
     FAULTS_COUNT("--faults", "F", fopt.max_faults, CLI_AT(have_faults),
                  "exactly F faults per campaign, {range} (not with --max-faults)"),
-    {.name = "--max-memory", .meta = "SIZE", .kind = OPT_MEMORY, .at = CLI_AT(max_memory),
+    {.name = "--max-memory",
+     .meta = "SIZE",
+     .kind = OPT_MEMORY,
+     .at = CLI_AT(max_memory),
      .expect = "expected a size such as 4096M, 16G or 1T (at least 1M)",
      .help = "refuse a run estimated above SIZE (K/M/G/T, at least 1M; default: the\n"
              "machine's memory); the estimate is memory= in the first line"},
-    {.name = "--router-share", .meta = "X", .kind = OPT_SHARE, .at = CLI_AT(fopt.router_permille), .rlo = 0.0,
-     .rhi = 1.0, .expect = "expected {range}",
+    {.name = "--router-share",
+     .meta = "X",
+     .kind = OPT_SHARE,
+     .at = CLI_AT(fopt.router_permille),
+     .rlo = 0.0,
+     .rhi = 1.0,
+     .expect = "expected {range}",
      .help = "share of faults that are router faults, {range} (default {default})"},
-    {.name = "--latency", .meta = "L,G", .kind = OPT_PAIR, .at = CLI_AT(fopt.lat_local), .at2 = CLI_AT(fopt.lat_global),
-     .lo = 0, .hi = 100000, .expect = "expected L,G (cycles)",
+    {.name = "--latency",
+     .meta = "L,G",
+     .kind = OPT_PAIR,
+     .at = CLI_AT(fopt.lat_local),
+     .at2 = CLI_AT(fopt.lat_global),
+     .lo = 0,
+     .hi = 100000,
+     .expect = "expected L,G (cycles)",
      .help = "FD/FR link latency, intra-group and global, cycles {range} (default {default})"},
-    {.name = "--example", .meta = "NAME", .kind = OPT_WORD, .at = CLI_AT(example), .choices = example_names,
-     .expect = "expected {range}", .help = "seed 001's worked examples on fig8: {range}"},
-    {.name = "--verbose", .kind = OPT_COUNT, .at = CLI_AT(fopt.verbose),
+    {.name = "--example",
+     .meta = "NAME",
+     .kind = OPT_WORD,
+     .at = CLI_AT(example),
+     .choices = example_names,
+     .expect = "expected {range}",
+     .help = "seed 001's worked examples on fig8: {range}"},
+    {.name = "--verbose",
+     .kind = OPT_COUNT,
+     .at = CLI_AT(fopt.verbose),
      .help = "one line per campaign (twice: also its faults)"},
     {.name = "--quiet", .kind = OPT_FLAG, .at = CLI_AT(quiet), .help = "no progress lines"},
     {0},

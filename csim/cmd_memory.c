@@ -19,7 +19,7 @@
  * a little under it (tests/bad_input_test.sh compares it with the measured peak). */
 static double table_bytes(const topo *t) {
     const double nr = t->n_routers, k = t->k;
-    const double da = t->p + t->a + t->g, db = t->a + t->g, dc = t->a;   /* zones nz+bz+gz, bz+gz, a */
+    const double da = t->p + t->a + t->g, db = t->a + t->g, dc = t->a; /* zones nz+bz+gz, bz+gz, a */
     return nr * 3.0 * (da + db + dc) * 8.0 + nr * k * 4.0 + nr * (double)sizeof(router_cfg);
 }
 
@@ -27,7 +27,7 @@ double cmd_estimate_bytes(const topo *t, int kind, const net_params *p) {
     const double nr = t->n_routers, k = t->k;
     const double da = t->p + t->a + t->g;
     double bytes = table_bytes(t);
-    const double options = nr * k * da * 25.0;   /* opt_src, opt_int, mask (8 B each) + acc (1 B) */
+    const double options = nr * k * da * 25.0; /* opt_src, opt_int, mask (8 B each) + acc (1 B) */
     if (kind == EST_FAULTS) return bytes + 2.0 * options;
     /* input buffers by port class: VCs x depth flits, and route entries for packets of max_len */
     const int vcs = p->rprm.vcs > 0 ? p->rprm.vcs : 4, len = p->rprm.max_len > 0 ? p->rprm.max_len : 1;
@@ -67,15 +67,19 @@ int cmd_check_memory(const cli *c, double need) {
     double here = comm ? (need - every) * host / comm->size + every * host : need;
     if (limit <= 0.0 || here <= limit) return 0;
     if (comm)
-        return cmd_bad(c, "this run needs about %.1f GiB of memory, %.1f GiB of it on this machine's ranks, more than %s "
-                   "(%.1f GiB): use more machines", need / gib, here / gib,
-                   c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+        return cmd_bad(c,
+                       "this run needs about %.1f GiB of memory, %.1f GiB of it on this machine's ranks, more than %s "
+                       "(%.1f GiB): use more machines",
+                       need / gib, here / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
     if (cmd_is_net(c))
-        return cmd_bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network, fewer "
-                   "faults, or MPI ranks on several machines (make mpi; mpirun -np R build/doar-mpi ...)",
+        return cmd_bad(c,
+                       "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network, fewer "
+                       "faults, or MPI ranks on several machines (make mpi; mpirun -np R build/doar-mpi ...)",
+                       need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
+    return cmd_bad(c,
+                   "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network or "
+                   "fewer faults",
                    need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
-    return cmd_bad(c, "this run needs about %.1f GiB of memory, more than %s (%.1f GiB): a smaller network or "
-               "fewer faults", need / gib, c->max_memory ? "--max-memory" : "the machine's", limit / gib);
 }
 
 /* check_memory for sim and sweep: with doar-mpi the ranks' machines may differ, so all of them
@@ -85,7 +89,9 @@ int cmd_net_check_memory(const cli *c, double need) {
     int mrc = cmd_check_memory(c, need);
     if (net_comm_all(c->comm, mrc == 0)) return 0;
     if (!mrc && net_comm_root(c->comm))
-        fprintf(stderr, "doar %s: another machine of this run cannot hold its ranks' share of about %.1f GiB: use "
-                "more machines or fewer ranks per machine\n", c->cmd, need / 1073741824.0);
+        fprintf(stderr,
+                "doar %s: another machine of this run cannot hold its ranks' share of about %.1f GiB: use "
+                "more machines or fewer ranks per machine\n",
+                c->cmd, need / 1073741824.0);
     return EXIT_BADINPUT;
 }

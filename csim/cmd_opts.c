@@ -47,7 +47,7 @@ void cmd_cli_init(cli *c, const char *cmd, const net_comm *comm) {
     check_default_opts(&c->copt);
     c->vc_rule = c->copt.vc_rule == VC_RULE_NONE;
     fault_campaign_default_opts(&c->fopt);
-    net_default_params(&c->t, &c->nprm);   /* topology-independent defaults; sized again in sim and sweep */
+    net_default_params(&c->t, &c->nprm); /* topology-independent defaults; sized again in sim and sweep */
     c->routing = "doar";
     c->traffic = "ur";
     c->sweep_step = 0.05;
@@ -76,7 +76,10 @@ static int parse_memory(const char *s, unsigned long long *out) {
     memcpy(num, s, n + 1);
     int shift = 0;
     const char *units = "KMGT", *u = strchr(units, num[n - 1] & ~0x20);
-    if (num[n - 1] && u && *u) { shift = 10 * (int)(u - units + 1); num[n - 1] = '\0'; }
+    if (num[n - 1] && u && *u) {
+        shift = 10 * (int)(u - units + 1);
+        num[n - 1] = '\0';
+    }
     long v;
     if (cli_parse_long(num, 1, 1L << 40, &v)) return -1;
     if (shift && (unsigned long long)v > (~0ULL >> shift)) return -1;
@@ -125,15 +128,15 @@ static int put_range(char *out, size_t len, const cmd_opt *o) {
 static int put_default(char *out, size_t len, const cli *c, const cmd_opt *o) {
     const void *f = cfield(c, o->at);
     switch (o->kind) {
-    case OPT_INT: return snprintf(out, len, "%d", *(const int *)f);
-    case OPT_LONG: return snprintf(out, len, "%ld", *(const long *)f);
-    case OPT_U64: return snprintf(out, len, "%llu", *(const unsigned long long *)f);
-    case OPT_REAL: return put_real(out, len, *(const double *)f);
-    case OPT_SHARE: return snprintf(out, len, "%g", *(const int *)f / 1000.0);
-    case OPT_PAIR: return snprintf(out, len, "%d,%d", *(const int *)f, *(const int *)cfield(c, o->at2));
-    case OPT_WORD: return snprintf(out, len, "%s", *(const int *)f >= 0 ? o->choices[*(const int *)f] : "none");
-    case OPT_TEXT: return snprintf(out, len, "%s", *(const char *const *)f ? *(const char *const *)f : "none");
-    default: return snprintf(out, len, "?");
+        case OPT_INT: return snprintf(out, len, "%d", *(const int *)f);
+        case OPT_LONG: return snprintf(out, len, "%ld", *(const long *)f);
+        case OPT_U64: return snprintf(out, len, "%llu", *(const unsigned long long *)f);
+        case OPT_REAL: return put_real(out, len, *(const double *)f);
+        case OPT_SHARE: return snprintf(out, len, "%g", *(const int *)f / 1000.0);
+        case OPT_PAIR: return snprintf(out, len, "%d,%d", *(const int *)f, *(const int *)cfield(c, o->at2));
+        case OPT_WORD: return snprintf(out, len, "%s", *(const int *)f >= 0 ? o->choices[*(const int *)f] : "none");
+        case OPT_TEXT: return snprintf(out, len, "%s", *(const char *const *)f ? *(const char *const *)f : "none");
+        default: return snprintf(out, len, "?");
     }
 }
 
@@ -146,11 +149,15 @@ static void expand(char *out, size_t len, const cli *c, const cmd_opt *o, const 
         int key = -1;
         for (int k = 0; k < 4 && key < 0; k++)
             if (!strncmp(p, keys[k], strlen(keys[k]))) key = k;
-        if (key < 0) { out[n++] = *p++; out[n] = '\0'; continue; }
-        int w = key == 0 ? put_range(out + n, len - n, o)
-              : key == 1 ? snprintf(out + n, len - n, "%ld", o->lo)
-              : key == 2 ? snprintf(out + n, len - n, "%ld", o->hi)
-              : put_default(out + n, len - n, c, o);
+        if (key < 0) {
+            out[n++] = *p++;
+            out[n] = '\0';
+            continue;
+        }
+        int w = key == 0   ? put_range(out + n, len - n, o)
+                : key == 1 ? snprintf(out + n, len - n, "%ld", o->lo)
+                : key == 2 ? snprintf(out + n, len - n, "%ld", o->hi)
+                           : put_default(out + n, len - n, c, o);
         n += w > 0 ? (size_t)w : 0;
         if (n >= len) n = len - 1;
         p += strlen(keys[key]);
@@ -179,49 +186,53 @@ static int set_value(cli *c, const cmd_opt *o, const char *v) {
     long n, m;
     double x;
     switch (o->kind) {
-    case OPT_FLAG: *(int *)f = 1; break;
-    case OPT_COUNT: (*(int *)f)++; break;
-    case OPT_TEXT: *(const char **)f = v; break;
-    case OPT_INT:
-    case OPT_LONG:
-        if (cli_parse_long(v, o->lo, o->hi, &n) || (o->choices && !in_choices(o->choices, n)))
-            return refuse(c, o, v, o->expect);
-        if (o->kind == OPT_INT) *(int *)f = (int)n;
-        else *(long *)f = n;
-        break;
-    case OPT_U64: {
-        uint64_t u;
-        if (cli_parse_u64(v, &u)) return refuse(c, o, v, o->expect);
-        *(unsigned long long *)f = u;
-        break;
-    }
-    case OPT_REAL:
-    case OPT_SHARE:
-        if (parse_real(v, o->rlo, o->rhi, &x) || (o->lo_open && !(x > o->rlo))) return refuse(c, o, v, o->expect);
-        if (o->kind == OPT_REAL) *(double *)f = x;
-        else *(int *)f = (int)(x * 1000.0 + 0.5);
-        break;
-    case OPT_PAIR:
-        if (parse_pair(v, o->lo, o->hi, &n, &m)) return refuse(c, o, v, o->expect);
-        if (o->below && (n < o->min || m < o->min)) return refuse(c, o, v, o->below);
-        *(int *)f = (int)n;
-        *(int *)field(c, o->at2) = (int)m;
-        break;
-    case OPT_WORD: {
-        int k = 0;
-        while (o->choices[k] && strcmp(o->choices[k], v)) k++;
-        if (!o->choices[k]) return refuse(c, o, v, o->expect);
-        *(int *)f = k;
-        break;
-    }
-    case OPT_MEMORY:
-        if (parse_memory(v, (unsigned long long *)f)) return refuse(c, o, v, o->expect);
-        break;
-    case OPT_DFLY:
-        if (c->have_topo) return cmd_bad(c, "give one configuration (%s is the second)", o->name);
-        if (topo_parse_dfly(&c->t, v, err)) return cmd_bad(c, "%s", err);
-        c->have_topo = 1;
-        break;
+        case OPT_FLAG: *(int *)f = 1; break;
+        case OPT_COUNT: (*(int *)f)++; break;
+        case OPT_TEXT: *(const char **)f = v; break;
+        case OPT_INT:
+        case OPT_LONG:
+            if (cli_parse_long(v, o->lo, o->hi, &n) || (o->choices && !in_choices(o->choices, n)))
+                return refuse(c, o, v, o->expect);
+            if (o->kind == OPT_INT)
+                *(int *)f = (int)n;
+            else
+                *(long *)f = n;
+            break;
+        case OPT_U64: {
+            uint64_t u;
+            if (cli_parse_u64(v, &u)) return refuse(c, o, v, o->expect);
+            *(unsigned long long *)f = u;
+            break;
+        }
+        case OPT_REAL:
+        case OPT_SHARE:
+            if (parse_real(v, o->rlo, o->rhi, &x) || (o->lo_open && !(x > o->rlo))) return refuse(c, o, v, o->expect);
+            if (o->kind == OPT_REAL)
+                *(double *)f = x;
+            else
+                *(int *)f = (int)(x * 1000.0 + 0.5);
+            break;
+        case OPT_PAIR:
+            if (parse_pair(v, o->lo, o->hi, &n, &m)) return refuse(c, o, v, o->expect);
+            if (o->below && (n < o->min || m < o->min)) return refuse(c, o, v, o->below);
+            *(int *)f = (int)n;
+            *(int *)field(c, o->at2) = (int)m;
+            break;
+        case OPT_WORD: {
+            int k = 0;
+            while (o->choices[k] && strcmp(o->choices[k], v)) k++;
+            if (!o->choices[k]) return refuse(c, o, v, o->expect);
+            *(int *)f = k;
+            break;
+        }
+        case OPT_MEMORY:
+            if (parse_memory(v, (unsigned long long *)f)) return refuse(c, o, v, o->expect);
+            break;
+        case OPT_DFLY:
+            if (c->have_topo) return cmd_bad(c, "give one configuration (%s is the second)", o->name);
+            if (topo_parse_dfly(&c->t, v, err)) return cmd_bad(c, "%s", err);
+            c->have_topo = 1;
+            break;
     }
     if (o->have) *(int *)field(c, o->have) = 1;
     return 0;
@@ -251,7 +262,10 @@ int cmd_parse_args(cli *c, int argc, char **argv, const cmd_command *cmd) {
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { cmd_print_help(c, cmd, stdout); return -1; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            cmd_print_help(c, cmd, stdout);
+            return -1;
+        }
         const cmd_opt *o = find_opt(cmd, a);
         if (!o) {
             char err[DOAR_ERRLEN];
@@ -262,15 +276,19 @@ int cmd_parse_args(cli *c, int argc, char **argv, const cmd_command *cmd) {
             c->have_topo = 1;
             continue;
         }
-        if (o->meta) {   /* a value that is itself an option ("--resume --quiet") is a missing value */
+        if (o->meta) { /* a value that is itself an option ("--resume --quiet") is a missing value */
             if (!v) return cmd_bad(c, "option %s needs a value", a);
             if (!strncmp(v, "--", 2)) return cmd_bad(c, "option %s needs a value (got the option '%s')", a, v);
             i++;
-        } else v = NULL;
+        } else
+            v = NULL;
         int rc = set_value(c, o, v);
         if (rc) return rc;
     }
-    if (c->router_arg) { int rc = parse_router(c, c->router_arg); if (rc) return rc; }
+    if (c->router_arg) {
+        int rc = parse_router(c, c->router_arg);
+        if (rc) return rc;
+    }
     if (c->port_arg) {
         long n;
         if (!c->have_topo) return cmd_bad(c, "%s: --port needs CONFIG", "--port");
@@ -286,7 +304,7 @@ int cmd_parse_args(cli *c, int argc, char **argv, const cmd_command *cmd) {
 
 /* ---------------- help ---------------- */
 
-#define HELP_COL 23   /* where an option's text starts */
+#define HELP_COL 23 /* where an option's text starts */
 
 static void help_line(FILE *f, const char *left, const char *text) {
     int w = fprintf(f, "  %s", left);
@@ -322,9 +340,11 @@ void cmd_print_help(const cli *c, const cmd_command *cmd, FILE *f) {
 
 /* ---------------- the tables every command shares ---------------- */
 
-#define DFLY_OPT                                                                                                  \
-    {.name = "--dfly", .meta = "p,a,h,g", .kind = OPT_DFLY,                                                      \
-     .help = "any dragonfly instead of a named CONFIG (k = p+a-1+h <= 64, g <= a*h+1)"}
+#define DFLY_OPT                                                                                                       \
+    {                                                                                                                  \
+        .name = "--dfly", .meta = "p,a,h,g", .kind = OPT_DFLY,                                                         \
+        .help = "any dragonfly instead of a named CONFIG (k = p+a-1+h <= 64, g <= a*h+1)"                              \
+    }
 
 const cmd_opt cmd_no_opts[] = {
     {0},
@@ -332,7 +352,10 @@ const cmd_opt cmd_no_opts[] = {
 
 const cmd_opt cmd_common_opts[] = {
     DFLY_OPT,
-    {.name = "--seed", .meta = "N", .kind = OPT_U64, .at = CLI_AT(seed),
+    {.name = "--seed",
+     .meta = "N",
+     .kind = OPT_U64,
+     .at = CLI_AT(seed),
      .expect = "expected a decimal integer 0..2^64-1",
      .help = "run seed, decimal (recorded; this command makes no random choices)"},
     {0},
@@ -340,7 +363,10 @@ const cmd_opt cmd_common_opts[] = {
 
 const cmd_opt cmd_seeded_opts[] = {
     DFLY_OPT,
-    {.name = "--seed", .meta = "N", .kind = OPT_U64, .at = CLI_AT(seed),
+    {.name = "--seed",
+     .meta = "N",
+     .kind = OPT_U64,
+     .at = CLI_AT(seed),
      .expect = "expected a decimal integer 0..2^64-1",
      .help = "run seed, decimal 0..2^64-1 (default {default}): every random choice\n"
              "of the run (traffic, faults, placement) follows from it"},
@@ -348,10 +374,21 @@ const cmd_opt cmd_seeded_opts[] = {
 };
 
 const cmd_opt cmd_table_opts[] = {
-    {.name = "--nm-slots", .meta = "N", .kind = OPT_INT, .at = CLI_AT(prm.nm_slots), .lo = 1,
-     .hi = TABLES_MAX_NM_SLOTS, .expect = "expected {range}",
+    {.name = "--nm-slots",
+     .meta = "N",
+     .kind = OPT_INT,
+     .at = CLI_AT(prm.nm_slots),
+     .lo = 1,
+     .hi = TABLES_MAX_NM_SLOTS,
+     .expect = "expected {range}",
      .help = "table B non-minimal router slots, {range} (default {default}, as the paper)"},
-    {.name = "--c-ways", .meta = "N", .kind = OPT_INT, .at = CLI_AT(prm.c_ways), .lo = 1, .hi = TABLES_MAX_C_WAYS,
-     .expect = "expected {range}", .help = "route items per table C entry, {range} (default {default}, as the paper)"},
+    {.name = "--c-ways",
+     .meta = "N",
+     .kind = OPT_INT,
+     .at = CLI_AT(prm.c_ways),
+     .lo = 1,
+     .hi = TABLES_MAX_C_WAYS,
+     .expect = "expected {range}",
+     .help = "route items per table C entry, {range} (default {default}, as the paper)"},
     {0},
 };

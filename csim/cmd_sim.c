@@ -23,7 +23,7 @@ static void print_mpi_line(const net_comm *comm, const network *net, double run_
     long sum[2] = {words, bytes}, mx[2] = {rss_kb, ex};
     comm->reduce_long(comm->ctx, sum, 2, NET_OP_SUM);
     comm->reduce_long(comm->ctx, mx, 2, NET_OP_MAX);
-    double share = run_seconds > 0.0 ? comm_s / run_seconds : 0.0;   /* the ranks' mean share */
+    double share = run_seconds > 0.0 ? comm_s / run_seconds : 0.0; /* the ranks' mean share */
     comm->sum_double(comm->ctx, &share, 1);
     printf("sim: mpi ranks=%d groups_per_rank=%d..%d window=%d exchanges=%ld words_per_exchange=%.1f "
            "bytes_per_exchange=%.0f syncs=%ld comm_share=%.0f%% max_rss_per_rank=%.1fMiB\n",
@@ -41,14 +41,20 @@ int cmd_check_fault_cycles(cli *c, long last) {
     int faulty = p->fault_links > 0 || p->fault_routers > 0;
     if (!faulty && (c->have_fault_at || c->have_repair_at))
         return cmd_bad(c, "%s needs --link-faults N or --router-faults N (without faults it would be ignored)",
-                   c->have_fault_at ? "--fault-at" : "--repair-at");
-    if (c->have_bin && !c->series_csv) return cmd_bad(c, "%s", "--bin needs --series-csv FILE (it sets that file's bins)");
+                       c->have_fault_at ? "--fault-at" : "--repair-at");
+    if (c->have_bin && !c->series_csv)
+        return cmd_bad(c, "%s", "--bin needs --series-csv FILE (it sets that file's bins)");
     if (faulty && p->fault_at >= last)
-        return cmd_bad(c, "--fault-at %ld: past the end of the run (cycle %ld = warm-up + sample%s): the faults would never "
-                   "strike", p->fault_at, last, !strcmp(c->cmd, "sim") ? " + drain limit" : "");
+        return cmd_bad(
+            c,
+            "--fault-at %ld: past the end of the run (cycle %ld = warm-up + sample%s): the faults would never "
+            "strike",
+            p->fault_at, last, !strcmp(c->cmd, "sim") ? " + drain limit" : "");
     if (faulty && p->repair_at >= last)
-        return cmd_bad(c, "--repair-at %ld: past the end of the run (cycle %ld = warm-up + sample + drain limit): leave "
-                   "it out for faults that are never repaired", p->repair_at, last);
+        return cmd_bad(c,
+                       "--repair-at %ld: past the end of the run (cycle %ld = warm-up + sample + drain limit): leave "
+                       "it out for faults that are never repaired",
+                       p->repair_at, last);
     return 0;
 }
 
@@ -62,9 +68,9 @@ static int run_sim(cli *c) {
     p->seed = c->seed;
     p->tprm = c->prm;
     if (!c->have_fault_at) p->fault_at = p->warmup;
-    net_size_router(&c->t, p);   /* buffers and thresholds follow the packet length */
+    net_size_router(&c->t, p); /* buffers and thresholds follow the packet length */
     if (net_check_params(&c->t, p, err)) return cmd_bad(c, "%s", err);
-    if (tables_check_params(&c->t, &p->tprm, err)) return cmd_bad(c, "%s", err);   /* before the header line */
+    if (tables_check_params(&c->t, &p->tprm, err)) return cmd_bad(c, "%s", err); /* before the header line */
     int frc = cmd_check_fault_cycles(c, p->warmup + p->sample + p->drain_limit);
     if (frc) return frc;
     double need = cmd_estimate_bytes(&c->t, EST_NET, p);
@@ -116,7 +122,10 @@ static int run_sim(cli *c) {
     if (series) {
         int bad_write = net_write_series(&net, series) != 0;
         if (fclose(series)) bad_write = 1;
-        if (bad_write) { net_free(&net); return cmd_bad(c, "--series-csv '%s': cannot write the file", c->series_csv); }
+        if (bad_write) {
+            net_free(&net);
+            return cmd_bad(c, "--series-csv '%s': cannot write the file", c->series_csv);
+        }
     }
     net_free(&net);
     printf("sim: global_channels=%ld load min=%.4f mean=%.4f max=%.4f flits/cycle\n", r.channels, r.channel_min,
@@ -128,56 +137,74 @@ static int run_sim(cli *c) {
     printf("\n");
     if (p->routing != NET_ROUTING_DOAR)
         printf("sim: policy=%s vcs=%d source_decisions=%ld nonminimal=%ld (%.1f%%; PAR/PAR_PH count their second "
-               "decision too)\n", net_routing_name(p->routing), policy_vcs(p->routing), r.decisions, r.nonminimal,
+               "decision too)\n",
+               net_routing_name(p->routing), policy_vcs(p->routing), r.decisions, r.nonminimal,
                r.decisions ? 100.0 * (double)r.nonminimal / (double)r.decisions : 0.0);
     if (p->fault_routers > 0)
         printf("sim: router_faults routers=%d lost_in_routers=%ld lost_dead_sources=%ld created_to_dead=%ld "
                "lost_to_dead_after_diagnosis=%ld\n",
                p->fault_routers, r.lost_router, r.lost_dead_source, r.created_to_dead, r.lost_to_dead_after_diagnosis);
     if (p->fault_links > 0 || p->fault_routers > 0)
-        printf("sim: faults links=%d at=%ld repair=%ld fd_fr_packets=%ld ctl_unwired=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
-               "lost_on_links=%ld lost_discarded=%ld; lost by creation: before_fault=%ld in_diagnosis=%ld "
-               "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; unreachable_pairs=%ld created_unreachable=%ld "
-               "lost_unreachable=%ld\n",
-               p->fault_links, p->fault_at, p->repair_at, r.fd_fr_packets, r.ctl_unwired, r.diagnosis_cycles, r.recovery_cycles,
-               r.lost_link, r.lost_discard, r.lost_before_fault, r.lost_diagnosis, r.lost_after_diagnosis,
-               r.lost_recovery, r.lost_after_recovery, r.unreachable_pairs, r.created_unreachable, r.lost_unreachable);
+        printf(
+            "sim: faults links=%d at=%ld repair=%ld fd_fr_packets=%ld ctl_unwired=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
+            "lost_on_links=%ld lost_discarded=%ld; lost by creation: before_fault=%ld in_diagnosis=%ld "
+            "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; unreachable_pairs=%ld created_unreachable=%ld "
+            "lost_unreachable=%ld\n",
+            p->fault_links, p->fault_at, p->repair_at, r.fd_fr_packets, r.ctl_unwired, r.diagnosis_cycles,
+            r.recovery_cycles, r.lost_link, r.lost_discard, r.lost_before_fault, r.lost_diagnosis,
+            r.lost_after_diagnosis, r.lost_recovery, r.lost_after_recovery, r.unreachable_pairs, r.created_unreachable,
+            r.lost_unreachable);
     if (rc) printf("sim: FAIL %s%s\n", r.deadlock ? "deadlock: " : "", r.report);
     /* a run whose drain ended before the fault (or repair) cycle did not do what was asked:
      * say so and fail rather than report a fault-free figure as a faulty one */
     int faulty = p->fault_links > 0 || p->fault_routers > 0;
-    const char *missed = !faulty ? NULL : r.cycles <= p->fault_at ? "--fault-at" :
-                         p->repair_at >= 0 && r.cycles <= p->repair_at ? "--repair-at" : NULL;
+    const char *missed = !faulty                                         ? NULL
+                         : r.cycles <= p->fault_at                       ? "--fault-at"
+                         : p->repair_at >= 0 && r.cycles <= p->repair_at ? "--repair-at"
+                                                                         : NULL;
     if (missed) {
         long at = r.cycles <= p->fault_at ? p->fault_at : p->repair_at;
-        fprintf(stderr, "doar sim: warning: the run ended at cycle %ld, before %s %ld: its result is not the one asked "
-                "for\n", r.cycles, missed, at);
+        fprintf(stderr,
+                "doar sim: warning: the run ended at cycle %ld, before %s %ld: its result is not the one asked "
+                "for\n",
+                r.cycles, missed, at);
         printf("sim: FAIL the run ended at cycle %ld, before %s %ld\n", r.cycles, missed, at);
         rc = 1;
     }
-    printf("sim: config=%s routing=%s traffic=%s offered=%.4f accepted=%.4f latency=%.1f hops=%.3f delivered=%ld lost=%ld\n",
-           t->name, net_routing_name(p->routing), tname, r.offered, r.accepted, r.latency, r.hops, r.delivered, r.lost);
+    printf(
+        "sim: config=%s routing=%s traffic=%s offered=%.4f accepted=%.4f latency=%.1f hops=%.3f delivered=%ld lost=%ld\n",
+        t->name, net_routing_name(p->routing), tname, r.offered, r.accepted, r.latency, r.hops, r.delivered, r.lost);
     return rc ? EXIT_FAIL : 0;
 }
 
 /* ---------------- options: the network's (sim and sweep), then sim's own ---------------- */
 
-#define CYCLES(opt, field_, low, text)                                                                        \
-    {.name = opt, .meta = "N", .kind = OPT_LONG, .at = CLI_AT(field_), .lo = low, .hi = 1000000000L,          \
-     .msg = MSG_NAME, .expect = "expected a cycle count (0..1000000000; sample >= 1)", .help = text}
-#define FAULT_NUMBER(opt, meta_, kind_, field_, have_, text)                                                  \
-    {.name = opt, .meta = meta_, .kind = kind_, .at = CLI_AT(field_), .have = have_, .lo = 0,                 \
-     .hi = 1000000000L, .msg = MSG_NAME, .expect = "expected a number {range}", .help = text}
+#define CYCLES(opt, field_, low, text)                                                                                 \
+    {                                                                                                                  \
+        .name = opt, .meta = "N", .kind = OPT_LONG, .at = CLI_AT(field_), .lo = low, .hi = 1000000000L,                \
+        .msg = MSG_NAME, .expect = "expected a cycle count (0..1000000000; sample >= 1)", .help = text                 \
+    }
+#define FAULT_NUMBER(opt, meta_, kind_, field_, have_, text)                                                           \
+    {                                                                                                                  \
+        .name = opt, .meta = meta_, .kind = kind_, .at = CLI_AT(field_), .have = have_, .lo = 0, .hi = 1000000000L,    \
+        .msg = MSG_NAME, .expect = "expected a number {range}", .help = text                                           \
+    }
 
 static const char *const speedups[] = {"1", "2", "4", NULL};
 static const char *const zero_one[] = {"0", "1", NULL};
 
 const cmd_opt cmd_net_opts[] = {
-    {.name = "--routing", .meta = "R", .kind = OPT_TEXT, .at = CLI_AT(routing),
+    {.name = "--routing",
+     .meta = "R",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(routing),
      .help = "{default} (default: the route-compute units of the RTL) or a route\n"
              "policy of the C model: min val ugal_l ugal_g par par_ph ugal_le tpr\n"
              "(VCs as seed 001 Table 1; docs/network.md \"Routing algorithms\")"},
-    {.name = "--traffic", .meta = "T", .kind = OPT_TEXT, .at = CLI_AT(traffic),
+    {.name = "--traffic",
+     .meta = "T",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(traffic),
      .help = "{default} (default), adv+i (group G sends to group G+i), rp (permutation);\n"
              "mixes r_mixed_ua(x,y) r_mixed_ur(x,y) (y% of the routers send ADV+1 /\n"
              "RP, the rest UR; x + y = 100), n_mixed_ua(x,y) n_mixed_ur(x,y) (y% of\n"
@@ -187,35 +214,77 @@ const cmd_opt cmd_net_opts[] = {
              "Quote parentheses in a shell: --traffic 'r_mixed_ua(50,50)'"},
     CYCLES("--warmup", nprm.warmup, 0, "warm-up cycles (default {default})"),
     CYCLES("--sample", nprm.sample, 1, "sample cycles (default {default})"),
-    {.name = "--packet-len", .meta = "L", .kind = OPT_INT, .at = CLI_AT(nprm.packet_len), .have = CLI_AT(have_packet_len),
-     .lo = NET_MIN_PACKET_LEN, .hi = FLIT_MAX_LEN, .expect = "expected {range} flits",
+    {.name = "--packet-len",
+     .meta = "L",
+     .kind = OPT_INT,
+     .at = CLI_AT(nprm.packet_len),
+     .have = CLI_AT(have_packet_len),
+     .lo = NET_MIN_PACKET_LEN,
+     .hi = FLIT_MAX_LEN,
+     .expect = "expected {range} flits",
      .help = "flits per packet, {range} (default {default})"},
-    {.name = "--thresholds", .meta = "TL,TG", .kind = OPT_PAIR, .at = CLI_AT(nprm.tl_pkts), .at2 = CLI_AT(nprm.tg_pkts),
-     .lo = 0, .hi = 100000, .expect = "expected TL,TG (packets)",
+    {.name = "--thresholds",
+     .meta = "TL,TG",
+     .kind = OPT_PAIR,
+     .at = CLI_AT(nprm.tl_pkts),
+     .at2 = CLI_AT(nprm.tg_pkts),
+     .lo = 0,
+     .hi = 100000,
+     .expect = "expected TL,TG (packets)",
      .help = "DOAR congestion thresholds, packets (default {default}: seed 001's\n"
              "TG, twice its TL because the waiting packets count; docs/network.md)"},
-    {.name = "--threshold-util", .meta = "P", .kind = OPT_INT, .at = CLI_AT(nprm.threshold_util), .lo = 0, .hi = 100,
+    {.name = "--threshold-util",
+     .meta = "P",
+     .kind = OPT_INT,
+     .at = CLI_AT(nprm.threshold_util),
+     .lo = 0,
+     .hi = 100,
      .expect = "expected a percentage {range}",
      .help = "a threshold is at least the flits a port busy P% of the cycles\n"
              "has in flight on its link (occupancy is credit-based; {range}, default\n"
              "{default}; 0: the paper's figures alone; docs/network.md)"},
-    {.name = "--cong-demand", .meta = "0|1", .kind = OPT_INT, .at = CLI_AT(nprm.cong_demand), .lo = 0, .hi = 1,
-     .choices = zero_one, .expect = "expected {range}",
+    {.name = "--cong-demand",
+     .meta = "0|1",
+     .kind = OPT_INT,
+     .at = CLI_AT(nprm.cong_demand),
+     .lo = 0,
+     .hi = 1,
+     .choices = zero_one,
+     .expect = "expected {range}",
      .help = "DOAR: an intra-group or global port's congestion counts the flits\n"
              "routed to it and waiting in its router besides its credits (1: the\n"
              "RTL's); 0: credit occupancy only (default {default}; docs/network.md)"},
-    {.name = "--speedup", .meta = "S", .kind = OPT_INT, .at = CLI_AT(nprm.speedup), .lo = 1, .hi = 4,
-     .choices = speedups, .expect = "expected {range}",
+    {.name = "--speedup",
+     .meta = "S",
+     .kind = OPT_INT,
+     .at = CLI_AT(nprm.speedup),
+     .lo = 1,
+     .hi = 4,
+     .choices = speedups,
+     .expect = "expected {range}",
      .help = "the routers' internal speed-up: crossbar planes, {range} (default\n"
              "{default}, seed 001 Table 1; docs/architecture.md \"Router v2\")"},
-    {.name = "--latency", .meta = "L,G", .kind = OPT_PAIR, .at = CLI_AT(nprm.lat_local), .at2 = CLI_AT(nprm.lat_global),
-     .lo = 0, .hi = 100000, .min = 1, .below = "links need >= 1 cycle", .expect = "expected L,G (cycles)",
+    {.name = "--latency",
+     .meta = "L,G",
+     .kind = OPT_PAIR,
+     .at = CLI_AT(nprm.lat_local),
+     .at2 = CLI_AT(nprm.lat_global),
+     .lo = 0,
+     .hi = 100000,
+     .min = 1,
+     .below = "links need >= 1 cycle",
+     .expect = "expected L,G (cycles)",
      .help = "intra-group and global link latency, cycles 1..{hi} (default {default})"},
     CYCLES("--drain-limit", nprm.drain_limit, 1,
            "after the sample, injection goes on until the sample's packets are\n"
            "delivered or for N cycles (default {default}); then the network drains"),
     CYCLES("--watchdog", nprm.watchdog, 1, "cycles without any flit moving that count as deadlock (default {default})"),
-    {.name = "--block", .meta = "N", .kind = OPT_INT, .at = CLI_AT(nprm.block), .lo = 0, .hi = NET_MAX_BLOCK,
+    {.name = "--block",
+     .meta = "N",
+     .kind = OPT_INT,
+     .at = CLI_AT(nprm.block),
+     .lo = 0,
+     .hi = NET_MAX_BLOCK,
      .expect = "expected {range} cycles (0: automatic)",
      .help = "speed only, same results: a router runs N cycles before the next\n"
              "router ({range}; 1: cycle by cycle; default {default}: the shortest router\n"
@@ -234,7 +303,10 @@ const cmd_opt cmd_net_opts[] = {
     FAULT_NUMBER("--repair-at", "C", OPT_LONG, nprm.repair_at, CLI_AT(have_repair_at),
                  "cycle the links and routers come back (default: never); as --fault-at\n"
                  "(sim only: a sweep keeps its faults)"),
-    {.name = "--max-memory", .meta = "SIZE", .kind = OPT_MEMORY, .at = CLI_AT(max_memory),
+    {.name = "--max-memory",
+     .meta = "SIZE",
+     .kind = OPT_MEMORY,
+     .at = CLI_AT(max_memory),
      .expect = "expected a size such as 4096M, 16G or 1T (at least 1M)",
      .help = "refuse a run estimated above SIZE (K/M/G/T, at least 1M; default: the\n"
              "machine's memory); sim: the estimate is memory=NMiB in the first line"},
@@ -243,20 +315,38 @@ const cmd_opt cmd_net_opts[] = {
 };
 
 static const cmd_opt sim_rate_opts[] = {
-    {.name = "--rate", .meta = "X", .kind = OPT_REAL, .at = CLI_AT(nprm.rate), .have = CLI_AT(have_rate), .rlo = 0.0,
-     .rhi = 1.0, .expect = "expected {range} flits/node/cycle",
+    {.name = "--rate",
+     .meta = "X",
+     .kind = OPT_REAL,
+     .at = CLI_AT(nprm.rate),
+     .have = CLI_AT(have_rate),
+     .rlo = 0.0,
+     .rhi = 1.0,
+     .expect = "expected {range} flits/node/cycle",
      .help = "offered load, flits per node per cycle, {range} (required)"},
     {0},
 };
 
 static const cmd_opt sim_file_opts[] = {
-    {.name = "--series-csv", .meta = "FILE", .kind = OPT_TEXT, .at = CLI_AT(series_csv),
+    {.name = "--series-csv",
+     .meta = "FILE",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(series_csv),
      .help = "time series (seed 001 Fig. 17): cycle,accepted,latency,packets per\n"
              "bin of --bin N cycles, up to the drain limit"},
-    {.name = "--bin", .meta = "N", .kind = OPT_LONG, .at = CLI_AT(series_bin), .have = CLI_AT(have_bin), .lo = 1,
-     .hi = 1000000000L, .expect = "expected {range} cycles",
+    {.name = "--bin",
+     .meta = "N",
+     .kind = OPT_LONG,
+     .at = CLI_AT(series_bin),
+     .have = CLI_AT(have_bin),
+     .lo = 1,
+     .hi = 1000000000L,
+     .expect = "expected {range} cycles",
      .help = "with --series-csv: cycles per bin, {range} (default {default})"},
-    {.name = "--channel-csv", .meta = "FILE", .kind = OPT_TEXT, .at = CLI_AT(csv),
+    {.name = "--channel-csv",
+     .meta = "FILE",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(csv),
      .help = "load of every global link direction in the sample (seed 001\n"
              "Fig. 12): router,gid,bid,port,peer_gid,load (flits/cycle)"},
     {0},

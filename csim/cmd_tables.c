@@ -39,8 +39,11 @@ static int verify_loaded(const table_set *ts, const char **how, char why[DOAR_ER
     if (ts->routers_present == t->n_routers) {
         check_opts o;
         check_default_opts(&o);
-        check_result *res = malloc(sizeof *res);   /* per-kind messages: too big for the stack */
-        if (!res) { snprintf(err, DOAR_ERRLEN, "out of memory"); return -1; }
+        check_result *res = malloc(sizeof *res); /* per-kind messages: too big for the stack */
+        if (!res) {
+            snprintf(err, DOAR_ERRLEN, "out of memory");
+            return -1;
+        }
         *how = "routes";
         int rc = check_run(ts, &o, res, err);
         int wrong = !rc && !res->ok;
@@ -66,8 +69,10 @@ static int verify_loaded(const table_set *ts, const char **how, char why[DOAR_ER
             for (int tab = 0; tab < 3 && !wrong; tab++)
                 for (int row = 0; row < depth[tab] && !wrong; row++)
                     if (xs[tab][row] != ys[tab][row]) {
-                        snprintf(why, DOAR_ERRLEN, "router %d,%d port %d table %c row %d differs from the generated "
-                                 "tables", topo_gid(t, r), topo_bid(t, r), port, "ABC"[tab], row);
+                        snprintf(why, DOAR_ERRLEN,
+                                 "router %d,%d port %d table %c row %d differs from the generated "
+                                 "tables",
+                                 topo_gid(t, r), topo_bid(t, r), port, "ABC"[tab], row);
                         wrong = 1;
                     }
         }
@@ -84,7 +89,7 @@ static int run_tables(cli *c) {
         if (tables_load_images(&ts, c->load_dir, err)) return cmd_bad(c, "%s", err);
         if (c->have_topo && (ts.t.p != c->t.p || ts.t.a != c->t.a || ts.t.h != c->t.h || ts.t.g != c->t.g)) {
             cmd_bad(c, "%s/manifest.txt: images are for dfly(%d,%d,%d,%d), not %s", c->load_dir, ts.t.p, ts.t.a, ts.t.h,
-                ts.t.g, c->t.name);
+                    ts.t.g, c->t.name);
             tables_free(&ts);
             return EXIT_BADINPUT;
         }
@@ -93,7 +98,10 @@ static int run_tables(cli *c) {
         const char *how = NULL;
         char why[DOAR_ERRLEN];
         int vrc = verify_loaded(&ts, &how, why, err);
-        if (vrc < 0) { tables_free(&ts); return cmd_bad(c, "%s", err); }
+        if (vrc < 0) {
+            tables_free(&ts);
+            return cmd_bad(c, "%s", err);
+        }
         if (vrc > 0) {
             printf("tables: FAIL dir=%s config=%s %s: %s\n", c->load_dir, ts.t.name, how, why);
             tables_free(&ts);
@@ -117,7 +125,10 @@ static int run_tables(cli *c) {
         int nr = c->t.n_routers;
         if (c->router >= 0 || c->sample) {
             select = calloc((size_t)c->t.n_routers, 1);
-            if (!select) { tables_free(&ts); return cmd_bad(c, "%s", "out of memory"); }
+            if (!select) {
+                tables_free(&ts);
+                return cmd_bad(c, "%s", "out of memory");
+            }
             if (c->router >= 0) select[c->router] = 1;
             int ns = c->sample > c->t.n_routers ? c->t.n_routers : c->sample;
             for (int i = 0; i < ns; i++) select[(long)i * c->t.n_routers / ns] = 1;
@@ -130,25 +141,45 @@ static int run_tables(cli *c) {
             tables_free(&ts);
             return cmd_bad(c, "%s", err);
         }
-        printf("tables: wrote dir=%s config=%s routers=%d files=%d entries_per_port=%d+%d+%d\n", c->out_dir,
-               c->t.name, nr, nr * (1 + 3 * c->t.k), ts.depth_a, ts.depth_b, ts.depth_c);
+        printf("tables: wrote dir=%s config=%s routers=%d files=%d entries_per_port=%d+%d+%d\n", c->out_dir, c->t.name,
+               nr, nr * (1 + 3 * c->t.k), ts.depth_a, ts.depth_b, ts.depth_c);
     }
     tables_free(&ts);
     return 0;
 }
 
 static const cmd_opt tables_opts[] = {
-    {.name = "--out", .meta = "DIR", .kind = OPT_TEXT, .at = CLI_AT(out_dir),
+    {.name = "--out",
+     .meta = "DIR",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(out_dir),
      .help = "write $readmemh images and DIR/manifest.txt (all routers, or one)"},
-    {.name = "--router", .meta = "G,B", .kind = OPT_TEXT, .at = CLI_AT(router_arg),
+    {.name = "--router",
+     .meta = "G,B",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(router_arg),
      .help = "with --out: only router <G,B>; with --dump: the router to print"},
-    {.name = "--port", .meta = "P", .kind = OPT_TEXT, .at = CLI_AT(port_arg),
+    {.name = "--port",
+     .meta = "P",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(port_arg),
      .help = "with --dump: the input port to print, 0..k-1"},
-    {.name = "--sample", .meta = "N", .kind = OPT_INT, .at = CLI_AT(sample), .lo = 1, .hi = 1000000,
-     .expect = "expected a positive integer", .help = "with --out: only N routers spread evenly over the network"},
-    {.name = "--dump", .kind = OPT_FLAG, .at = CLI_AT(dump),
+    {.name = "--sample",
+     .meta = "N",
+     .kind = OPT_INT,
+     .at = CLI_AT(sample),
+     .lo = 1,
+     .hi = 1000000,
+     .expect = "expected a positive integer",
+     .help = "with --out: only N routers spread evenly over the network"},
+    {.name = "--dump",
+     .kind = OPT_FLAG,
+     .at = CLI_AT(dump),
      .help = "print one port's tables readably (needs --router and --port)"},
-    {.name = "--load", .meta = "DIR", .kind = OPT_TEXT, .at = CLI_AT(load_dir),
+    {.name = "--load",
+     .meta = "DIR",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(load_dir),
      .help = "validate a directory of images (exit 2 on the first problem),\n"
              "then check their routes (a sampled set: against the generated\n"
              "tables); exit 1 on a wrong route. With CONFIG, also require it"},

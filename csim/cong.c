@@ -10,7 +10,10 @@ int cong_init(cong *c, const topo *t, const cong_params *prm) {
     c->hist = calloc((size_t)t->h, sizeof *c->hist);
     c->dl_valid = calloc((size_t)prm->tps, 1);
     c->dl_bits = calloc((size_t)prm->tps, sizeof *c->dl_bits);
-    if (!c->hist || !c->dl_valid || !c->dl_bits) { cong_free(c); return -1; }
+    if (!c->hist || !c->dl_valid || !c->dl_bits) {
+        cong_free(c);
+        return -1;
+    }
     for (int o = 0; o < t->first_global && o < 64; o++) c->nonglobal |= (uint64_t)1 << o;
     for (int o = t->first_local; o < t->first_global && o < 64; o++) c->local |= (uint64_t)1 << o;
     return 0;
@@ -42,7 +45,7 @@ static void put_segment(gport_bitmap *b, int j0, uint64_t hmask, uint64_t v) {
     int w = j0 >> 6, s = j0 & 63;
     v &= hmask;
     b->w[w] = (b->w[w] & ~(hmask << s)) | (v << s);
-    if (s && (hmask >> (64 - s)))   /* the segment runs into the next word */
+    if (s && (hmask >> (64 - s))) /* the segment runs into the next word */
         b->w[w + 1] = (b->w[w + 1] & ~(hmask >> (64 - s))) | (v >> (64 - s));
 }
 
@@ -68,12 +71,12 @@ void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_b
     }
     /* Group bitmap: own segment from the current CongG, neighbours from their side-bands. */
     put_segment(&c->group, c->bid * t->h, hmask, c->congg);
-    for (uint64_t m = sb_ports & c->local; m; m &= m - 1) {   /* intra-group ports, in port order */
+    for (uint64_t m = sb_ports & c->local; m; m &= m - 1) { /* intra-group ports, in port order */
         int o = __builtin_ctzll(m);
         put_segment(&c->group, topo_local_peer(t, c->bid, o) * t->h, hmask, sb_bits[o]);
     }
     /* Side-band: launch every `interval` cycles, t_ps stages later it is on the links. */
-    c->dl_pos = cong_dl_out(c);   /* the stages shift: the output slot becomes stage 0 */
+    c->dl_pos = cong_dl_out(c); /* the stages shift: the output slot becomes stage 0 */
     c->dl_valid[c->dl_pos] = c->bcast_cnt == 0;
     c->dl_bits[c->dl_pos] = c->bcast_cnt == 0 ? (c->congg & hmask) : 0;
     c->bcast_cnt = c->bcast_cnt + 1 == c->prm.interval ? 0 : c->bcast_cnt + 1;

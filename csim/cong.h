@@ -25,26 +25,26 @@ extern "C" {
 #endif
 
 typedef struct {
-    int tl, tg;         /* thresholds in flits */
-    int hw;             /* history window (cycles) */
-    int interval;       /* broadcast interval: the maximum packet length */
-    int tps;            /* side-band latency t_ps (cycles, >= 1) */
+    int tl, tg;   /* thresholds in flits */
+    int hw;       /* history window (cycles) */
+    int interval; /* broadcast interval: the maximum packet length */
+    int tps;      /* side-band latency t_ps (cycles, >= 1) */
 } cong_params;
 
 typedef struct {
     topo t;
     cong_params prm;
     int bid;
-    int *hist;                /* [h] */
-    uint64_t congg;           /* own CongG, bit i = router global port i */
-    uint64_t cong_local;      /* CongL, bit = router port */
-    gport_bitmap group;       /* a*h-bit group bitmap */
+    int *hist;           /* [h] */
+    uint64_t congg;      /* own CongG, bit i = router global port i */
+    uint64_t cong_local; /* CongL, bit = router port */
+    gport_bitmap group;  /* a*h-bit group bitmap */
     int bcast_cnt;
-    uint8_t *dl_valid;        /* [tps] side-band delay line, a ring: stage 0 at dl_pos, stage s at */
-    uint64_t *dl_bits;        /* (dl_pos - s) mod tps; the output, stage tps-1, at (dl_pos + 1) mod tps */
+    uint8_t *dl_valid; /* [tps] side-band delay line, a ring: stage 0 at dl_pos, stage s at */
+    uint64_t *dl_bits; /* (dl_pos - s) mod tps; the output, stage tps-1, at (dl_pos + 1) mod tps */
     int dl_pos;
-    uint64_t nonglobal;       /* terminal and intra-group ports (CongL from occupancy) */
-    uint64_t local;           /* intra-group ports (side-bands) */
+    uint64_t nonglobal; /* terminal and intra-group ports (CongL from occupancy) */
+    uint64_t local;     /* intra-group ports (side-bands) */
 } cong;
 
 int cong_init(cong *c, const topo *t, const cong_params *prm);

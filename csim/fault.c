@@ -223,35 +223,46 @@ int fault_idle(const fault_unit *fu) {
 
 int fault_cmd_cycles(const fault_unit *fu, fault_cmd_kind kind) {
     switch (kind) {
-    case FCMD_TRAVEL_FD: return FAULT_T1 + FAULT_T2 + FAULT_ACT_CYCLES * fu->et_num;
-    case FCMD_MATCH_FD:
-    case FCMD_MATCH_FR: return FAULT_T1 + FAULT_T2 + FAULT_ACT_CYCLES;
-    case FCMD_TRAVEL_FR: return FAULT_T1 + FAULT_T2 + FAULT_FR_CYCLES * fu->et_num;
-    default: return 0;
+        case FCMD_TRAVEL_FD: return FAULT_T1 + FAULT_T2 + FAULT_ACT_CYCLES * fu->et_num;
+        case FCMD_MATCH_FD:
+        case FCMD_MATCH_FR: return FAULT_T1 + FAULT_T2 + FAULT_ACT_CYCLES;
+        case FCMD_TRAVEL_FR: return FAULT_T1 + FAULT_T2 + FAULT_FR_CYCLES * fu->et_num;
+        default: return 0;
     }
 }
 
 /* ---- the action unit ---- */
 
 static void emit(fault_unit *fu, int port, const fault_msg *m) {
-    if (fu->out_depth && fu->outq[port].n >= fu->out_depth) { fu->out_overflow |= bit(port); return; }
+    if (fu->out_depth && fu->outq[port].n >= fu->out_depth) {
+        fu->out_overflow |= bit(port);
+        return;
+    }
     if (fifo_push(&fu->outq[port], port, m)) abort();
-    if (m->kind == FMSG_FD) fu->st.fd_sent++;
-    else fu->st.fr_sent++;
+    if (m->kind == FMSG_FD)
+        fu->st.fd_sent++;
+    else
+        fu->st.fr_sent++;
 }
 
 /* FD_act (Algorithm 2 lines 9-16) on entry `entry` of port `c`, failed port fp. */
 static void fd_act(fault_unit *fu, int c, int entry, int fp, const fault_msg *addr) {
     int i = c * fu->et_num + entry;
-    if (!((fu->opt_src[i] | fu->opt_int[i]) & bit(fp))) return;   /* Fp not in et */
-    if (!(fu->mask[i] & bit(fp))) return;                          /* already invalid */
+    if (!((fu->opt_src[i] | fu->opt_int[i]) & bit(fp))) return; /* Fp not in et */
+    if (!(fu->mask[i] & bit(fp))) return;                       /* already invalid */
     fu->mask[i] &= ~bit(fp);
     unsigned now = acc_of(fu, i, fu->mask[i]);
     unsigned lost = fu->acc[i] & ~now;
     fu->acc[i] = (uint8_t)now;
-    if (!lost) return;                                             /* other valid options remain */
-    if (topo_port_class(&fu->ts->t, c) == PORT_TERMINAL) { fu->st.dropped_terminal++; return; }
-    if (entry_dead(fu, entry)) { fu->st.suppressed_dead++; return; }
+    if (!lost) return; /* other valid options remain */
+    if (topo_port_class(&fu->ts->t, c) == PORT_TERMINAL) {
+        fu->st.dropped_terminal++;
+        return;
+    }
+    if (entry_dead(fu, entry)) {
+        fu->st.suppressed_dead++;
+        return;
+    }
     fault_msg m = *addr;
     m.kind = FMSG_FD;
     m.role = (uint8_t)lost;
@@ -334,7 +345,7 @@ static int pick(fault_unit *fu) {
         fu->cmd = it.m.kind == FEV_UP ? FCMD_TRAVEL_FR : FCMD_TRAVEL_FD;
         return 1;
     }
-    uint64_t has = 0;   /* the input FIFOs holding a message */
+    uint64_t has = 0; /* the input FIFOs holding a message */
     for (int j = 0; j < fu->k; j++)
         if (fu->inq[j].n) has |= (uint64_t)1 << j;
     const int c = rr_pick(has, fu->rr);
@@ -364,8 +375,10 @@ void fault_tick(fault_unit *fu) {
     if (p == FAULT_T1) {
         /* broadcast: the event's state change, or the entry Aim() selects */
         if (fu->cmd_event) {
-            if (fu->cmd_event == FEV_UP) fu->port_down &= ~bit(fp);
-            else fu->port_down |= bit(fp);
+            if (fu->cmd_event == FEV_UP)
+                fu->port_down &= ~bit(fp);
+            else
+                fu->port_down |= bit(fp);
             if (topo_port_class(&fu->ts->t, fp) == PORT_LOCAL) {
                 int nb = topo_local_peer(&fu->ts->t, fu->bid, fp);
                 if (fu->cmd_event == FEV_LINK_DOWN && ((fu->peer_dead >> nb) & 1)) {

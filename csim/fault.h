@@ -41,17 +41,17 @@
 extern "C" {
 #endif
 
-#define FAULT_T1 1            /* scheduler: fetch one FD/FR packet, or latch one event */
-#define FAULT_T2 1            /* scheduler: broadcast the command to every port's unit */
-#define FAULT_ACT_CYCLES 2    /* action unit, FD_act on one entry: read, modify-write */
-#define FAULT_FR_CYCLES 3     /* FR_act on one entry: validate (read, write) + check (read) */
+#define FAULT_T1 1         /* scheduler: fetch one FD/FR packet, or latch one event */
+#define FAULT_T2 1         /* scheduler: broadcast the command to every port's unit */
+#define FAULT_ACT_CYCLES 2 /* action unit, FD_act on one entry: read, modify-write */
+#define FAULT_FR_CYCLES 3  /* FR_act on one entry: validate (read, write) + check (read) */
 
 #define FAULT_ROLE_SOURCE 1u  /* upstream terminal inputs rely on it (packet in its source group) */
 #define FAULT_ROLE_TRANSIT 2u /* upstream intra-group and global inputs rely on it */
 #define FAULT_ROLES 3u
-#define FAULT_EV_DEPTH 8      /* event FIFO of the RTL */
-#define FAULT_CTL_DEPTH 4     /* FD/FR packets per input port (the RTL IN_DEPTH): control credits */
-#define FAULT_OUT_DEPTH 64    /* FD/FR packets per output port (the RTL OUT_DEPTH) */
+#define FAULT_EV_DEPTH 8   /* event FIFO of the RTL */
+#define FAULT_CTL_DEPTH 4  /* FD/FR packets per input port (the RTL IN_DEPTH): control credits */
+#define FAULT_OUT_DEPTH 64 /* FD/FR packets per output port (the RTL OUT_DEPTH) */
 
 /* FD address prefix (Algorithm 2): 1 = group <g>, 2 = router <g,b>, 3 = node <g,b,n>. */
 #define FAULT_PREFIX_GROUP 1
@@ -61,9 +61,9 @@ extern "C" {
 typedef enum { FMSG_FD = 1, FMSG_FR = 2 } fault_msg_kind;
 
 typedef struct {
-    uint8_t kind;    /* fault_msg_kind */
-    uint8_t prefix;  /* FD only */
-    uint8_t role;    /* FD only: FAULT_ROLE_* bits that lost accessibility */
+    uint8_t kind;   /* fault_msg_kind */
+    uint8_t prefix; /* FD only */
+    uint8_t role;   /* FD only: FAULT_ROLE_* bits that lost accessibility */
     uint16_t g;
     uint8_t b, n;
 } fault_msg;
@@ -87,13 +87,13 @@ typedef struct {
 } fault_fifo;
 
 typedef struct {
-    uint64_t commands[FCMD_KINDS];   /* by fault_cmd_kind */
-    uint64_t fd_sent, fr_sent;   /* messages produced */
-    uint64_t dropped_terminal;   /* flips on terminal inputs (no upstream router to tell) */
-    uint64_t suppressed_dead;    /* flips for a dead router's own region (nobody needs it) */
-    int max_queue;               /* deepest input-port message queue seen */
-    uint64_t releases, revivals;  /* entries withdrawn for a dead router / re-announced for a revived one */
-    uint64_t group_fr;            /* group-level FRs (a router entry completed the group) */
+    uint64_t commands[FCMD_KINDS]; /* by fault_cmd_kind */
+    uint64_t fd_sent, fr_sent;     /* messages produced */
+    uint64_t dropped_terminal;     /* flips on terminal inputs (no upstream router to tell) */
+    uint64_t suppressed_dead;      /* flips for a dead router's own region (nobody needs it) */
+    int max_queue;                 /* deepest input-port message queue seen */
+    uint64_t releases, revivals;   /* entries withdrawn for a dead router / re-announced for a revived one */
+    uint64_t group_fr;             /* group-level FRs (a router entry completed the group) */
     uint64_t busy_cycles;
 } fault_stats;
 
@@ -101,30 +101,30 @@ typedef struct {
     const table_set *ts;
     int router, gid, bid, k, et_num;
     /* static route options of every (port, entry) per role: decoded from tables A/B/C */
-    uint64_t *opt_src, *opt_int;   /* [k * et_num] */
+    uint64_t *opt_src, *opt_int; /* [k * et_num] */
     /* dynamic state */
-    uint64_t *mask;                /* [k * et_num] valid mask over router ports */
-    uint8_t *acc;                  /* [k * et_num] FAULT_ROLE_* bits: accessible in that role */
-    uint64_t port_down;            /* ports whose link is down (events) */
-    uint64_t peer_dead;            /* bids of this group known dead (peer-down events) */
+    uint64_t *mask;     /* [k * et_num] valid mask over router ports */
+    uint8_t *acc;       /* [k * et_num] FAULT_ROLE_* bits: accessible in that role */
+    uint64_t port_down; /* ports whose link is down (events) */
+    uint64_t peer_dead; /* bids of this group known dead (peer-down events) */
     /* scheduler */
-    fault_fifo ev;                 /* local events (m.kind holds the fault_event_kind) */
-    fault_fifo *inq;               /* [k] FD/FR packets waiting at each input port */
-    int in_depth, out_depth;       /* FIFO limits (0: unbounded); the RTL's FAULT_IN/OUT_DEPTH */
-    int rr;                        /* next port the round robin looks at first */
+    fault_fifo ev;           /* local events (m.kind holds the fault_event_kind) */
+    fault_fifo *inq;         /* [k] FD/FR packets waiting at each input port */
+    int in_depth, out_depth; /* FIFO limits (0: unbounded); the RTL's FAULT_IN/OUT_DEPTH */
+    int rr;                  /* next port the round robin looks at first */
     fault_cmd_kind cmd;
     int cmd_port, cmd_entry, cmd_phase, cmd_len, cmd_event;
-    int cmd_newly_dead;            /* peer-down: bid that this command marks dead, else -1 */
-    int cmd_newly_alive;           /* link-down from a revived peer: its bid, else -1 */
+    int cmd_newly_dead;  /* peer-down: bid that this command marks dead, else -1 */
+    int cmd_newly_alive; /* link-down from a revived peer: its bid, else -1 */
     fault_msg cmd_msg;
     /* per output port: messages of the running command are written at once but become visible
      * (committed) only in its last cycle */
-    fault_fifo *outq;              /* [k] */
-    int *out_commit;               /* [k] visible messages at the head of outq[c] */
-    uint64_t out_overflow;         /* sticky per port: a message was lost to a full output FIFO */
+    fault_fifo *outq;      /* [k] */
+    int *out_commit;       /* [k] visible messages at the head of outq[c] */
+    uint64_t out_overflow; /* sticky per port: a message was lost to a full output FIFO */
     fault_stats st;
-    int wr_entry;                  /* entry written in the last tick (all ports), -1: none */
-    int in_taken;                  /* input port whose FIFO the last tick fetched from, -1: none */
+    int wr_entry; /* entry written in the last tick (all ports), -1: none */
+    int in_taken; /* input port whose FIFO the last tick fetched from, -1: none */
 } fault_unit;
 
 int fault_init(fault_unit *fu, const table_set *ts, int router, char err[DOAR_ERRLEN]);
@@ -166,7 +166,7 @@ int fault_idle(const fault_unit *fu);
 #define FAULT_CTL_ROLE_SHIFT 23
 #define FAULT_CTL_PREFIX_SHIFT 25
 #define FAULT_CTL_KIND_SHIFT 27
-#define FAULT_CTL_FIELD_BITS 2  /* role, prefix and kind */
+#define FAULT_CTL_FIELD_BITS 2 /* role, prefix and kind */
 static inline int fault_is_ctl(const flit *f) { return f->head && f->tail && (f->data & FAULT_CTL_FLAG) != 0; }
 uint64_t fault_msg_pack(const fault_msg *m);
 void fault_msg_unpack(uint64_t d, fault_msg *m);

@@ -8,14 +8,14 @@
 #include "fault_net.h"
 #include "fault_oracle.h"
 
-#define CAMPAIGN_MAX_CYCLES 2000000   /* a campaign that has not settled by then is a livelock */
+#define CAMPAIGN_MAX_CYCLES 2000000 /* a campaign that has not settled by then is a livelock */
 
 void fault_campaign_default_opts(fault_campaign_opts *o) {
     memset(o, 0, sizeof *o);
     o->campaigns = 100;
     o->max_faults = 10;
     o->router_permille = 200;
-    o->lat_local = 10;     /* the network simulator's default link latencies (issue 6) */
+    o->lat_local = 10; /* the network simulator's default link latencies (issue 6) */
     o->lat_global = 100;
 }
 
@@ -41,8 +41,8 @@ static int unit_initial(const fault_unit *fu, char why[DOAR_ERRLEN]) {
         if (fu->mask[i] != ~(uint64_t)0 || fu->acc[i] != roles) {
             int index;
             table_zone z = tables_zone_of_row(fu->ts, TABLE_A, i % fu->et_num, &index);
-            snprintf(why, DOAR_ERRLEN, "router (%d,%d) port %d entry %c[%d] not restored: mask=%016llx acc=%u",
-                     fu->gid, fu->bid, i / fu->et_num, "NBG"[z], index, (unsigned long long)fu->mask[i], fu->acc[i]);
+            snprintf(why, DOAR_ERRLEN, "router (%d,%d) port %d entry %c[%d] not restored: mask=%016llx acc=%u", fu->gid,
+                     fu->bid, i / fu->et_num, "NBG"[z], index, (unsigned long long)fu -> mask[i], fu -> acc[i]);
             return 0;
         }
     }
@@ -55,7 +55,9 @@ static int unit_initial(const fault_unit *fu, char why[DOAR_ERRLEN]) {
     return 1;
 }
 
-typedef struct { int router, port; } fault_site;   /* port -1: the router itself */
+typedef struct {
+    int router, port;
+} fault_site; /* port -1: the router itself */
 
 static void inject(fault_net *n, uint64_t *rng, const fault_campaign_opts *o, int nf, int *links, int *routers,
                    fault_site *sites) {
@@ -100,10 +102,11 @@ static uint64_t compare(const fault_net *n, const fault_oracle *orc, char first[
                 if (!bad) {
                     int index;
                     table_zone z = tables_zone_of_row(n->ts, TABLE_A, e, &index);
-                    snprintf(first, DOAR_ERRLEN,
-                             "router (%d,%d) port %d entry %c[%d]: units mask=%016llx acc=%u, oracle mask=%016llx acc=%u",
-                             topo_gid(t, r), topo_bid(t, r), c, "NBG"[z], index, (unsigned long long)mu, au,
-                             (unsigned long long)mo, ao);
+                    snprintf(
+                        first, DOAR_ERRLEN,
+                        "router (%d,%d) port %d entry %c[%d]: units mask=%016llx acc=%u, oracle mask=%016llx acc=%u",
+                        topo_gid(t, r), topo_bid(t, r), c, "NBG"[z], index, (unsigned long long)mu, au,
+                        (unsigned long long)mo, ao);
                 }
                 bad++;
             }
@@ -118,7 +121,11 @@ int fault_campaign_run(const table_set *ts, const fault_campaign_opts *o, fault_
     fault_net n;
     if (fault_net_init(&n, ts, o->lat_local, o->lat_global, err)) return -1;
     fault_site *sites = malloc((size_t)o->max_faults * sizeof *sites);
-    if (!sites) { fault_net_free(&n); snprintf(err, DOAR_ERRLEN, "out of memory"); return -1; }
+    if (!sites) {
+        fault_net_free(&n);
+        snprintf(err, DOAR_ERRLEN, "out of memory");
+        return -1;
+    }
     double t0 = now_s(), next = 2.0;
     for (int ci = 0; ci < o->campaigns; ci++) {
         uint64_t rng = o->seed * 0x100000001b3ull + (uint64_t)ci * 0x9e3779b97f4a7c15ull + 1;
@@ -134,7 +141,11 @@ int fault_campaign_run(const table_set *ts, const fault_campaign_opts *o, fault_
             return -1;
         }
         fault_oracle orc;
-        if (fault_oracle_run(&orc, ts, n.router_dead, n.port_dead, err)) { fault_net_free(&n); free(sites); return -1; }
+        if (fault_oracle_run(&orc, ts, n.router_dead, n.port_dead, err)) {
+            fault_net_free(&n);
+            free(sites);
+            return -1;
+        }
         char first[DOAR_ERRLEN] = "";
         uint64_t bad = compare(&n, &orc, first);
         if (bad && !res->first_mismatch[0]) snprintf(res->first_mismatch, DOAR_ERRLEN, "campaign %d: %s", ci, first);
@@ -146,8 +157,10 @@ int fault_campaign_run(const table_set *ts, const fault_campaign_opts *o, fault_
         int repaired = 0;
         for (int i = 0; i < links + routers; i++) {
             if (rnd(&rng, 2)) continue;
-            if (sites[i].port < 0) fault_net_repair_router(&n, sites[i].router);
-            else fault_net_repair_link(&n, sites[i].router, sites[i].port);
+            if (sites[i].port < 0)
+                fault_net_repair_router(&n, sites[i].router);
+            else
+                fault_net_repair_link(&n, sites[i].router, sites[i].port);
             if (o->verbose > 1)
                 printf("faults:   repaired %s (%d,%d) port %d\n", sites[i].port < 0 ? "router" : "link",
                        topo_gid(t, sites[i].router), topo_bid(t, sites[i].router), sites[i].port);
@@ -224,10 +237,10 @@ static uint64_t routes_from(const fault_net *n, int r, int in_port, int src_gid,
     int index;
     table_zone z = tables_zone(topo_gid(t, r), topo_bid(t, r), topo_gid(t, d), topo_bid(t, d), 0, &index);
     int e = fault_entry_of(n->ts, z, index);
-    unsigned role = topo_port_class(t, in_port) == PORT_LOCAL && topo_gid(t, r) == src_gid ? FAULT_ROLE_SOURCE
-                                                                                          : FAULT_ROLE_TRANSIT;
-    uint64_t opts = (role == FAULT_ROLE_SOURCE ? fu->opt_src : fu->opt_int)[in_port * fu->et_num + e] &
-                    fault_mask(fu, in_port, e);
+    unsigned role =
+        topo_port_class(t, in_port) == PORT_LOCAL && topo_gid(t, r) == src_gid ? FAULT_ROLE_SOURCE : FAULT_ROLE_TRANSIT;
+    uint64_t opts =
+        (role == FAULT_ROLE_SOURCE ? fu->opt_src : fu->opt_int)[in_port * fu->et_num + e] & fault_mask(fu, in_port, e);
     uint64_t sum = 0;
     for (uint64_t m = opts; m; m &= m - 1) {
         int p = __builtin_ctzll(m), q, qp;
@@ -255,11 +268,12 @@ static void first_links(const fault_net *n, int s, int D, int *min_links, int *n
         uint64_t lp = tables_lport(ts, pt, s, j);
         if (!(fault_mask(&n->fu[s], 0, e) & lp)) continue;
         int ok;
-        if (x == bid) ok = !n->port_dead[(size_t)s * t->k + gp];
+        if (x == bid)
+            ok = !n->port_dead[(size_t)s * t->k + gp];
         else {
             int xr = topo_router(t, gid, x), xin = topo_local_port(t, x, bid);
-            ok = !n->port_dead[(size_t)s * t->k + __builtin_ctzll(lp)] &&
-                 (fault_mask(&n->fu[xr], xin, e) >> gp & 1) && !n->port_dead[(size_t)xr * t->k + gp];
+            ok = !n->port_dead[(size_t)s * t->k + __builtin_ctzll(lp)] && (fault_mask(&n->fu[xr], xin, e) >> gp & 1) &&
+                 !n->port_dead[(size_t)xr * t->k + gp];
         }
         if (ok) *(is_min ? min_links : nm_links) += 1;
     }
@@ -293,8 +307,8 @@ static int example_diag(const table_set *ts, int r1, int r2, int paper_gd, const
     for (int r = 0; r < t->n_routers; r++) fr += n.fu[r].st.fr_sent;
     int paper = tld + paper_gd * tgd;
     fprintf(out, "example %s: link G%ds%d-G%ds%d; t1=%d t2=%d et_num=%d: t_ld=%d t_gd=%d t_r=%d cycles\n", name,
-            topo_gid(t, r1), topo_bid(t, r1), topo_gid(t, r2), topo_bid(t, r2), FAULT_T1, FAULT_T2, n.fu[0].et_num,
-            tld, tgd, tr);
+            topo_gid(t, r1), topo_bid(t, r1), topo_gid(t, r2), topo_bid(t, r2), FAULT_T1, FAULT_T2, n.fu[0].et_num, tld,
+            tgd, tr);
     fprintf(out, "example %s: diagnosis ours=%d cycles = t_ld + %.2f t_gd; paper = t_ld + %d t_gd = %d cycles%s\n",
             name, diag, (double)(diag - tld) / tgd, paper_gd, paper, diag == paper ? " (equal)" : "");
     fprintf(out, "example %s: FD messages=%llu Match_FD commands=%llu; recovery ours=%d cycles, FR messages=%llu\n",
@@ -309,9 +323,9 @@ static void print_g2_matrix(const fault_net *n, FILE *out, const char *when) {
     for (int s = 0; s < t->a; s++) {
         fprintf(out, "example fig9g:   s%d", s);
         for (int d = 0; d < t->a; d++)
-            fprintf(out, " %3llu", s == d ? 0ull
-                                         : (unsigned long long)routes_from(n, topo_router(t, 2, s), 0, 2,
-                                                                           topo_router(t, 2, d), 0));
+            fprintf(out, " %3llu",
+                    s == d ? 0ull
+                           : (unsigned long long)routes_from(n, topo_router(t, 2, s), 0, 2, topo_router(t, 2, d), 0));
         fprintf(out, "\n");
     }
 }
@@ -350,10 +364,16 @@ int fault_example_run(const table_set *ts, const char *which, FILE *out, char er
             int s = si ? s2 : s0;
             fprintf(out, "example fig9h:   G2s%d", si ? 2 : 0);
             for (int D = 0; D < t->g; D++) {
-                if (D == 2) { fprintf(out, "   -  "); continue; }
+                if (D == 2) {
+                    fprintf(out, "   -  ");
+                    continue;
+                }
                 int mn, nm;
                 first_links(&n, s, D, &mn, &nm);
-                if (pass == 0) { before_min[si][D] = mn; before_nm[si][D] = nm; }
+                if (pass == 0) {
+                    before_min[si][D] = mn;
+                    before_nm[si][D] = nm;
+                }
                 fprintf(out, " G%d:%d+%d", D, mn, nm);
                 if (pass == 1 && (mn != before_min[si][D] || nm != before_nm[si][D]))
                     fprintf(out, "(-%d-%d)", before_min[si][D] - mn, before_nm[si][D] - nm);
@@ -366,7 +386,10 @@ int fault_example_run(const table_set *ts, const char *which, FILE *out, char er
             int j = topo_gport_to_group(t, X, 2), xr = topo_router(t, X, j / t->h), gp = topo_global_port(t, j);
             int ok = (fault_mask(&n.fu[xr], 0, fault_entry_of(ts, ZONE_G, 2)) >> gp) & 1;
             if (pass == 0) before_entry[X] = ok;
-            if (ok) { entry++; fprintf(out, " G%d", X); }
+            if (ok) {
+                entry++;
+                fprintf(out, " G%d", X);
+            }
         }
         fprintf(out, "  (%d of %d)\n", entry, t->g - 1);
     }

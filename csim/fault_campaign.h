@@ -17,18 +17,18 @@
 typedef struct {
     int campaigns;
     int max_faults;
-    int exact_faults;         /* 1: every campaign has max_faults faults (not 1..max_faults) */
-    int router_permille;      /* share of faults that are router faults (per mille) */
+    int exact_faults;    /* 1: every campaign has max_faults faults (not 1..max_faults) */
+    int router_permille; /* share of faults that are router faults (per mille) */
     int lat_local, lat_global;
     unsigned long long seed;
-    int verbose;              /* one line per campaign */
+    int verbose; /* one line per campaign */
     FILE *progress;
 } fault_campaign_opts;
 
 typedef struct {
     int campaigns, restored;
-    uint64_t oracle_mismatches;    /* (router, port, entry) triples that differ */
-    uint64_t unreachable_pairs;    /* summed over campaigns */
+    uint64_t oracle_mismatches; /* (router, port, entry) triples that differ */
+    uint64_t unreachable_pairs; /* summed over campaigns */
     uint64_t faults_links, faults_routers;
     int max_diag_cycles, max_recovery_cycles;
     double sum_diag_cycles, sum_recovery_cycles;

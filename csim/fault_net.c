@@ -108,12 +108,12 @@ int fault_net_repair_router(fault_net *n, int router) {
     for (int p = t->p; p < t->k; p++) {
         int q, qp;
         if (topo_peer(t, router, p, &q, &qp)) continue;
-        if (n->router_dead[q]) fault_event(&n->fu[router], FEV_PEER_DOWN, p);
+        if (n->router_dead[q])
+            fault_event(&n->fu[router], FEV_PEER_DOWN, p);
         else if (n->port_dead[(size_t)router * t->k + p]) {
             fault_event(&n->fu[router], FEV_LINK_DOWN, p);
-            fault_event(&n->fu[q], FEV_LINK_DOWN, qp);   /* "your peer is alive, the link is not" */
-        }
-        else {
+            fault_event(&n->fu[q], FEV_LINK_DOWN, qp); /* "your peer is alive, the link is not" */
+        } else {
             fault_event(&n->fu[q], FEV_UP, qp);
             fault_event(&n->fu[router], FEV_UP, p);
         }
@@ -123,7 +123,10 @@ int fault_net_repair_router(fault_net *n, int router) {
 
 static void send(fault_net *n, int r, int p, const fault_msg *m) {
     int q, qp;
-    if (!link_up(n, r, p, &q, &qp)) { n->lost_msgs++; return; }
+    if (!link_up(n, r, p, &q, &qp)) {
+        n->lost_msgs++;
+        return;
+    }
     if (n->fl_n == n->fl_cap) {
         n->fl_cap = n->fl_cap ? n->fl_cap * 2 : 256;
         n->fl = realloc(n->fl, (size_t)n->fl_cap * sizeof *n->fl);
@@ -154,12 +157,18 @@ int fault_net_run(fault_net *n, int max_cycles) {
         int keep = 0;
         for (int i = 0; i < n->fl_n; i++) {
             fault_flight *f = &n->fl[i];
-            if (f->due > n->cycle) { n->fl[keep++] = *f; continue; }
+            if (f->due > n->cycle) {
+                n->fl[keep++] = *f;
+                continue;
+            }
             int q, qp;
-            if (n->router_dead[f->router] || !link_up(n, f->router, f->port, &q, &qp)) { n->lost_msgs++; continue; }
+            if (n->router_dead[f->router] || !link_up(n, f->router, f->port, &q, &qp)) {
+                n->lost_msgs++;
+                continue;
+            }
             fault_receive(&n->fu[f->router], f->port, &f->m);
             n->delivered_msgs++;
-            busy = 1;   /* the receiver has work next cycle */
+            busy = 1; /* the receiver has work next cycle */
         }
         n->fl_n = keep;
         if (busy) n->last_busy = n->cycle;

@@ -32,15 +32,15 @@ typedef struct {
 typedef struct {
     const table_set *ts;
     const topo *t;
-    fault_unit *fu;              /* [n_routers] */
-    uint8_t *router_dead;        /* [n_routers] */
-    uint8_t *port_dead;          /* [n_routers * k]: the link on this port is faulted (both ends) */
+    fault_unit *fu;       /* [n_routers] */
+    uint8_t *router_dead; /* [n_routers] */
+    uint8_t *port_dead;   /* [n_routers * k]: the link on this port is faulted (both ends) */
     int lat_local, lat_global;
     int cycle;
-    fault_flight *fl;            /* messages in flight */
+    fault_flight *fl; /* messages in flight */
     int fl_n, fl_cap;
     uint64_t lost_msgs, delivered_msgs;
-    int last_busy;               /* last cycle any unit did work */
+    int last_busy; /* last cycle any unit did work */
 } fault_net;
 
 int fault_net_init(fault_net *n, const table_set *ts, int lat_local, int lat_global, char err[DOAR_ERRLEN]);

@@ -119,7 +119,8 @@ int fault_oracle_run(fault_oracle *o, const table_set *ts, const uint8_t *router
                         topo_peer(t, r, p, &q, &qp);
                         if (!option_holds(&w, r, c, e, q, qp)) o->mask[i] &= ~bit(p);
                     }
-                    int lost = (before_src && !(o->opt[0][i] & o->mask[i])) || (before_tr && !(o->opt[1][i] & o->mask[i]));
+                    int lost =
+                        (before_src && !(o->opt[0][i] & o->mask[i])) || (before_tr && !(o->opt[1][i] & o->mask[i]));
                     if (lost) {
                         /* the routers that send into (r, c) must look again */
                         int q, qp;

@@ -30,9 +30,9 @@
 typedef struct {
     const table_set *ts;
     int et_num;
-    uint64_t *opt[2];        /* options per role (0 source, 1 transit), index (router*k+port)*et_num+e */
-    uint64_t *mask;          /* same index */
-    uint8_t *acc;            /* same index: bit0 source, bit1 transit */
+    uint64_t *opt[2]; /* options per role (0 source, 1 transit), index (router*k+port)*et_num+e */
+    uint64_t *mask;   /* same index */
+    uint8_t *acc;     /* same index: bit0 source, bit1 transit */
     uint64_t unreachable_pairs;
     int iterations;
 } fault_oracle;

@@ -44,7 +44,7 @@ typedef struct {
 #define FLIT_TAG_BITS 16
 #define FLIT_MAX_LEN 15
 #define FLIT_DATA_BITS 64
-#define FLIT_VC_BITS 2          /* the link's VC field (the RTL's 4 VCs) */
+#define FLIT_VC_BITS 2 /* the link's VC field (the RTL's 4 VCs) */
 
 /* The RTL's flit words. A buffered flit (vcbuf) is {head, tail, data}; a queued flit (oq, the
  * crossbar's output) is {head, tail, vc, data}: positions of head, tail and vc in them. */
@@ -62,7 +62,7 @@ typedef struct {
 #define RENTRY_OVC_OFF 4
 #define RENTRY_MCAST_OFF 6
 #define RENTRY_DISCARD_OFF 7
-#define RENTRY_FIELD_BITS 8     /* entry width: K + RENTRY_FIELD_BITS */
+#define RENTRY_FIELD_BITS 8 /* entry width: K + RENTRY_FIELD_BITS */
 
 static inline int flit_dst_nid(uint64_t d) { return (int)((d >> FLIT_NID_SHIFT) & ((1u << FLIT_NID_BITS) - 1)); }
 static inline int flit_dst_bid(uint64_t d) { return (int)((d >> FLIT_BID_SHIFT) & ((1u << FLIT_BID_BITS) - 1)); }
@@ -73,8 +73,8 @@ static inline int flit_mgrp(uint64_t d) { return (int)((d >> FLIT_MGRP_SHIFT) & 
 static inline int flit_len(uint64_t d) { return (int)((d >> FLIT_LEN_SHIFT) & ((1u << FLIT_LEN_BITS) - 1)); }
 static inline int flit_tag(uint64_t d) { return (int)((d >> FLIT_TAG_SHIFT) & ((1u << FLIT_TAG_BITS) - 1)); }
 
-static inline uint64_t flit_header(int dst_gid, int dst_bid, int dst_nid, int src_gid, int mcast, int mgrp,
-                                   int len, int tag) {
+static inline uint64_t flit_header(int dst_gid, int dst_bid, int dst_nid, int src_gid, int mcast, int mgrp, int len,
+                                   int tag) {
     return ((uint64_t)(dst_nid & 0x3f) << FLIT_NID_SHIFT) | ((uint64_t)(dst_bid & 0x3f) << FLIT_BID_SHIFT) |
            ((uint64_t)(dst_gid & 0x7ff) << FLIT_GID_SHIFT) | ((uint64_t)(src_gid & 0x7ff) << FLIT_SRC_SHIFT) |
            ((uint64_t)(mcast & 1) << FLIT_MCAST_SHIFT) | ((uint64_t)(mgrp & 0xff) << FLIT_MGRP_SHIFT) |

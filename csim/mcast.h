@@ -15,7 +15,7 @@ extern "C" {
 
 typedef struct {
     int k, groups;
-    uint64_t *set;   /* [k * groups] */
+    uint64_t *set; /* [k * groups] */
 } mcast_table;
 
 int mcast_init(mcast_table *m, int k, int groups);

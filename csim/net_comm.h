@@ -32,8 +32,8 @@ typedef enum { NET_OP_SUM, NET_OP_MAX, NET_OP_MIN } net_op;
 
 typedef struct net_comm {
     int rank, size;
-    int host_ranks;           /* ranks on this machine (they share its memory) */
-    void *ctx;                /* the transport's own handles (an MPI communicator) */
+    int host_ranks; /* ranks on this machine (they share its memory) */
+    void *ctx;      /* the transport's own handles (an MPI communicator) */
     void (*reduce_long)(void *ctx, long *v, int count, net_op op);
     void (*sum_double)(void *ctx, double *v, int count);
     void (*bcast)(void *ctx, void *buf, size_t len, int root);

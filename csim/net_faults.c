@@ -21,7 +21,10 @@
 #include <stdlib.h>
 
 static void queue_event(network *n, int r, int kind, int port) {
-    if (n->evq_n[r] == NET_EVQ) { net_fail(n, "event queue of a router full"); return; }
+    if (n->evq_n[r] == NET_EVQ) {
+        net_fail(n, "event queue of a router full");
+        return;
+    }
     n->evq[r][(n->evq_head[r] + n->evq_n[r]++) % NET_EVQ] = kind << 8 | port;
     n->events_queued++;
 }
@@ -34,7 +37,7 @@ static void link_up_later(network *n, int r, int port) {
     n->ups[n->n_ups].port = port;
     n->ups[n->n_ups].taken = -1;
     n->n_ups++;
-    n->events_queued += owned(n, r) + owned(n, pr);   /* each end's process counts its event */
+    n->events_queued += owned(n, r) + owned(n, pr); /* each end's process counts its event */
 }
 
 /* Router r could take a link-up event at the start of this cycle (nothing queued or handed over). */
@@ -54,7 +57,10 @@ static void pair_link_ups(network *n) {
      * global link's ends may run in two processes); within the loop an end handed a link-up by
      * an earlier entry is no longer ready (ev_up, set below on every process) */
     long rdy_local[2 * 8], *rdy = n->n_ups <= 8 ? rdy_local : malloc((size_t)n->n_ups * 2 * sizeof *rdy);
-    if (!rdy) { net_fail(n, "out of memory pairing link-ups"); return; }
+    if (!rdy) {
+        net_fail(n, "out of memory pairing link-ups");
+        return;
+    }
     for (int i = 0; i < n->n_ups; i++) {
         int pr, pp;
         topo_peer(&n->t, n->ups[i].r, n->ups[i].port, &pr, &pp);
@@ -80,7 +86,7 @@ static void pair_link_ups(network *n) {
     }
     n->n_ups = keep;
     if (rdy != rdy_local) free(rdy);
-    if (n->part)   /* another process's router takes its event there */
+    if (n->part) /* another process's router takes its event there */
         for (int r = 0; r < n->t.n_routers; r++)
             if (!owned(n, r)) n->ev_up[r] = -1;
 }
@@ -91,7 +97,7 @@ static void set_links(network *n, int down) {
     for (int f = 0; f < n->n_failed; f++) {
         int r = n->failed[2 * f], port = n->failed[2 * f + 1], pr, pp;
         topo_peer(&n->t, r, port, &pr, &pp);
-        if (!down) {   /* up by the handshake; a dead router's links come up with it (revive_routers) */
+        if (!down) { /* up by the handshake; a dead router's links come up with it (revive_routers) */
             if (!net_router_dead(n, r) && !net_router_dead(n, pr)) link_up_later(n, r, port);
             continue;
         }
@@ -113,7 +119,10 @@ int net_choose_links(network *n) {
         }
     int *ends = malloc((size_t)total * 2 * sizeof *ends);
     n->failed = malloc((size_t)(n->prm.fault_links > 0 ? n->prm.fault_links : 1) * 2 * sizeof *n->failed);
-    if (!ends || !n->failed) { free(ends); return -1; }
+    if (!ends || !n->failed) {
+        free(ends);
+        return -1;
+    }
     long m = 0;
     for (int r = 0; r < t->n_routers; r++)
         for (int port = t->first_local; port < k; port++) {
@@ -126,7 +135,7 @@ int net_choose_links(network *n) {
         }
     prng rng;
     prng_seed(&rng, n->prm.seed, FAULT_STREAM, 0);
-    for (int f = 0; f < n->prm.fault_links && f < total; f++) {   /* a partial Fisher-Yates shuffle */
+    for (int f = 0; f < n->prm.fault_links && f < total; f++) { /* a partial Fisher-Yates shuffle */
         long j = f + (long)(prng_next(&rng) % (uint64_t)(total - f));
         int r = ends[2 * j], port = ends[2 * j + 1];
         ends[2 * j] = ends[2 * f];
@@ -152,7 +161,7 @@ int net_choose_routers(network *n) {
     for (int r = 0; r < nr; r++) ids[r] = r;
     prng rng;
     prng_seed(&rng, n->prm.seed, ROUTER_FAULT_STREAM, 0);
-    for (int f = 0; f < n->prm.fault_routers; f++) {   /* a partial Fisher-Yates shuffle */
+    for (int f = 0; f < n->prm.fault_routers; f++) { /* a partial Fisher-Yates shuffle */
         int j = f + (int)prng_below(&rng, (uint32_t)(nr - f));
         int r = ids[j];
         ids[j] = ids[f];
@@ -176,7 +185,7 @@ static long heads_held(const router *R, int k) {
             }
         const flit *o = &R->regs[R->cur].out[port];
         if (o->valid && o->head && !fault_is_ctl(o)) heads++;
-        for (int q = 0; q < R->np; q++) {   /* heads granted, waiting in the output queues */
+        for (int q = 0; q < R->np; q++) { /* heads granted, waiting in the output queues */
             const oq *u = &R->oqs[port * R->np + q];
             for (int i = 0; i < u->count; i++) {
                 const flit *f = &u->ring[(u->head + i) % u->depth];
@@ -194,13 +203,13 @@ static void kill_routers(network *n) {
     n->routers_dead = 1;
     for (int r = 0; r < t->n_routers; r++) {
         if (!n->router_failed[r]) continue;
-        const int mine = owned(n, r);   /* split run: its own state only where it runs */
+        const int mine = owned(n, r); /* split run: its own state only where it runs */
         if (mine) {
             n->lost_router += heads_held(&n->routers[r], k);
-            const router_out *ro = &n->routers[r].regs[n->routers[r].cur];   /* discards decided before */
-            for (uint64_t m = ro->discard; m; m &= m - 1)   /* one per VC: the planes discard in parallel */
+            const router_out *ro = &n->routers[r].regs[n->routers[r].cur]; /* discards decided before */
+            for (uint64_t m = ro->discard; m; m &= m - 1) /* one per VC: the planes discard in parallel */
                 for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
-            n->events_queued -= n->evq_n[r];   /* its queued events die with it */
+            n->events_queued -= n->evq_n[r]; /* its queued events die with it */
             n->evq_n[r] = 0;
         }
         settled(n, n->cycle);
@@ -208,17 +217,18 @@ static void kill_routers(network *n) {
             int pr, pp;
             if (topo_peer(t, r, port, &pr, &pp)) continue;
             n->dropping[r * k + port] = 0;
-            if (pr < 0) continue;   /* a terminal port */
+            if (pr < 0) continue; /* a terminal port */
             n->link_down[r * k + port] = n->link_down[pr * k + pp] = 1;
-            if (!n->router_failed[pr] && owned(n, pr)) queue_event(n, pr, FEV_PEER_DOWN, pp);   /* also over a failed link */
+            if (!n->router_failed[pr] && owned(n, pr))
+                queue_event(n, pr, FEV_PEER_DOWN, pp); /* also over a failed link */
         }
-        for (int nid = 0; nid < t->p && mine; nid++) {   /* its nodes stop: their source queues are lost */
+        for (int nid = 0; nid < t->p && mine; nid++) { /* its nodes stop: their source queues are lost */
             net_node *nd = &n->nodes[r * t->p + nid];
             n->lost_dead_source += nd->q_count;
             settled(n, n->cycle);
             nd->q_count = 0;
             nd->q_head = 0;
-            nd->cur_left = 0;   /* the head of a packet it was sending is in the router or on the link */
+            nd->cur_left = 0; /* the head of a packet it was sending is in the router or on the link */
         }
     }
 }
@@ -248,8 +258,10 @@ void net_drain_dead_router(network *n, int r, const int rd[3], const int wr[3]) 
         if (!w) continue;
         w += rd[topo_port_class(&n->t, port)];
         if (w->f.valid) {
-            if (fault_is_ctl(&w->f)) n->ctl_in_flight--;
-            else if (w->f.head) lose(n, &n->lost_router);
+            if (fault_is_ctl(&w->f))
+                n->ctl_in_flight--;
+            else if (w->f.head)
+                lose(n, &n->lost_router);
             w->f.valid = 0;
         }
         w->cr_valid = 0;
@@ -282,7 +294,7 @@ static void revive_routers(network *n) {
         for (int port = t->first_local; port < k; port++) {
             int pr, pp;
             if (topo_peer(t, r, port, &pr, &pp)) continue;
-            if (!n->router_failed[pr] || r < pr) link_up_later(n, r, port);   /* once per link */
+            if (!n->router_failed[pr] || r < pr) link_up_later(n, r, port); /* once per link */
         }
     }
     n->routers_dead = 0;
@@ -339,7 +351,8 @@ void net_cycle_end(network *n, long c) {
     n->step_router = -1;
     const int diagnosing = n->diag_end < 0 && (n->prm.repair_at < 0 || c < n->prm.repair_at);
     const int recovering = n->recov_end < 0 && n->prm.repair_at >= 0 && c >= n->prm.repair_at;
-    if (faults_on(&n->prm) && c >= n->prm.fault_at && (diagnosing || recovering)) {   /* the end of diagnosis / recovery */
+    if (faults_on(&n->prm) && c >= n->prm.fault_at &&
+        (diagnosing || recovering)) { /* the end of diagnosis / recovery */
         /* quiet: no event waiting, no FD/FR on a link, in an output register or in a unit; a split
          * run sums the counters first and asks every process about its routers */
         if (n->part) net_part_sync(n);
@@ -349,8 +362,8 @@ void net_cycle_end(network *n, long c) {
         if (n->part) quiet = net_part_all(n, quiet);
         if (quiet && diagnosing) {
             n->diag_end = c;
-            for (int s = n->r_lo * t->p; s < n->r_hi * t->p; s++)   /* each process its sources */
-                for (int d = 0; d < t->n_nodes; d++)   /* pairs of live nodes; dead ones are apart */
+            for (int s = n->r_lo * t->p; s < n->r_hi * t->p; s++) /* each process its sources */
+                for (int d = 0; d < t->n_nodes; d++)              /* pairs of live nodes; dead ones are apart */
                     if (d != s && !net_router_dead(n, s / t->p) && !net_router_dead(n, d / t->p) &&
                         !net_pair_reachable(n, s, d))
                         n->unreachable_pairs++;
@@ -368,8 +381,8 @@ void net_cycle_end(network *n, long c) {
 int net_faults_quiet(const network *n, long c, int b) {
     const net_params *p = &n->prm;
     if (!faults_on(p)) return 1;
-    if (c + b <= p->fault_at) return 1;                      /* before the failure */
+    if (c + b <= p->fault_at) return 1; /* before the failure */
     if (n->events_queued || n->n_ups) return 0;
-    if (n->diag_end >= 0 && (p->repair_at < 0 || c + b <= p->repair_at)) return 1;   /* diagnosed */
-    return n->recov_end >= 0;                                /* recovered */
+    if (n->diag_end >= 0 && (p->repair_at < 0 || c + b <= p->repair_at)) return 1; /* diagnosed */
+    return n->recov_end >= 0;                                                      /* recovered */
 }

@@ -20,7 +20,7 @@
 
 #include "network.h"
 
-#define NODE_STREAM 1u               /* PRNG streams of the run seed */
+#define NODE_STREAM 1u /* PRNG streams of the run seed */
 #define ROUTER_STREAM 2u
 #define FAULT_STREAM 3u
 #define ROUTER_FAULT_STREAM 4u
@@ -55,8 +55,10 @@ static inline size_t wheel_at(const network *n, int r, long c) {
 /* Something was written in cycle c on router r's output o, arriving after latency lat. */
 static inline void mark_arrival(network *n, int r, int o, long c, int lat) {
     int peer = n->out_peer[r * n->t.k + o];
-    if (peer >= 0) n->arrive[wheel_at(n, peer / ROUTER_MAX_PORTS, c + lat)] |= (uint64_t)1 << (peer % ROUTER_MAX_PORTS);
-    else if (o < n->t.p) n->arrive_node[wheel_at(n, r, c + lat)] |= (uint64_t)1 << o;   /* into a node */
+    if (peer >= 0)
+        n->arrive[wheel_at(n, peer / ROUTER_MAX_PORTS, c + lat)] |= (uint64_t)1 << (peer % ROUTER_MAX_PORTS);
+    else if (o < n->t.p)
+        n->arrive_node[wheel_at(n, r, c + lat)] |= (uint64_t)1 << o; /* into a node */
 }
 
 static inline int in_sample(const network *n, long cycle) {

@@ -22,7 +22,7 @@
 typedef struct {
     MPI_Comm comm;
     int size;
-    int *scount, *sdispl, *rcount, *rdispl;   /* [size] scratch of alltoallv */
+    int *scount, *sdispl, *rcount, *rdispl; /* [size] scratch of alltoallv */
 } mpi_ctx;
 
 static MPI_Op op_of(net_op op) { return op == NET_OP_SUM ? MPI_SUM : op == NET_OP_MAX ? MPI_MAX : MPI_MIN; }
@@ -46,7 +46,7 @@ static void mpi_alltoallv(void *ctx, const char *send, const size_t *send_len, c
     mpi_ctx *m = ctx;
     int off = 0;
     for (int d = 0; d < m->size; d++) {
-        m->scount[d] = (int)send_len[d];   /* a window's words: far below 2 GiB */
+        m->scount[d] = (int)send_len[d]; /* a window's words: far below 2 GiB */
         m->sdispl[d] = off;
         off += m->scount[d];
     }
@@ -81,10 +81,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "doar-mpi: out of memory\n");
         MPI_Abort(m.comm, 1);
     }
-    if (rank != 0) {   /* rank 0 speaks for the job */
+    if (rank != 0) { /* rank 0 speaks for the job */
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) MPI_Abort(m.comm, 1);
     }
-    MPI_Comm host;   /* the ranks sharing this machine's memory */
+    MPI_Comm host; /* the ranks sharing this machine's memory */
     int host_ranks = 1;
     if (MPI_Comm_split_type(m.comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host) == MPI_SUCCESS) {
         MPI_Comm_size(host, &host_ranks);

@@ -29,7 +29,10 @@ static int cycle_slot(network *n, long c) {
     if (a) n->created_at = a;
     int32_t *b = realloc(n->delivered_from, (size_t)cap * sizeof *b);
     if (b) n->delivered_from = b;
-    if (!a || !b) { net_fail(n, "out of memory counting packets per cycle"); return -1; }
+    if (!a || !b) {
+        net_fail(n, "out of memory counting packets per cycle");
+        return -1;
+    }
     memset(n->created_at + n->cap_cycles, 0, (size_t)(cap - n->cap_cycles) * sizeof *a);
     memset(n->delivered_from + n->cap_cycles, 0, (size_t)(cap - n->cap_cycles) * sizeof *b);
     n->cap_cycles = cap;
@@ -51,13 +54,15 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
     pk->created = n->cycle;
     pk->mark = 0;
     nd->q_count++;
-    if (n->created == n->delivered && n->cycle > n->last_move) n->last_move = n->cycle;   /* the watchdog counts from here */
+    if (n->created == n->delivered && n->cycle > n->last_move)
+        n->last_move = n->cycle; /* the watchdog counts from here */
     n->created++;
     settled(n, n->cycle);
     if (faults_on(&n->prm) && cycle_slot(n, n->cycle) == 0) {
         n->created_at[n->cycle]++;
         if (n->diag_end >= 0 && (n->prm.repair_at < 0 || n->cycle < n->prm.repair_at)) {
-            if (net_router_dead(n, dst / n->t.p)) n->created_to_dead++;   /* lost unless it outlives the death */
+            if (net_router_dead(n, dst / n->t.p))
+                n->created_to_dead++; /* lost unless it outlives the death */
             else if (!net_pair_reachable(n, (int)(nd - n->nodes), dst)) {
                 n->created_unreachable++;
                 pk->mark = NET_NO_PATH;
@@ -72,12 +77,14 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
     return 0;
 }
 
-static int enqueue(network *n, net_node *nd, int node) { return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng, n->cycle)); }
+static int enqueue(network *n, net_node *nd, int node) {
+    return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng, n->cycle));
+}
 
 int net_send(network *n, int src, int dst) {
     if (src < 0 || src >= n->t.n_nodes || dst < 0 || dst >= n->t.n_nodes || src == dst) return -1;
     if (net_router_dead(n, src / n->t.p)) return -1;
-    if (!owned(n, src / n->t.p)) return 0;   /* a split run: the source's process creates it */
+    if (!owned(n, src / n->t.p)) return 0; /* a split run: the source's process creates it */
     return enqueue_to(n, &n->nodes[src], dst);
 }
 
@@ -86,7 +93,7 @@ static void start_packet(network *n, net_node *nd, int node) {
     const topo *t = &n->t;
     int len = n->prm.packet_len;
     const int vcs = n->prm.rprm.vcs;
-    uint64_t room = 0;   /* the VCs with credits for the whole packet */
+    uint64_t room = 0; /* the VCs with credits for the whole packet */
     for (int i = 0; i < vcs; i++)
         if (nd->cred[i] >= len) room |= (uint64_t)1 << i;
     const int v = rr_pick(room, nd->rr_vc);
@@ -95,8 +102,8 @@ static void start_packet(network *n, net_node *nd, int node) {
     int per_group = t->a * t->p;
     int src_gid = node / per_group;
     nd->cur_hdr = flit_header(pk->dst / per_group, (pk->dst / t->p) % t->a, pk->dst % t->p, src_gid, 0, 0, len, 0);
-    nd->cur_body = ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1)) |
-                   pk->mark;
+    nd->cur_body =
+        ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1)) | pk->mark;
     nd->cur_vc = v;
     nd->cur_len = len;
     nd->cur_left = len;
@@ -108,7 +115,7 @@ static void start_packet(network *n, net_node *nd, int node) {
 static void sink(network *n, net_node *nd, int node, const flit *f) {
     const topo *t = &n->t;
     char msg[200];
-    if (!f->head && (f->data & NET_POISON) && nd->sink_busy) {   /* cut off by a dead router */
+    if (!f->head && (f->data & NET_POISON) && nd->sink_busy) { /* cut off by a dead router */
         if (f->tail) {
             nd->sink_busy = 0;
             lose(n, &n->lost_router);
@@ -123,7 +130,9 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
         int want = topo_node(t, flit_dst_gid(f->data), flit_dst_bid(f->data), flit_dst_nid(f->data));
         if (nd->sink_busy || want != node || f->tail) {
             snprintf(msg, sizeof msg, "cycle %ld: node %d got a head for node %d%s", n->cycle, node, want,
-                     nd->sink_busy ? " inside another packet" : f->tail ? " without a body" : "");
+                     nd->sink_busy ? " inside another packet"
+                     : f->tail     ? " without a body"
+                                   : "");
             net_fail(n, msg);
         }
         nd->sink_busy = 1;
@@ -147,8 +156,8 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     if (faults_on(&n->prm) && created < n->cap_cycles) n->delivered_from[created]++;
     if (n->router_failed && n->router_failed[node / t->p] && n->diag_end >= 0 && created > n->diag_end &&
         (n->prm.repair_at < 0 || created < n->prm.repair_at))
-        n->delivered_to_dead++;   /* created for a dead router's node after diagnosis, yet arrived */
-    if (f->data & NET_NO_PATH) n->delivered_unreachable++;   /* created without a path, yet arrived */
+        n->delivered_to_dead++; /* created for a dead router's node after diagnosis, yet arrived */
+    if (f->data & NET_NO_PATH) n->delivered_unreachable++; /* created without a path, yet arrived */
     if (in_sample(n, created)) {
         n->sample_delivered++;
         n->sample_latency_sum += (double)(n->cycle - created);
@@ -167,8 +176,8 @@ void net_nodes_step(network *n, int r, long c, const int rd[3], const int wr[3])
     uint64_t *const arrived_node = &n->arrive_node[wheel_at(n, r, c)];
     const uint64_t arrived = *arrived_node;
     *arrived_node = 0;
-    const int alive = !net_router_dead(n, r);   /* a dead router's nodes stop */
-    n->cycle = c;   /* enqueue() and sink() stamp packets with it */
+    const int alive = !net_router_dead(n, r); /* a dead router's nodes stop */
+    n->cycle = c;                             /* enqueue() and sink() stamp packets with it */
     n->step_phase = 1;
     n->step_router = r;
     for (int port = 0; port < t->p; port++) {
@@ -177,7 +186,7 @@ void net_nodes_step(network *n, int r, long c, const int rd[3], const int wr[3])
         link_word *w = &n->node_ring[node][rd[PORT_TERMINAL]];
         link_word *o = &n->in_ring[r * k + port][wr[PORT_TERMINAL]];
         const uint64_t node_bit = (uint64_t)1 << port;
-        const int got = (arrived & node_bit) != 0;   /* else the ring word is empty: not read */
+        const int got = (arrived & node_bit) != 0; /* else the ring word is empty: not read */
         if (got && w->cr_valid) {
             nd->cred[w->cr_vc % n->prm.rprm.vcs]++;
             w->cr_valid = 0;

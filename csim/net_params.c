@@ -20,19 +20,19 @@
 #define PAPER_LAT_GLOBAL 100
 #define PAPER_WARMUP 30000
 #define PAPER_SAMPLE 10000
-#define PAPER_LOCAL_PORT_PKTS 32     /* local port buffer, packets */
-#define PAPER_GLOBAL_PORT_PKTS 256   /* global port buffer, packets */
-#define PAPER_TL_PKTS 10             /* seed 001's local congestion threshold, packets */
+#define PAPER_LOCAL_PORT_PKTS 32   /* local port buffer, packets */
+#define PAPER_GLOBAL_PORT_PKTS 256 /* global port buffer, packets */
+#define PAPER_TL_PKTS 10           /* seed 001's local congestion threshold, packets */
 /* Ours: twice the paper's, because the congestion of an intra-group port also counts the packets
  * waiting for it here (docs/network.md "Demand"); at 10 packets UR traffic leaves minimal paths. */
 #define NET_TL_PKTS (2 * PAPER_TL_PKTS)
-#define PAPER_TG_PKTS 30             /* global congestion threshold, packets */
+#define PAPER_TG_PKTS 30 /* global congestion threshold, packets */
 /* ours */
 #define DEFAULT_LAT_TERMINAL 1
 #define DEFAULT_PACKET_LEN 4
-#define DEFAULT_DRAIN_LIMIT PAPER_SAMPLE   /* measured drain, injection on */
+#define DEFAULT_DRAIN_LIMIT PAPER_SAMPLE /* measured drain, injection on */
 #define DEFAULT_WATCHDOG 10000
-#define WATCHDOG_MARGIN 64           /* cycles beyond two link round trips: router pipelines */
+#define WATCHDOG_MARGIN 64 /* cycles beyond two link round trips: router pipelines */
 #define MAX_LATENCY 100000
 #define MAX_PHASE 1000000000L
 
@@ -53,8 +53,8 @@ void net_size_router(const topo *t, net_params *p) {
     p->rprm.vcs = vcs;
     p->rprm.pol.kind = p->routing;
     p->rprm.max_len = len;
-    p->rprm.oq_depth = 2 * len;   /* router_default_params' rule for this max_len */
-    p->rprm.depth[PORT_TERMINAL] = local_vc;   /* injection buffers as intra-group ones */
+    p->rprm.oq_depth = 2 * len;              /* router_default_params' rule for this max_len */
+    p->rprm.depth[PORT_TERMINAL] = local_vc; /* injection buffers as intra-group ones */
     p->rprm.depth[PORT_LOCAL] = local_vc;
     p->rprm.depth[PORT_GLOBAL] = global_vc;
     for (int c = 0; c < 3; c++) p->rprm.ds_depth[c] = p->rprm.depth[c];
@@ -128,8 +128,9 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
     }
     const int shortest = p->lat_local < p->lat_global ? p->lat_local : p->lat_global;
     if (p->block < 0 || p->block > NET_MAX_BLOCK || p->block > shortest) {
-        snprintf(err, DOAR_ERRLEN, "block %d: expected 0 (automatic) or 1..%d cycles (<= the shortest router link latency, %d)",
-                 p->block, NET_MAX_BLOCK, shortest);
+        snprintf(err, DOAR_ERRLEN,
+                 "block %d: expected 0 (automatic) or 1..%d cycles (<= the shortest router link latency, %d)", p->block,
+                 NET_MAX_BLOCK, shortest);
         return -1;
     }
     if (!(p->stop_latency >= 0.0) || !(p->stop_share >= 0.0 && p->stop_share <= 1.0)) {
@@ -146,8 +147,8 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
         return -1;
     }
     if (p->fault_routers < 0 || p->fault_routers >= t->n_routers) {
-        snprintf(err, DOAR_ERRLEN, "router faults %d: must be 0..%d (at least one router stays alive)", p->fault_routers,
-                 t->n_routers - 1);
+        snprintf(err, DOAR_ERRLEN, "router faults %d: must be 0..%d (at least one router stays alive)",
+                 p->fault_routers, t->n_routers - 1);
         return -1;
     }
     if (faults_on(p) && t->n_nodes >= NET_MAX_NODES) {
@@ -155,7 +156,8 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
         return -1;
     }
     if (p->fault_routers && p->repair_at >= 0 && p->repair_at < p->fault_at + NET_MIN_DEAD_CYCLES) {
-        snprintf(err, DOAR_ERRLEN, "router faults: the repair cycle must be >= the fault cycle + %d", NET_MIN_DEAD_CYCLES);
+        snprintf(err, DOAR_ERRLEN, "router faults: the repair cycle must be >= the fault cycle + %d",
+                 NET_MIN_DEAD_CYCLES);
         return -1;
     }
     if (faults_on(p) && (p->fault_at < 0 || (p->repair_at >= 0 && p->repair_at <= p->fault_at))) {

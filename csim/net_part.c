@@ -1,5 +1,5 @@
 /* The network split over processes by groups: partition, exchange, totals (net_part.h). */
-#define _GNU_SOURCE   /* mallinfo2: what the first router allocated (net_part_memory_check) */
+#define _GNU_SOURCE /* mallinfo2: what the first router allocated (net_part_memory_check) */
 #include "net_part.h"
 
 #include <limits.h>
@@ -19,15 +19,15 @@ typedef struct {
 } xword;
 
 struct net_part {
-    int *rank_of_group;       /* [g] */
-    int *xr;                  /* the other ranks' routers ours write into over a global link, by rank */
-    int *xr_start;            /* [size + 1]: xr[xr_start[d] .. xr_start[d+1]) belong to rank d */
-    long last_x;              /* every word written before this cycle has been exchanged */
+    int *rank_of_group; /* [g] */
+    int *xr;            /* the other ranks' routers ours write into over a global link, by rank */
+    int *xr_start;      /* [size + 1]: xr[xr_start[d] .. xr_start[d+1]) belong to rank d */
+    long last_x;        /* every word written before this cycle has been exchanged */
     char *sbuf;
     size_t scap;
-    size_t *slen, *rlen;      /* [size] */
+    size_t *slen, *rlen; /* [size] */
     long exchanges, words, bytes, syncs;
-    double comm_seconds;      /* wall time in syncs and exchanges (waiting for the others included) */
+    double comm_seconds; /* wall time in syncs and exchanges (waiting for the others included) */
     /* the totals at the last sync (sum_longs / sum_doubles below, in that order) */
     long base_l[32 + NET_MAX_HOPS_HIST + 1];
     double base_d[4];
@@ -73,7 +73,10 @@ int net_part_init(network *n, char err[DOAR_ERRLEN]) {
     P->slen = calloc((size_t)c->size, sizeof *P->slen);
     P->rlen = calloc((size_t)c->size, sizeof *P->rlen);
     uint8_t *mark = calloc((size_t)t->n_routers, 1);
-    if (!P->rank_of_group || !P->xr_start || !P->slen || !P->rlen || !mark) { free(mark); goto oom; }
+    if (!P->rank_of_group || !P->xr_start || !P->slen || !P->rlen || !mark) {
+        free(mark);
+        goto oom;
+    }
     for (int rk = 0; rk < c->size; rk++)
         for (int g = (int)((long)rk * t->g / c->size); g < (int)((long)(rk + 1) * t->g / c->size); g++)
             P->rank_of_group[g] = rk;
@@ -87,7 +90,10 @@ int net_part_init(network *n, char err[DOAR_ERRLEN]) {
             }
         }
     P->xr = malloc((size_t)(count ? count : 1) * sizeof *P->xr);
-    if (!P->xr) { free(mark); goto oom; }
+    if (!P->xr) {
+        free(mark);
+        goto oom;
+    }
     /* routers in id order are in rank order (contiguous groups): one pass sorts them by rank */
     int m = 0;
     for (int r = 0; r < t->n_routers; r++)
@@ -170,7 +176,7 @@ void net_part_sync(network *n) {
     const int nl = sum_longs(n, fl), nd = sum_doubles(n, fd);
     /* one reduction for all sums: the doubles hold whole numbers below 2^53, exact as longs */
     long v[sizeof P->base_l / sizeof P->base_l[0] + sizeof P->base_d / sizeof P->base_d[0]];
-    for (int i = 0; i < nl; i++) v[i] = *fl[i] - P->base_l[i];   /* this rank's increments */
+    for (int i = 0; i < nl; i++) v[i] = *fl[i] - P->base_l[i]; /* this rank's increments */
     for (int i = 0; i < nd; i++) v[nl + i] = (long)(*fd[i] - P->base_d[i]);
     c->reduce_long(c->ctx, v, nl + nd, NET_OP_SUM);
     for (int i = 0; i < nl; i++) *fl[i] = P->base_l[i] = P->base_l[i] + v[i];
@@ -196,7 +202,7 @@ void net_part_exchange(network *n, long c, int b) {
     net_part *P = n->part;
     const int k = n->t.k;
     const int lat = n->lat[PORT_GLOBAL], len = n->ring_len[PORT_GLOBAL];
-    if (c + b <= P->last_x + lat) return;   /* nothing the step reads is missing yet */
+    if (c + b <= P->last_x + lat) return; /* nothing the step reads is missing yet */
     const double t0 = now_s();
     /* words written in [last_x, c) are read in [last_x + lat, c + lat); the writers marked them on
      * the remote routers' arrival wheel, which nobody here reads */
@@ -214,7 +220,10 @@ void net_part_exchange(network *n, long c, int b) {
                     if (used + sizeof(xword) > P->scap) {
                         size_t cap = P->scap ? 2 * P->scap : 64 * sizeof(xword);
                         char *s = realloc(P->sbuf, cap);
-                        if (!s) { fprintf(stderr, "doar: out of memory exchanging links\n"); abort(); }
+                        if (!s) {
+                            fprintf(stderr, "doar: out of memory exchanging links\n");
+                            abort();
+                        }
                         P->sbuf = s;
                         P->scap = cap;
                     }
@@ -225,7 +234,7 @@ void net_part_exchange(network *n, long c, int b) {
                     x.w = *w;
                     memcpy(P->sbuf + used, &x, sizeof x);
                     used += sizeof x;
-                    memset(w, 0, sizeof *w);   /* the slot is written again lat + block cycles later */
+                    memset(w, 0, sizeof *w); /* the slot is written again lat + block cycles later */
                     P->words++;
                 }
                 *a = 0;
@@ -266,7 +275,10 @@ void net_part_deadlock(const network *n, int *holding, long *flits, int *first_r
     *flits = v[1];
     long f = *first_router >= 0 ? *first_router : LONG_MAX;
     c->reduce_long(c->ctx, &f, 1, NET_OP_MIN);
-    if (f == LONG_MAX) { *first_router = -1; return; }
+    if (f == LONG_MAX) {
+        *first_router = -1;
+        return;
+    }
     *first_router = (int)f;
     c->bcast(c->ctx, text, len, n->part->rank_of_group[topo_gid(&n->t, (int)f)]);
 }
@@ -277,12 +289,15 @@ static int sum_cycle_array(network *n, int32_t **arr, long cycles) {
     long *tmp = calloc((size_t)(cycles ? cycles : 1), sizeof *tmp);
     if (!tmp) return -1;
     for (long i = 0; i < cycles && i < n->cap_cycles; i++) tmp[i] = (*arr)[i];
-    for (long off = 0; off < cycles; off += INT_MAX / 2)   /* counts are ints in the transport */
+    for (long off = 0; off < cycles; off += INT_MAX / 2) /* counts are ints in the transport */
         c->reduce_long(c->ctx, tmp + off, (int)(cycles - off < INT_MAX / 2 ? cycles - off : INT_MAX / 2), NET_OP_SUM);
     int32_t *a = *arr;
     if (cycles > n->cap_cycles) {
         a = realloc(*arr, (size_t)cycles * sizeof *a);
-        if (!a) { free(tmp); return -1; }
+        if (!a) {
+            free(tmp);
+            return -1;
+        }
         *arr = a;
     }
     for (long i = 0; i < cycles; i++) a[i] = (int32_t)tmp[i];
@@ -362,14 +377,18 @@ int net_part_memory_check(const network *n, size_t before, char err[DOAR_ERRLEN]
     /* the routers and their links of the whole network, which ranks share */
     const double spread = (per_router + net_ring_bytes(t, &n->prm, 1.0, c != NULL)) * t->n_routers;
     if (!c)
-        snprintf(err, DOAR_ERRLEN, "%s needs ~%.1f GiB in one process (%d routers x %.2f MiB + links + %.1f GiB of "
+        snprintf(err, DOAR_ERRLEN,
+                 "%s needs ~%.1f GiB in one process (%d routers x %.2f MiB + links + %.1f GiB of "
                  "tables and nodes), %.1f GiB available: run it over MPI (make mpi; mpirun -np R build/doar-mpi sim "
-                 "...: ~%.1f/R + %.1f GiB per rank)", t->name, need / gib, t->n_routers, per_router / (1024.0 * 1024.0),
-                 held / gib, avail / gib, spread / gib, held / gib);
+                 "...: ~%.1f/R + %.1f GiB per rank)",
+                 t->name, need / gib, t->n_routers, per_router / (1024.0 * 1024.0), held / gib, avail / gib,
+                 spread / gib, held / gib);
     else
-        snprintf(err, DOAR_ERRLEN, "%s over %d ranks: ~%.1f GiB per rank (%ld routers x %.2f MiB + links + %.1f GiB "
+        snprintf(err, DOAR_ERRLEN,
+                 "%s over %d ranks: ~%.1f GiB per rank (%ld routers x %.2f MiB + links + %.1f GiB "
                  "of tables and nodes), %.1f GiB available per rank here (%d ranks): use more machines (~%.1f GiB in "
-                 "all)", t->name, c->size, need / gib, routers, per_router / (1024.0 * 1024.0), held / gib, avail / gib,
+                 "all)",
+                 t->name, c->size, need / gib, routers, per_router / (1024.0 * 1024.0), held / gib, avail / gib,
                  host_ranks, (spread + held * c->size) / gib);
     return -1;
 }

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#define PROGRESS_CHECK_MASK 1023     /* look at the clock every 1024 cycles */
+#define PROGRESS_CHECK_MASK 1023 /* look at the clock every 1024 cycles */
 #define PROGRESS_SECONDS 2.0
 
 int net_write_series(const network *n, FILE *f) {
@@ -65,23 +65,32 @@ static void deadlock_report(const network *n, char *buf, size_t len) {
         flits += b;
         for (int i = 0; i < t->k && fr < 0; i++)
             for (int v = 0; v < n->prm.rprm.vcs && fr < 0; v++)
-                if (n->routers[r].in[i].count[v]) { fr = r; fp = i; fv = v; }
+                if (n->routers[r].in[i].count[v]) {
+                    fr = r;
+                    fp = i;
+                    fv = v;
+                }
     }
     char first[320] = "";
-    if (fr >= 0) {   /* this process's first router holding flits */
+    if (fr >= 0) { /* this process's first router holding flits */
         const vcbuf *b = &n->routers[fr].in[fp];
         const flit *f = vcbuf_front(b, fv);
         const route_entry *e = vcbuf_route(b, fv);
         char route[64];
-        if (!f->head) snprintf(route, sizeof route, "a body flit");
-        else if (!e) snprintf(route, sizeof route, "a head not yet routed");
-        else if (e->discard) snprintf(route, sizeof route, "a head without a route");
-        else snprintf(route, sizeof route, "a head for output port %d VC %d", __builtin_ctzll(e->ports), e->ovc);
-        snprintf(first, sizeof first, "; first: router (%d,%d) input port %d VC %d holds %d flits, front %s to <%d,%d,%d>",
-                 topo_gid(t, fr), topo_bid(t, fr), fp, fv, b->count[fv], route, flit_dst_gid(f->data),
-                 flit_dst_bid(f->data), flit_dst_nid(f->data));
+        if (!f->head)
+            snprintf(route, sizeof route, "a body flit");
+        else if (!e)
+            snprintf(route, sizeof route, "a head not yet routed");
+        else if (e->discard)
+            snprintf(route, sizeof route, "a head without a route");
+        else
+            snprintf(route, sizeof route, "a head for output port %d VC %d", __builtin_ctzll(e->ports), e->ovc);
+        snprintf(first, sizeof first,
+                 "; first: router (%d,%d) input port %d VC %d holds %d flits, front %s to <%d,%d,%d>", topo_gid(t, fr),
+                 topo_bid(t, fr), fp, fv, b->count[fv], route, flit_dst_gid(f->data), flit_dst_bid(f->data),
+                 flit_dst_nid(f->data));
     }
-    if (n->part) net_part_deadlock(n, &holding, &flits, &fr, first, sizeof first);   /* every process's */
+    if (n->part) net_part_deadlock(n, &holding, &flits, &fr, first, sizeof first); /* every process's */
     snprintf(buf, len, "no flit moved for %ld cycles (cycle %ld): %d routers hold %ld flits, %ld packets outstanding%s",
              n->cycle - n->last_move, n->cycle, holding, flits, net_outstanding(n), first);
 }
@@ -120,7 +129,7 @@ int net_run(network *n, net_result *res) {
     const long livelock_after = NET_LIVELOCK_WATCHDOGS * p->watchdog;
     for (;;) {
         const long c = n->cycle;
-        if (n->part) net_part_sync(n);   /* a split run decides on the whole network's figures */
+        if (n->part) net_part_sync(n); /* a split run decides on the whole network's figures */
         if (c >= sample_end) {
             if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
                 n->injecting = 0;
@@ -140,9 +149,10 @@ int net_run(network *n, net_result *res) {
         }
         if (net_outstanding(n) > 0 && c - n->last_settle > livelock_after) {
             res->livelock = 1;
-            snprintf(res->report, sizeof res->report,
-                     "livelock: flits move but no packet was created, delivered or lost for %ld cycles (cycle %ld, %ld packets outstanding)",
-                     c - n->last_settle, c, net_outstanding(n));
+            snprintf(
+                res->report, sizeof res->report,
+                "livelock: flits move but no packet was created, delivered or lost for %ld cycles (cycle %ld, %ld packets outstanding)",
+                c - n->last_settle, c, net_outstanding(n));
             break;
         }
         /* a block of cycles router by router where nothing above could happen inside it
@@ -163,8 +173,12 @@ int net_run(network *n, net_result *res) {
             double now = now_s();
             if (now - last_print >= PROGRESS_SECONDS) {
                 last_print = now;
-                const char *phase = c < p->warmup ? "warm-up" : c < sample_end ? "sample" : n->injecting ? "drain" : "final drain";
-                fprintf(p->progress, "sim: cycle %ld (%s, sample ends at %ld) outstanding=%ld delivered=%ld %.0f router-cycles/s\n",
+                const char *phase = c < p->warmup    ? "warm-up"
+                                    : c < sample_end ? "sample"
+                                    : n->injecting   ? "drain"
+                                                     : "final drain";
+                fprintf(p->progress,
+                        "sim: cycle %ld (%s, sample ends at %ld) outstanding=%ld delivered=%ld %.0f router-cycles/s\n",
                         c, phase, sample_end, net_outstanding(n), n->delivered,
                         (double)c * n->t.n_routers / (now - t0));
                 fflush(p->progress);
@@ -178,7 +192,7 @@ int net_run(network *n, net_result *res) {
             res->decisions += n->routers[r].pol->decisions;
             res->nonminimal += n->routers[r].pol->nonminimal;
         }
-    if (n->part) net_part_finish(n, res);   /* the arrays and the first error of every process */
+    if (n->part) net_part_finish(n, res); /* the arrays and the first error of every process */
     const double node_cycles = (double)n->t.n_nodes * (double)p->sample;
     res->offered = p->rate;
     res->generated = (double)n->sample_flits_created / node_cycles;
@@ -194,15 +208,17 @@ int net_run(network *n, net_result *res) {
     for (int r = 0; r < n->t.n_routers; r++)
         for (int o = n->t.first_global; o < n->t.k; o++) {
             int pr, pp;
-            if (topo_peer(&n->t, r, o, &pr, &pp)) continue;   /* unwired */
+            if (topo_peer(&n->t, r, o, &pr, &pp)) continue; /* unwired */
             double load = (double)n->channel_flits[r * n->t.k + o] / (double)p->sample;
             res->channels++;
             res->channel_mean += load;
             if (res->channel_min < 0 || load < res->channel_min) res->channel_min = load;
             if (load > res->channel_max) res->channel_max = load;
         }
-    if (res->channels) res->channel_mean /= (double)res->channels;
-    else res->channel_min = 0.0;
+    if (res->channels)
+        res->channel_mean /= (double)res->channels;
+    else
+        res->channel_min = 0.0;
     res->lost_link = n->lost_link;
     res->lost_discard = n->lost_discard;
     res->lost_router = n->lost_router;
@@ -219,11 +235,14 @@ int net_run(network *n, net_result *res) {
     for (long cc = 0; cc < n->cap_cycles && cc < n->cycle; cc++) {
         long lost = (long)n->created_at[cc] - (long)n->delivered_from[cc];
         if (!lost) continue;
-        if (cc < p->fault_at) res->lost_before_fault += lost;
+        if (cc < p->fault_at)
+            res->lost_before_fault += lost;
         else if (p->repair_at >= 0 && cc >= p->repair_at) {
-            if (n->recov_end >= 0 && cc >= n->recov_end) res->lost_after_recovery += lost;
-            else res->lost_recovery += lost;
-        } else if (n->diag_end >= 0 && cc > n->diag_end) {   /* diag_end is known from the next cycle on */
+            if (n->recov_end >= 0 && cc >= n->recov_end)
+                res->lost_after_recovery += lost;
+            else
+                res->lost_recovery += lost;
+        } else if (n->diag_end >= 0 && cc > n->diag_end) { /* diag_end is known from the next cycle on */
             res->lost_after_diagnosis += lost;
         } else {
             res->lost_diagnosis += lost;

@@ -86,8 +86,10 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
     rp->pol.rtt[PORT_LOCAL] = 2 * p->lat_local + NET_ROUTER_PIPELINE + p->packet_len;
     rp->pol.rtt[PORT_GLOBAL] = 2 * p->lat_global + NET_ROUTER_PIPELINE + p->packet_len;
     if (p->routing != NET_ROUTING_DOAR && faults_on(p)) {
-        snprintf(err, DOAR_ERRLEN, "faults need --routing doar: routing %s has no fault handling (fault units "
-                 "mask the DOAR tables)", policy_name(p->routing));
+        snprintf(err, DOAR_ERRLEN,
+                 "faults need --routing doar: routing %s has no fault handling (fault units "
+                 "mask the DOAR tables)",
+                 policy_name(p->routing));
         goto fail;
     }
     if (p->routing == POLICY_UGAL_G) {
@@ -117,7 +119,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
                 snprintf(err, DOAR_ERRLEN, "router %d port %d has no tables", r, port);
                 goto fail;
             }
-            rcu_share(&R->rcus[port], pt);   /* n->ts is never written after tables_generate */
+            rcu_share(&R->rcus[port], pt); /* n->ts is never written after tables_generate */
         }
         prng rs;
         prng_seed(&rs, p->seed, ROUTER_STREAM, (uint64_t)r);
@@ -196,7 +198,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
     n->diag_end = n->recov_end = -1;
     n->channel_flits = calloc((size_t)t->n_routers * (size_t)k, sizeof *n->channel_flits);
     if (!n->channel_flits) goto oom;
-    if (p->series_bin > 0) {   /* bins up to the end of the sample and a drain limit beyond it */
+    if (p->series_bin > 0) { /* bins up to the end of the sample and a drain limit beyond it */
         n->n_bins = (p->warmup + p->sample + p->drain_limit) / p->series_bin + 1;
         n->bin_flits = calloc((size_t)n->n_bins, sizeof *n->bin_flits);
         n->bin_pkts = calloc((size_t)n->n_bins, sizeof *n->bin_pkts);
@@ -214,8 +216,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
         n->evq_n = calloc((size_t)t->n_routers, sizeof *n->evq_n);
         n->unwired_ctl_cr = calloc((size_t)t->n_routers, sizeof *n->unwired_ctl_cr);
         if (!n->link_down || !n->dropping || !n->ups || !n->ev_up || !n->evq || !n->evq_head || !n->evq_n ||
-            !n->unwired_ctl_cr ||
-            net_choose_links(n))
+            !n->unwired_ctl_cr || net_choose_links(n))
             goto oom;
         for (int r = 0; r < t->n_routers; r++) n->ev_up[r] = -1;
     }
@@ -347,7 +348,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             w->ctl_cr_valid = 0;
         }
     }
-    if (n->unwired_ctl_cr && n->unwired_ctl_cr[r]) {   /* control credits of unwired ports (below) */
+    if (n->unwired_ctl_cr && n->unwired_ctl_cr[r]) { /* control credits of unwired ports (below) */
         for (uint64_t m = n->unwired_ctl_cr[r]; m; m &= m - 1) in->ctl_cr_valid[__builtin_ctzll(m)] = 1;
         pm.ctl_cr |= n->unwired_ctl_cr[r];
         n->unwired_ctl_cr[r] = 0;
@@ -361,7 +362,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         in->ev_valid = 1;
         in->ev_kind = e >> 8;
         in->ev_port = e & 0xff;
-    } else if (n->ev_up && n->ev_up[r] >= 0) {   /* a link-up, paired with the far end's */
+    } else if (n->ev_up && n->ev_up[r] >= 0) { /* a link-up, paired with the far end's */
         in->ev_valid = 1;
         in->ev_kind = FEV_UP;
         in->ev_port = n->ev_up[r];
@@ -369,9 +370,9 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         n->events_queued--;
     }
     const router_out *out = router_cycle_ref(&n->routers[r], in, &pm);
-    for (uint64_t m = out->discard; m; m &= m - 1)   /* one per VC: the planes discard in parallel */
+    for (uint64_t m = out->discard; m; m &= m - 1) /* one per VC: the planes discard in parallel */
         for (unsigned v = out->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
-    if (out->discard && !faults_on(&n->prm)) {   /* without faults every packet has a route */
+    if (out->discard && !faults_on(&n->prm)) { /* without faults every packet has a route */
         char msg[160];
         snprintf(msg, sizeof msg, "cycle %ld: router %d discarded a packet (input ports 0x%llx): no route", c, r,
                  (unsigned long long)out->discard);
@@ -384,7 +385,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         const int o = __builtin_ctzll(sent);
         port_class pc = topo_port_class(t, o);
         link_word *w = orr[o];
-        if (!w) {   /* an unwired global port (g < a*h+1) */
+        if (!w) { /* an unwired global port (g < a*h+1) */
             if (out->out[o].valid && fault_is_ctl(&out->out[o]) && n->unwired_ctl_cr) {
                 /* the fault units address FDs/FRs upstream of every input port, unwired ones too:
                  * nobody is there, the port takes them as a sink (as in doar faults, where they are
@@ -405,7 +406,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             const flit *f = &out->out[o];
             int ctl = fault_is_ctl(f);
             int drop = n->dropping && n->dropping[r * k + o];
-            if (f->head && down) {   /* a failed link drops whole packets */
+            if (f->head && down) { /* a failed link drops whole packets */
                 drop = 1;
                 if (!ctl) lose(n, net_down_link_loss(n, r, o));
             }
@@ -415,13 +416,15 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
                 w->f = *f;
                 if (n->open_vc) net_track_open(n, r * k + o, f);
                 if (pc == PORT_GLOBAL && in_sample(n, c)) n->channel_flits[r * k + o]++;
-                if (ctl) { n->ctl_in_flight++; n->fd_fr_packets++; }
-                else if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
-                    w->f.data += (uint64_t)1 << FLIT_TAG_SHIFT;   /* one more link crossed */
+                if (ctl) {
+                    n->ctl_in_flight++;
+                    n->fd_fr_packets++;
+                } else if (w->f.head && pc != PORT_TERMINAL && (flit_tag(w->f.data) & NET_HOP_MAX) < NET_HOP_MAX)
+                    w->f.data += (uint64_t)1 << FLIT_TAG_SHIFT; /* one more link crossed */
             }
             moved(n, c);
         }
-        if (down) continue;   /* credits and side-bands are lost on a failed link */
+        if (down) continue; /* credits and side-bands are lost on a failed link */
         if (out->ctl_cr_valid[o]) w->ctl_cr_valid = 1;
         if (out->cr_valid[o]) {
             w->cr_valid = 1;
@@ -432,12 +435,14 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             w->sb_bits = out->sb_bits;
         }
     }
-    if (out->overflow) {   /* sticky in the router: counted once, the first in simulated order reported */
+    if (out->overflow) { /* sticky in the router: counted once, the first in simulated order reported */
         char msg[160];
         snprintf(msg, sizeof msg, "cycle %ld: router %d: input buffer overflow on ports 0x%llx", c, r,
                  (unsigned long long)out->overflow);
-        if (!n->overflow_seen) net_fail(n, msg);
-        else note_error(n, msg);
+        if (!n->overflow_seen)
+            net_fail(n, msg);
+        else
+            note_error(n, msg);
         n->overflow_seen = 1;
     }
 }
@@ -456,7 +461,7 @@ void net_block(network *n, int b) {
     const topo *t = &n->t;
     const long c0 = n->cycle;
     int rd[3], wr[3];
-    if (b <= 1) {   /* one cycle: every node, then every router, as the hardware's one clock edge */
+    if (b <= 1) { /* one cycle: every node, then every router, as the hardware's one clock edge */
         net_cycle_start(n, c0);
         ring_slots(n, c0, rd, wr);
         for (int r = n->r_lo; r < n->r_hi; r++) net_nodes_step(n, r, c0, rd, wr);
@@ -469,7 +474,7 @@ void net_block(network *n, int b) {
     }
     int rdb[NET_MAX_BLOCK][3], wrb[NET_MAX_BLOCK][3];
     for (int i = 0; i < b; i++) ring_slots(n, c0 + i, rdb[i], wrb[i]);
-    if (n->group_occ) {   /* UGAL_G: a group runs b cycles, its routers cycle by cycle; only global
+    if (n->group_occ) { /* UGAL_G: a group runs b cycles, its routers cycle by cycle; only global
                            * links (latency >= b) join groups */
         for (int g = n->g_lo; g < n->g_hi; g++)
             for (int i = 0; i < b; i++) {

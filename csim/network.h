@@ -96,18 +96,18 @@
 extern "C" {
 #endif
 
-#define NET_HOP_BITS 4                          /* head tag [3:0]: inter-router links crossed */
-#define NET_HOP_MAX ((1 << NET_HOP_BITS) - 1)   /* saturates there */
-#define NET_MAX_HOPS_HIST 8                     /* histogram: hops 0..7, [8] = 8 or more */
-#define NET_TIME_BITS 40                        /* body flits: creation cycle [39:0] */
-#define NET_MIN_PACKET_LEN 2                    /* the creation cycle rides on a body flit */
+#define NET_HOP_BITS 4                        /* head tag [3:0]: inter-router links crossed */
+#define NET_HOP_MAX ((1 << NET_HOP_BITS) - 1) /* saturates there */
+#define NET_MAX_HOPS_HIST 8                   /* histogram: hops 0..7, [8] = 8 or more */
+#define NET_TIME_BITS 40                      /* body flits: creation cycle [39:0] */
+#define NET_MIN_PACKET_LEN 2                  /* the creation cycle rides on a body flit */
 /* Body flits: bit 63 marks a poisoned flit, one the network makes up to complete a packet a dead
  * router cut off; bit 62 marks a packet created after diagnosis for a pair left without a path.
  * The source node field [63:40] never reaches them (fewer than 2^22 nodes with faults). */
 #define NET_POISON ((uint64_t)1 << 63)
 #define NET_NO_PATH ((uint64_t)1 << 62)
 #define NET_MAX_NODES (1 << 22)
-#define NET_MAX_BLOCK 16                        /* net_run: cycles one router runs ahead at most */
+#define NET_MAX_BLOCK 16 /* net_run: cycles one router runs ahead at most */
 /* net_run: packets outstanding and none created, delivered or lost for this many watchdog periods
  * while flits still move is a livelock (a correct network never gets there: a broken model would) */
 #define NET_LIVELOCK_WATCHDOGS 10
@@ -116,19 +116,20 @@ extern "C" {
 typedef route_policy net_routing;
 #define NET_ROUTING_DOAR POLICY_DOAR
 #define NET_ROUTING_MIN POLICY_MIN
-#define NET_ROUTER_PIPELINE 8   /* cycles from a flit's arrival to its credit leaving a router (head:
+#define NET_ROUTER_PIPELINE                                                                                            \
+    8                                 /* cycles from a flit's arrival to its credit leaving a router (head:
                                    route 4, stage 1, stage 2, the grant stage's move, credit out): the
                                    history window of a port is 2 * latency + this + the packet
                                    length (the tail's credit comes back last) */
-#define NET_UGAL_BIAS_PACKETS 2 /* UGAL bias b, packets toward minimal */
-#define NET_THRESHOLD_UTIL_DEFAULT 80   /* percent (docs/network.md, "Congestion thresholds") */
+#define NET_UGAL_BIAS_PACKETS 2       /* UGAL bias b, packets toward minimal */
+#define NET_THRESHOLD_UTIL_DEFAULT 80 /* percent (docs/network.md, "Congestion thresholds") */
 
 typedef struct {
     net_routing routing;
     traffic_spec traffic;
-    double rate;              /* offered load, flits/node/cycle, 0..1 */
-    int packet_len;           /* flits, NET_MIN_PACKET_LEN..FLIT_MAX_LEN */
-    int lat_local, lat_global, lat_terminal;   /* link latencies, cycles >= 1 */
+    double rate;                             /* offered load, flits/node/cycle, 0..1 */
+    int packet_len;                          /* flits, NET_MIN_PACKET_LEN..FLIT_MAX_LEN */
+    int lat_local, lat_global, lat_terminal; /* link latencies, cycles >= 1 */
     uint64_t seed;
     long warmup, sample;      /* cycles */
     long drain_limit;         /* after the sample, injection stays on until the sample's packets
@@ -160,21 +161,21 @@ typedef struct {
      * block (net_block() in network.c). 0: the shortest router-to-router link latency, at most
      * NET_MAX_BLOCK; 1: cycle by cycle; else 1..that latency. */
     int block;
-    router_params rprm;       /* filled by net_default_params(); callers may change it */
+    router_params rprm; /* filled by net_default_params(); callers may change it */
     table_params tprm;
-    FILE *progress;           /* progress lines (NULL: none) */
+    FILE *progress; /* progress lines (NULL: none) */
     /* The processes this run is split over by groups (net_part.h, docs/network.md "Beyond one
      * machine"); NULL: the whole network in this process. The results are the same either way. */
     const net_comm *comm;
 } net_params;
 
 typedef struct {
-    double offered;           /* = rate */
-    double generated;         /* flits created per node per cycle in the sample window */
-    double accepted;          /* flits delivered per node per cycle in the sample window */
-    double latency;           /* mean, packets created in the sample window */
-    double hops;              /* mean hops (router-to-router links crossed), same packets */
-    long hops_hist[NET_MAX_HOPS_HIST + 1];   /* [n]: sample packets with n hops */
+    double offered;                        /* = rate */
+    double generated;                      /* flits created per node per cycle in the sample window */
+    double accepted;                       /* flits delivered per node per cycle in the sample window */
+    double latency;                        /* mean, packets created in the sample window */
+    double hops;                           /* mean hops (router-to-router links crossed), same packets */
+    long hops_hist[NET_MAX_HOPS_HIST + 1]; /* [n]: sample packets with n hops */
     long created, delivered, lost;
     long sample_created, sample_delivered;
     /* global channels (seed 001 Fig. 12): load = flits per cycle of the sample on each wired
@@ -186,11 +187,11 @@ typedef struct {
     long lost_link, lost_discard;
     long lost_before_fault, lost_diagnosis, lost_after_diagnosis, lost_recovery, lost_after_recovery;
     long diagnosis_cycles, recovery_cycles;
-    long fd_fr_packets;       /* control flits sent on links */
-    long ctl_unwired;         /* control flits sent into unwired global ports (g < a*h+1): dropped */
-    long unreachable_pairs;   /* (source, destination) node pairs whose source entry is inaccessible
+    long fd_fr_packets;         /* control flits sent on links */
+    long ctl_unwired;           /* control flits sent into unwired global ports (g < a*h+1): dropped */
+    long unreachable_pairs;     /* (source, destination) node pairs whose source entry is inaccessible
                                  once diagnosis ended: no allowed path is left */
-    long created_unreachable; /* packets created after diagnosis (before the repair) for such pairs:
+    long created_unreachable;   /* packets created after diagnosis (before the repair) for such pairs:
                                  exactly these may be lost after diagnosis */
     long nonminimal, decisions; /* route policies: source decisions, and how many went non-minimally */
     /* router faults: packets lost in dead routers (held, arriving, sent toward them, cut off);
@@ -198,18 +199,18 @@ typedef struct {
      * (before the repair) for a dead router's node, and how many of those were lost */
     long lost_router, lost_dead_source;
     long created_to_dead, lost_to_dead_after_diagnosis;
-    long lost_unreachable;    /* of created_unreachable: lost (one created just before the repair may
+    long lost_unreachable; /* of created_unreachable: lost (one created just before the repair may
                                  still arrive) */
-    long cycles;              /* simulated */
-    long block_cycles;        /* of them, run in blocks of several cycles (speed only) */
-    double seconds;           /* wall time of the cycles */
-    int deadlock;             /* the watchdog fired */
-    int livelock;             /* packets outstanding, but none created, delivered or lost for
+    long cycles;           /* simulated */
+    long block_cycles;     /* of them, run in blocks of several cycles (speed only) */
+    double seconds;        /* wall time of the cycles */
+    int deadlock;          /* the watchdog fired */
+    int livelock;          /* packets outstanding, but none created, delivered or lost for
                                  NET_LIVELOCK_WATCHDOGS watchdog periods (flits kept moving) */
-    int stopped;              /* ended early, saturated for certain (stop_latency / stop_share):
+    int stopped;           /* ended early, saturated for certain (stop_latency / stop_share):
                                  latency is then the lower bound it had reached */
-    long errors;              /* misdelivered packets, overflows, flits into unwired ports */
-    char report[512];         /* deadlock / drain / first error description, "" when none */
+    long errors;           /* misdelivered packets, overflows, flits into unwired ports */
+    char report[512];      /* deadlock / drain / first error description, "" when none */
 } net_result;
 
 /* One link direction: a ring of lat+block words; slot t % (lat+block) is read in cycle t. */
@@ -219,20 +220,20 @@ typedef struct {
     uint64_t sb_bits;
 } link_word;
 
-#define NET_EVQ 64            /* local events waiting for a router's event input */
-#define NET_MIN_DEAD_CYCLES (FLIT_MAX_LEN + 1)   /* a dead router's links close its packets first */
+#define NET_EVQ 64                             /* local events waiting for a router's event input */
+#define NET_MIN_DEAD_CYCLES (FLIT_MAX_LEN + 1) /* a dead router's links close its packets first */
 
 /* A repaired link (or a link of a revived router) coming up: both ends take their link-up event
  * in the same cycle `taken`; the link carries what they send from cycle taken + 2 on. */
 typedef struct {
-    int r, port;              /* one end */
-    long taken;               /* -1: not yet */
+    int r, port; /* one end */
+    long taken;  /* -1: not yet */
 } net_link_up;
 
 typedef struct {
     int dst;
     long created;
-    uint64_t mark;            /* NET_NO_PATH or 0: or'ed into its body flits */
+    uint64_t mark; /* NET_NO_PATH or 0: or'ed into its body flits */
 } net_pkt;
 
 typedef struct {
@@ -245,7 +246,7 @@ typedef struct {
     int cred[VCBUF_MAX_VCS];
     int rr_vc;
     /* sink */
-    int sink_busy;            /* a packet's head has arrived, its tail not yet */
+    int sink_busy; /* a packet's head has arrived, its tail not yet */
     int sink_hops;
 } net_node;
 
@@ -254,11 +255,11 @@ typedef struct {
     net_params prm;
     table_set ts;
     traffic tr;
-    router *routers;          /* [n_routers] */
-    int routers_ready;        /* routers initialised (for net_free) */
-    link_word **in_ring;      /* [n_routers * k]: queue into (router, port); NULL: unwired */
-    link_word **out_ring;     /* [n_routers * k]: queue (router, port) writes (the peer's input) */
-    link_word **node_ring;    /* [n_nodes]: queue from the node's router into the node */
+    router *routers;       /* [n_routers] */
+    int routers_ready;     /* routers initialised (for net_free) */
+    link_word **in_ring;   /* [n_routers * k]: queue into (router, port); NULL: unwired */
+    link_word **out_ring;  /* [n_routers * k]: queue (router, port) writes (the peer's input) */
+    link_word **node_ring; /* [n_nodes]: queue from the node's router into the node */
     link_word *ring_pool;
     /* Arrivals (simulation speed only): bit o of arrive[(r << wheel_shift) | (t & wheel_mask)] is set
      * when something was written into router r's input ring o that it reads in cycle t, so a
@@ -266,41 +267,41 @@ typedef struct {
      * o feeds as r' * ROUTER_MAX_PORTS + o' (-1: a node or unwired). The wheel is a power of two
      * above the longest ring (latency + block). */
     uint64_t *arrive;
-    uint64_t *arrive_node;    /* the same for the rings into the nodes: bit o = the node on port o */
-    int wheel_mask, wheel_shift;   /* arrival wheel: [router][cycle & wheel_mask] */
+    uint64_t *arrive_node;       /* the same for the rings into the nodes: bit o = the node on port o */
+    int wheel_mask, wheel_shift; /* arrival wheel: [router][cycle & wheel_mask] */
     int *out_peer;
-    net_node *nodes;          /* [n_nodes] */
-    int lat[3];               /* link latency by port class */
-    int block;                /* net_block(): cycles one router may run ahead, <= NET_MAX_BLOCK */
-    int ring_len[3];          /* by port class: lat + block */
-    router_in rin;            /* scratch */
-    uint64_t local_ports;     /* the intra-group ports of a router (side-band outputs) */
+    net_node *nodes;      /* [n_nodes] */
+    int lat[3];           /* link latency by port class */
+    int block;            /* net_block(): cycles one router may run ahead, <= NET_MAX_BLOCK */
+    int ring_len[3];      /* by port class: lat + block */
+    router_in rin;        /* scratch */
+    uint64_t local_ports; /* the intra-group ports of a router (side-band outputs) */
     uint64_t inject_threshold;
     int injecting;
     long cycle;
-    long last_move;           /* last cycle a flit moved anywhere */
-    long last_settle;         /* last cycle a packet was created, delivered or lost (livelock) */
-    int step_phase, step_router;   /* what runs now (cycle_start 0, nodes 1, router 2, cycle_end 3;
+    long last_move;              /* last cycle a flit moved anywhere */
+    long last_settle;            /* last cycle a packet was created, delivered or lost (livelock) */
+    int step_phase, step_router; /* what runs now (cycle_start 0, nodes 1, router 2, cycle_end 3;
                                       router -1: none): orders errors as cycle by cycle would */
     long long first_error_key;
     /* totals */
     long created, delivered, flits_delivered;
     long sample_created, sample_delivered, sample_flits, sample_flits_created;
     double sample_latency_sum, sample_hops_sum;
-    double sample_created_at_sum, sample_delivered_created_sum;   /* creation cycles (early stop) */
+    double sample_created_at_sum, sample_delivered_created_sum; /* creation cycles (early stop) */
     long hops_hist[NET_MAX_HOPS_HIST + 1];
     long errors;
     int overflow_seen;
     char first_error[256];
     /* faults */
-    uint8_t *link_down;       /* [n_routers * k]: the link router r's port o writes is down */
-    uint8_t *dropping;        /* [n_routers * k]: dropping a packet to its tail */
-    net_link_up *ups;         /* links waiting to come up (link-up handshake, net_cycle) */
+    uint8_t *link_down; /* [n_routers * k]: the link router r's port o writes is down */
+    uint8_t *dropping;  /* [n_routers * k]: dropping a packet to its tail */
+    net_link_up *ups;   /* links waiting to come up (link-up handshake, net_cycle) */
     int n_ups;
-    int *ev_up;               /* [n_routers]: port of the link-up event handed over this cycle, -1 */
-    int (*evq)[NET_EVQ];      /* [n_routers]: queued events, kind << 8 | port */
+    int *ev_up;          /* [n_routers]: port of the link-up event handed over this cycle, -1 */
+    int (*evq)[NET_EVQ]; /* [n_routers]: queued events, kind << 8 | port */
     int *evq_head, *evq_n;
-    int *failed;              /* [fault_links * 2]: (router, port) of one end of each failed link */
+    int *failed; /* [fault_links * 2]: (router, port) of one end of each failed link */
     int n_failed;
     long ctl_in_flight, events_queued;
     long lost_link, lost_discard, fd_fr_packets, ctl_unwired;
@@ -308,7 +309,7 @@ typedef struct {
     /* with faults, per creation cycle: packets created / delivered (losses by creation window) */
     int32_t *created_at, *delivered_from;
     long cap_cycles;
-    long *channel_flits;      /* [n_routers * k]: flits router r sent on global port o in the sample */
+    long *channel_flits; /* [n_routers * k]: flits router r sent on global port o in the sample */
     /* time series (seed 001 Fig. 17), bins of prm.series_bin cycles: flits delivered, packets
      * delivered and the sum of their latencies, per bin */
     long *bin_flits, *bin_pkts;
@@ -320,15 +321,15 @@ typedef struct {
     /* router faults (NULL / 0 without): the chosen routers, dead from fault_at until repair_at;
      * per link direction (router, port) the VC + 1 of a packet whose head was written on it and
      * whose tail was not yet (0: none) */
-    uint8_t *router_failed;   /* [n_routers] */
-    int routers_dead;         /* 1 while the chosen routers are dead */
-    uint8_t *open_vc;         /* [n_routers * k] */
-    uint8_t *open_left;       /* [n_routers * k]: flits of that packet not yet on the link */
+    uint8_t *router_failed; /* [n_routers] */
+    int routers_dead;       /* 1 while the chosen routers are dead */
+    uint8_t *open_vc;       /* [n_routers * k] */
+    uint8_t *open_left;     /* [n_routers * k]: flits of that packet not yet on the link */
     long lost_router, lost_dead_source, created_to_dead, delivered_to_dead, delivered_unreachable;
     /* The routers (and their nodes) this process runs: [r_lo, r_hi), whole groups [g_lo, g_hi);
      * everything without prm.comm. The state of the others is not allocated. */
     int r_lo, r_hi, g_lo, g_hi;
-    struct net_part *part;    /* with prm.comm: the exchange across processes (net_part.h) */
+    struct net_part *part; /* with prm.comm: the exchange across processes (net_part.h) */
 } network;
 
 /* Parses a routing name (policy_parse); unknown names get a reason listing them. */

@@ -22,12 +22,15 @@ extern "C" {
 #endif
 
 typedef struct {
-    flit *ring;       /* [depth] */
+    flit *ring; /* [depth] */
     uint16_t head, count, depth;
-    int16_t room;     /* flits not yet promised to a granted packet */
+    int16_t room; /* flits not yet promised to a granted packet */
 } oq;
 
-static inline void oq_reset(oq *q) { q->head = q->count = 0; q->room = (int16_t)q->depth; }
+static inline void oq_reset(oq *q) {
+    q->head = q->count = 0;
+    q->room = (int16_t)q->depth;
+}
 static inline const flit *oq_front(const oq *q) { return q->count ? &q->ring[q->head] : (const flit *)0; }
 /* Returns 1 if the flit was stored, 0 if the queue was full (dropped). */
 static inline int oq_push(oq *q, const flit *f) {

@@ -4,18 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const policy_names[POLICY_COUNT] = {"doar", "min", "val", "ugal_l", "ugal_g",
-                                                       "par", "par_ph", "ugal_le", "tpr"};
+static const char *const policy_names[POLICY_COUNT] = {"doar", "min",    "val",     "ugal_l", "ugal_g",
+                                                       "par",  "par_ph", "ugal_le", "tpr"};
 
 /* seed 001 Table 1: MIN 2 VCs, PAR_PH 5, all others 4 (PAR as PAR_PH: the same paths). */
 static const int policy_vc_count[POLICY_COUNT] = {4, 2, 4, 4, 4, 5, 5, 4, 4};
 
 #define PRNG_STREAM_POLICY 7u
-#define UGAL_BIAS_PACKETS 2      /* default b: two packets toward minimal */
+#define UGAL_BIAS_PACKETS 2 /* default b: two packets toward minimal */
 
 int policy_parse(const char *name, route_policy *out) {
     for (int i = 0; i < POLICY_COUNT; i++)
-        if (!strcmp(name, policy_names[i])) { *out = (route_policy)i; return 0; }
+        if (!strcmp(name, policy_names[i])) {
+            *out = (route_policy)i;
+            return 0;
+        }
     return -1;
 }
 
@@ -25,7 +28,7 @@ int policy_vcs(route_policy p) { return p >= 0 && p < POLICY_COUNT ? policy_vc_c
 void policy_default_params(policy_params *p) {
     memset(p, 0, sizeof *p);
     p->kind = POLICY_DOAR;
-    p->bias = 0;   /* the network sets UGAL_BIAS_PACKETS * packet length (policy_init's default) */
+    p->bias = 0; /* the network sets UGAL_BIAS_PACKETS * packet length (policy_init's default) */
     p->window = POLICY_WINDOW_DEFAULT;
     p->rtt[PORT_TERMINAL] = p->rtt[PORT_LOCAL] = p->rtt[PORT_GLOBAL] = 1;
 }
@@ -39,8 +42,8 @@ int policy_init(policy_state *s, const topo *t, const policy_params *prm, char e
         return -1;
     }
     if (t->g > POLICY_MAX_GROUPS || t->a > (int)POLICY_IBID_MASK + 1) {
-        snprintf(err, DOAR_ERRLEN, "routing %s: the header holds groups < %d and routers < %d",
-                 policy_name(prm->kind), POLICY_MAX_GROUPS, (int)POLICY_IBID_MASK + 1);
+        snprintf(err, DOAR_ERRLEN, "routing %s: the header holds groups < %d and routers < %d", policy_name(prm->kind),
+                 POLICY_MAX_GROUPS, (int)POLICY_IBID_MASK + 1);
         return -1;
     }
     if (prm->window < 1 || prm->rtt[0] < 1 || prm->rtt[1] < 1 || prm->rtt[2] < 1 || prm->rtt[0] > 100000 ||
@@ -121,7 +124,7 @@ void policy_tick(policy_state *s, const uint8_t *taken) {
 static int min_hop(const topo *t, int gid, int bid, int tg, int tb, int *hops) {
     if (gid == tg) {
         *hops = bid != tb;
-        return topo_local_port(t, bid, tb);   /* only used when bid != tb */
+        return topo_local_port(t, bid, tb); /* only used when bid != tb */
     }
     int j = topo_gport_to_group(t, gid, tg);
     int owner = j / t->h;
@@ -150,13 +153,13 @@ static int out_vc(const topo *t, int in_port, int in_vc, int port, int vcs) {
     if (in == PORT_TERMINAL) return 0;
     if (outc == PORT_TERMINAL) return in_vc;
     int vc = in_vc + ((outc == PORT_GLOBAL ? 2 : 1) >= (in == PORT_GLOBAL ? 2 : 1));
-    return vc > vcs - 1 ? vcs - 1 : vc;   /* saturates; unreachable on the policies' paths */
+    return vc > vcs - 1 ? vcs - 1 : vc; /* saturates; unreachable on the policies' paths */
 }
 
 typedef struct {
-    int gi, bi;           /* intermediate router */
-    int port, hops;       /* first hop from here, whole path length */
-    int chan;             /* group-level global port of the first global hop */
+    int gi, bi;     /* intermediate router */
+    int port, hops; /* first hop from here, whole path length */
+    int chan;       /* group-level global port of the first global hop */
 } nonmin_path;
 
 /* A random intermediate router of a group that is neither ours nor the destination's. */
@@ -196,24 +199,21 @@ static int ugal_nonmin(policy_state *s, const policy_view *v, int dg, int db, no
     long q_min = queue_of(s, v, p_min), q_nm = queue_of(s, v, np->port);
     long bias = s->prm.bias;
     switch (s->prm.kind) {
-    case POLICY_UGAL_G:
-        /* global knowledge: the queues of both paths' global channels, wherever they are (when the
+        case POLICY_UGAL_G:
+            /* global knowledge: the queues of both paths' global channels, wherever they are (when the
          * first hop is that channel, it is already counted) */
-        if (v->group_occ) {
-            if (topo_port_class(t, p_min) == PORT_LOCAL) q_min += v->group_occ[group_channel(t, s->gid, dg)];
-            if (topo_port_class(t, np->port) == PORT_LOCAL) q_nm += v->group_occ[np->chan];
-        }
-        break;
-    case POLICY_UGAL_LE:
-        /* the channel conflicts this router's own recent traffic predicts */
-        q_min += s->le_load[group_channel(t, s->gid, dg)];
-        q_nm += s->le_load[np->chan];
-        break;
-    case POLICY_TPR:
-        bias = s->tpr_adversarial ? -bias : bias;
-        break;
-    default:
-        break;
+            if (v->group_occ) {
+                if (topo_port_class(t, p_min) == PORT_LOCAL) q_min += v->group_occ[group_channel(t, s->gid, dg)];
+                if (topo_port_class(t, np->port) == PORT_LOCAL) q_nm += v->group_occ[np->chan];
+            }
+            break;
+        case POLICY_UGAL_LE:
+            /* the channel conflicts this router's own recent traffic predicts */
+            q_min += s->le_load[group_channel(t, s->gid, dg)];
+            q_nm += s->le_load[np->chan];
+            break;
+        case POLICY_TPR: bias = s->tpr_adversarial ? -bias : bias; break;
+        default: break;
     }
     return q_min * h_min > q_nm * np->hops + bias;
 }
@@ -223,11 +223,12 @@ void policy_route(policy_state *s, const policy_view *v, int in_port, int in_vc,
     const int vcs = policy_vcs(s->prm.kind);
     int dg = flit_dst_gid(hdr), db = flit_dst_bid(hdr), dn = flit_dst_nid(hdr);
     int nonmin = (int)((hdr >> POLICY_NONMIN_SHIFT) & 1), reached = (int)((hdr >> POLICY_REACHED_SHIFT) & 1);
-    int gi = (int)((hdr >> POLICY_IGID_SHIFT) & POLICY_IGID_MASK), bi = (int)((hdr >> POLICY_IBID_SHIFT) & POLICY_IBID_MASK);
+    int gi = (int)((hdr >> POLICY_IGID_SHIFT) & POLICY_IGID_MASK),
+        bi = (int)((hdr >> POLICY_IBID_SHIFT) & POLICY_IBID_MASK);
     port_class in_class = topo_port_class(t, in_port);
     d->hdr = hdr;
 
-    if (in_class == PORT_TERMINAL) {   /* a fresh packet: no state may come from the source */
+    if (in_class == PORT_TERMINAL) { /* a fresh packet: no state may come from the source */
         nonmin = reached = 0;
         d->hdr &= ~(((uint64_t)0xff << FLIT_MGRP_SHIFT) | ((uint64_t)POLICY_IGID_MASK << POLICY_IGID_SHIFT));
     }
@@ -236,9 +237,8 @@ void policy_route(policy_state *s, const policy_view *v, int in_port, int in_vc,
         d->hdr |= (uint64_t)1 << POLICY_REACHED_SHIFT;
     }
     int decide = dg != s->gid && !nonmin &&
-                 (in_class == PORT_TERMINAL ||
-                  ((s->prm.kind == POLICY_PAR || s->prm.kind == POLICY_PAR_PH) && in_class == PORT_LOCAL &&
-                   flit_src_gid(hdr) == s->gid));
+                 (in_class == PORT_TERMINAL || ((s->prm.kind == POLICY_PAR || s->prm.kind == POLICY_PAR_PH) &&
+                                                in_class == PORT_LOCAL && flit_src_gid(hdr) == s->gid));
     if (decide) {
         nonmin_path np;
         int go = 0;
@@ -251,9 +251,9 @@ void policy_route(policy_state *s, const policy_view *v, int in_port, int in_vc,
             }
         }
         switch (s->prm.kind) {
-        case POLICY_MIN: go = 0; break;
-        case POLICY_VAL: go = draw_nonmin(s, dg, db, &np) == 0; break;
-        default: go = ugal_nonmin(s, v, dg, db, &np); break;
+            case POLICY_MIN: go = 0; break;
+            case POLICY_VAL: go = draw_nonmin(s, dg, db, &np) == 0; break;
+            default: go = ugal_nonmin(s, v, dg, db, &np); break;
         }
         int chan;
         if (go) {
@@ -272,7 +272,7 @@ void policy_route(policy_state *s, const policy_view *v, int in_port, int in_vc,
     if (nonmin && !reached) {
         port = min_hop(t, s->gid, s->bid, gi, bi, &hops);
     } else if (s->gid == dg && s->bid == db) {
-        port = dn;                                       /* terminal port nid */
+        port = dn; /* terminal port nid */
     } else {
         port = min_hop(t, s->gid, s->bid, dg, db, &hops);
     }

@@ -47,7 +47,7 @@ extern "C" {
 #endif
 
 typedef enum {
-    POLICY_DOAR = 0,   /* the route-compute unit (rcu), not this block */
+    POLICY_DOAR = 0, /* the route-compute unit (rcu), not this block */
     POLICY_MIN,
     POLICY_VAL,
     POLICY_UGAL_L,
@@ -59,29 +59,30 @@ typedef enum {
     POLICY_COUNT
 } route_policy;
 
-#define POLICY_IBID_SHIFT FLIT_MGRP_SHIFT            /* 6 bits: intermediate router bid */
+#define POLICY_IBID_SHIFT FLIT_MGRP_SHIFT /* 6 bits: intermediate router bid */
 #define POLICY_IBID_MASK 0x3fu
 #define POLICY_NONMIN_SHIFT (FLIT_MGRP_SHIFT + 6)
 #define POLICY_REACHED_SHIFT (FLIT_MGRP_SHIFT + 7)
-#define POLICY_IGID_SHIFT (FLIT_TAG_SHIFT + 4)       /* 12 bits: intermediate group */
+#define POLICY_IGID_SHIFT (FLIT_TAG_SHIFT + 4) /* 12 bits: intermediate group */
 #define POLICY_IGID_MASK 0xfffu
 #define POLICY_MAX_GROUPS ((int)POLICY_IGID_MASK + 1)
 
-#define POLICY_WINDOW_DEFAULT 1000   /* TPR / UGAL_LE statistics window, cycles */
-#define POLICY_TPR_ADV_SHARE_PCT 50  /* TPR: a window whose busiest destination group takes more
+#define POLICY_WINDOW_DEFAULT 1000 /* TPR / UGAL_LE statistics window, cycles */
+#define POLICY_TPR_ADV_SHARE_PCT                                                                                       \
+    50 /* TPR: a window whose busiest destination group takes more
                                         than this share of the inter-group packets is "adversarial" */
 
 typedef struct {
     route_policy kind;
-    int bias;          /* UGAL bias b in flits: minimal when q_min*H_min <= q_nm*H_nm + b */
-    int window;        /* TPR / UGAL_LE statistics window, cycles */
-    int rtt[3];        /* PAR_PH / UGAL_G: credit round trip per port class, cycles (history window:
+    int bias;   /* UGAL bias b in flits: minimal when q_min*H_min <= q_nm*H_nm + b */
+    int window; /* TPR / UGAL_LE statistics window, cycles */
+    int rtt[3]; /* PAR_PH / UGAL_G: credit round trip per port class, cycles (history window:
                           a packet's credits are all back rtt cycles after its head took them) */
 } policy_params;
 
 typedef struct {
     int port, vc;
-    uint64_t hdr;      /* the header to send */
+    uint64_t hdr; /* the header to send */
 } policy_decision;
 
 typedef struct {
@@ -91,16 +92,16 @@ typedef struct {
     prng rng;
     /* history window (PAR_PH, UGAL_G): per output port, credits taken (a head takes its packet's
      * length) in each of the last rtt cycles */
-    uint8_t *sent;     /* [k * ring] */
-    int ring;          /* ring length = the longest rtt */
-    int *recent;       /* [k]: credits taken in the port's own window */
+    uint8_t *sent; /* [k * ring] */
+    int ring;      /* ring length = the longest rtt */
+    int *recent;   /* [k]: credits taken in the port's own window */
     long cycle;
     /* UGAL_LE: flits this router routed toward each group-level global port, halved per window */
-    int *le_load;      /* [a*h] */
+    int *le_load; /* [a*h] */
     /* TPR: inter-group packets injected here per destination group in the current window */
-    int *tpr_count;    /* [g] */
+    int *tpr_count; /* [g] */
     int tpr_total, tpr_max, tpr_adversarial;
-    long decisions, nonminimal;   /* statistics */
+    long decisions, nonminimal; /* statistics */
 } policy_state;
 
 /* Parses a routing name of issue 6 ("doar", "min", "val", "ugal_l", "ugal_g", "par", "par_ph",
@@ -117,8 +118,8 @@ void policy_reset(policy_state *s, int gid, int bid, uint64_t seed);
 
 /* The router's state as a policy sees it in the deciding cycle. */
 typedef struct {
-    const int *occ;         /* [k]: flits outstanding per output port (ds capacity - credits) */
-    const int *group_occ;   /* [a*h] (UGAL_G): the same for every global port of the group, as
+    const int *occ;       /* [k]: flits outstanding per output port (ds capacity - credits) */
+    const int *group_occ; /* [a*h] (UGAL_G): the same for every global port of the group, as
                                estimated by the owning routers' history windows; NULL otherwise */
 } policy_view;
 

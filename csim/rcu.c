@@ -13,7 +13,9 @@ const char *rcu_class_name(int cls) {
 uint32_t rcu_lfsr_next(uint32_t s) { return (s >> 1) ^ ((s & 1u) ? RCU_LFSR_TAPS : 0u); }
 
 /* The LFSR step is linear over GF(2): a 32x32 bit matrix, as the images of the 32 unit vectors. */
-typedef struct { uint32_t col[32]; } lfsr_mat;
+typedef struct {
+    uint32_t col[32];
+} lfsr_mat;
 
 static uint32_t mat_apply(const lfsr_mat *m, uint32_t s) {
     uint32_t v = 0;
@@ -22,11 +24,11 @@ static uint32_t mat_apply(const lfsr_mat *m, uint32_t s) {
 }
 
 uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n) {
-    if (n <= 256) {   /* short gaps (the usual case): step by step */
+    if (n <= 256) { /* short gaps (the usual case): step by step */
         for (; n; n--) s = rcu_lfsr_next(s);
         return s;
     }
-    lfsr_mat p;       /* step^(2^j), squared as j grows */
+    lfsr_mat p; /* step^(2^j), squared as j grows */
     for (int j = 0; j < 32; j++) p.col[j] = rcu_lfsr_next((uint32_t)1 << j);
     for (; n; n >>= 1) {
         if (n & 1) s = mat_apply(&p, s);
@@ -107,7 +109,8 @@ void rcu_free(rcu *r) {
 
 /* A unit sharing a table set's tables takes copies of them as its own. */
 static void own_tables(rcu *r) {
-    uint64_t *a = malloc((size_t)r->depth_a * 8), *b = malloc((size_t)r->depth_b * 8), *c = malloc((size_t)r->depth_c * 8);
+    uint64_t *a = malloc((size_t)r->depth_a * 8), *b = malloc((size_t)r->depth_b * 8),
+             *c = malloc((size_t)r->depth_c * 8);
     if (!a || !b || !c) {
         fprintf(stderr, "doar: out of memory copying a route-compute unit's tables\n");
         abort();
@@ -139,7 +142,7 @@ void rcu_load(rcu *r, const port_tables *pt) {
     memcpy(r->a, pt->a, (size_t)r->depth_a * 8);
     memcpy(r->b, pt->b, (size_t)r->depth_b * 8);
     memcpy(r->c, pt->c, (size_t)r->depth_c * 8);
-    r->idle = 0;   /* stage 2 reads the new tables */
+    r->idle = 0; /* stage 2 reads the new tables */
 }
 
 void rcu_share(rcu *r, const port_tables *pt) {
@@ -148,13 +151,15 @@ void rcu_share(rcu *r, const port_tables *pt) {
     r->b = pt->b;
     r->c = pt->c;
     r->shared = 1;
-    r->idle = 0;   /* as rcu_load */
+    r->idle = 0; /* as rcu_load */
 }
 
 /* Table C row x: the first valid item as (has, self, port). */
 static void c_item(const rcu *r, int x, int *has, int *self, int *port) {
     uint64_t e = r->c[x];
-    *has = 0; *self = 0; *port = 0;
+    *has = 0;
+    *self = 0;
+    *port = 0;
     for (int w = 0; w < r->prm.c_ways; w++) {
         unsigned item = tables_byte(e, w);
         if (!(item & CITEM_VALID)) continue;
@@ -176,7 +181,7 @@ static void stage1(const rcu *r, const rcu_header *h, rcu_s1 *s) {
     if (!h->valid) return;
     s->bad = h->dst_gid < 0 || h->dst_gid >= r->t.g || h->dst_bid < 0 || h->dst_bid >= r->t.a || h->dst_nid < 0 ||
              h->dst_nid >= r->t.p;
-    if (s->bad) return;   /* rows 0: read, never used */
+    if (s->bad) return; /* rows 0: read, never used */
     int index;
     table_zone z = tables_zone(r->cfg.gid, r->cfg.bid, h->dst_gid, h->dst_bid, h->dst_nid, &index);
     s->zone = (int)z;
@@ -194,13 +199,12 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
     s->bad = s2->s1.bad;
     if (!s->hdr.valid || s->bad) return;
     uint64_t kmask = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
-    uint64_t allowed = ~(opt_invalid & kmask);   /* bits beyond k are never invalid */
+    uint64_t allowed = ~(opt_invalid & kmask); /* bits beyond k are never invalid */
     const int nw = r->nw;
     if (s->rta) {
         /* A1/A2/B: the classes (the same definition the static checker follows). */
         rta_classes cl;
-        tables_rta_classes_words(t, &r->prm, &r->cfg.wired, r->cfg.bid, s2->entry_a, s2->entry_b, s->hdr.dst_bid,
-                                 &cl);
+        tables_rta_classes_words(t, &r->prm, &r->cfg.wired, r->cfg.bid, s2->entry_a, s2->entry_b, s->hdr.dst_bid, &cl);
         /* C1: per global port, does table C map it, and is that local port congested? */
         /* Global port g = x*h + i maps to local port first_global + i (self) or to the row's port;
          * a port whose options are invalid is no candidate. Row by row, h bits at a time. */
@@ -211,7 +215,7 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
             c_item(r, x, &has, &self, &port);
             s->row[x] = (uint8_t)(self ? RCU_ROW_SELF : port);
             if (!has) continue;
-            uint64_t m, c;   /* bit i: global port x*h + i is mapped / its local port is congested */
+            uint64_t m, c; /* bit i: global port x*h + i is mapped / its local port is congested */
             if (self) {
                 m = allowed >> t->first_global;
                 c = m & (cong_local >> t->first_global);
@@ -242,11 +246,11 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
         uint64_t le, lf;
         tables_rtb_ports(t, (table_zone)s2->s1.zone, s2->entry_a, s2->s1.zone == ZONE_N ? 0 : s2->entry_b,
                          s->hdr.src_gid == r->cfg.gid, &le, &lf);
-        le &= kmask & allowed;   /* LP bits beyond k name no port */
+        le &= kmask & allowed; /* LP bits beyond k name no port */
         lf &= kmask & allowed;
         s->s1_ok = le & ~cong_local;
         s->s2_ok = lf & ~cong_local;
-        s->le_lf = le ? le : lf;   /* the fallback set: LE, or LF when LE is empty */
+        s->le_lf = le ? le : lf; /* the fallback set: LE, or LF when LE is empty */
     }
 }
 
@@ -284,7 +288,7 @@ static void stage4(rcu *r, const rcu_s3 *s, rcu_out *o) {
     memset(o, 0, sizeof *o);
     if (!s->hdr.valid) return;
     o->valid = 1;
-    if (s->bad) return;  /* RCU_NONE */
+    if (s->bad) return; /* RCU_NONE */
     if (s->rta) {
         int g = -1, cls = RCU_NONE;
         for (int c = 0; c < 4 && g < 0; c++) {
@@ -304,8 +308,14 @@ static void stage4(rcu *r, const rcu_s3 *s, rcu_out *o) {
         r->ptr_rta = g + 1 == t->ah ? 0 : g + 1;
     } else {
         int port = rcu_first_from64(s->s1_ok, r->ptr_rtb, t->k), cls = RCU_S1;
-        if (port < 0) { port = rcu_first_from64(s->s2_ok, r->ptr_rtb, t->k); cls = RCU_S2; }
-        if (port < 0) { port = rcu_first_from64(s->le_lf, rcu_lfsr_start(r->lfsr, t->k), t->k); cls = RCU_RTB_RAND; }
+        if (port < 0) {
+            port = rcu_first_from64(s->s2_ok, r->ptr_rtb, t->k);
+            cls = RCU_S2;
+        }
+        if (port < 0) {
+            port = rcu_first_from64(s->le_lf, rcu_lfsr_start(r->lfsr, t->k), t->k);
+            cls = RCU_RTB_RAND;
+        }
         if (port < 0) return;
         o->port = port;
         o->cls = cls;
@@ -319,7 +329,7 @@ void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out) { rcu_cycle_cg(r, in, &in
 void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu_out *out) {
     *out = r->out;
     int quiet = header_is_zero(&in->hdr) && !in->tw_valid;
-    if (quiet && r->idle >= RCU_LATENCY) {   /* no stage holds a header: only the LFSR steps */
+    if (quiet && r->idle >= RCU_LATENCY) { /* no stage holds a header: only the LFSR steps */
         r->lfsr = rcu_lfsr_next(r->lfsr);
         return;
     }
@@ -331,34 +341,37 @@ void rcu_cycle_cg(rcu *r, const rcu_in *in, const gport_bitmap *cong_global, rcu
     int ne = 0;
     if ((e & (RCU_EMPTY_S3 | RCU_EMPTY_OUT)) != (RCU_EMPTY_S3 | RCU_EMPTY_OUT)) {
         stage4(r, &r->s3, &r->out);
-        if (!r->out.valid) ne |= RCU_EMPTY_OUT;   /* stage 4 clears the whole register then */
+        if (!r->out.valid) ne |= RCU_EMPTY_OUT; /* stage 4 clears the whole register then */
     } else {
         ne |= RCU_EMPTY_OUT;
     }
     if ((e & (RCU_EMPTY_S2 | RCU_EMPTY_S3)) != (RCU_EMPTY_S2 | RCU_EMPTY_S3))
         stage3(r, &r->s2, in->cong_local, cong_global, in->opt_invalid, &r->s3);
-    if (e & RCU_EMPTY_S2) ne |= RCU_EMPTY_S3;   /* stage 3 copied (or kept) an empty header */
+    if (e & RCU_EMPTY_S2) ne |= RCU_EMPTY_S3; /* stage 3 copied (or kept) an empty header */
     if ((e & (RCU_EMPTY_S1 | RCU_EMPTY_S2)) != (RCU_EMPTY_S1 | RCU_EMPTY_S2)) {
         r->s2.s1 = r->s1;
-        if (r->s1.hdr.valid) {   /* synchronous read: old data on a same-cycle write */
+        if (r->s1.hdr.valid) { /* synchronous read: old data on a same-cycle write */
             r->s2.entry_a = r->a[r->s1.row_a];
             r->s2.entry_b = r->b[r->s1.row_b];
-        } else {                 /* the read of a bubble: never used (rows 0) */
+        } else { /* the read of a bubble: never used (rows 0) */
             r->s2.entry_a = r->s2.entry_b = 0;
         }
     }
     if (e & RCU_EMPTY_S1) ne |= RCU_EMPTY_S2;
     const int hdr_zero = header_is_zero(&in->hdr);
     if (!(hdr_zero && (e & RCU_EMPTY_S1))) stage1(r, &in->hdr, &r->s1);
-    if (hdr_zero) ne |= RCU_EMPTY_S1;   /* stage 1 clears the register for a zero header */
+    if (hdr_zero) ne |= RCU_EMPTY_S1; /* stage 1 clears the register for a zero header */
     r->empty = ne;
     /* the clock edge: the table write */
     if (in->tw_valid && in->tw_addr >= 0) {
         if (r->shared) own_tables(r);
-        if (in->tw_table == RCU_TW_A && in->tw_addr < r->depth_a) r->a[in->tw_addr] = in->tw_data;
-        else if (in->tw_table == RCU_TW_B && in->tw_addr < r->depth_b) r->b[in->tw_addr] = in->tw_data;
+        if (in->tw_table == RCU_TW_A && in->tw_addr < r->depth_a)
+            r->a[in->tw_addr] = in->tw_data;
+        else if (in->tw_table == RCU_TW_B && in->tw_addr < r->depth_b)
+            r->b[in->tw_addr] = in->tw_data;
         else if (in->tw_table == RCU_TW_C && in->tw_addr < r->depth_c)
-            r->c[in->tw_addr] = r->prm.c_ways >= 8 ? in->tw_data : in->tw_data & ((((uint64_t)1) << (8 * r->prm.c_ways)) - 1);
+            r->c[in->tw_addr] =
+                r->prm.c_ways >= 8 ? in->tw_data : in->tw_data & ((((uint64_t)1) << (8 * r->prm.c_ways)) - 1);
     }
     r->lfsr = rcu_lfsr_next(r->lfsr);
 }

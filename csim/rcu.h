@@ -36,8 +36,8 @@ extern "C" {
 
 #define RCU_LATENCY 4
 #define RCU_NUM_VCS 4
-#define RCU_LFSR_TAPS 0x80200003u   /* x^32 + x^22 + x^2 + x + 1, Galois form, maximal length */
-#define RCU_LFSR_ZERO_SEED 0x1u     /* an all-zero seed would lock the LFSR; it is replaced */
+#define RCU_LFSR_TAPS 0x80200003u /* x^32 + x^22 + x^2 + x + 1, Galois form, maximal length */
+#define RCU_LFSR_ZERO_SEED 0x1u   /* an all-zero seed would lock the LFSR; it is replaced */
 
 typedef enum {
     RCU_NONE = 0,     /* no candidate at all (empty entry) */
@@ -57,16 +57,16 @@ typedef enum { RCU_TW_A = 0, RCU_TW_B = 1, RCU_TW_C = 2 } rcu_tw_table;
 typedef struct {
     int valid;
     int dst_gid, dst_bid, dst_nid;
-    int src_gid;   /* filter F: source group when src_gid == the router's gid */
-    int vc;        /* VC the header arrived on */
+    int src_gid; /* filter F: source group when src_gid == the router's gid */
+    int vc;      /* VC the header arrived on */
 } rcu_header;
 
 typedef struct {
     rcu_header hdr;
-    uint64_t cong_local;       /* CongL: bit j = router port j congested */
-    uint64_t opt_invalid;      /* bit j: route options through port j are invalid (fault masks),
+    uint64_t cong_local;      /* CongL: bit j = router port j congested */
+    uint64_t opt_invalid;     /* bit j: route options through port j are invalid (fault masks),
                                   for the entry of rcu_mask_row() one cycle earlier; 0: none */
-    gport_bitmap cong_global;  /* CongG: bit g = group-level global port g congested */
+    gport_bitmap cong_global; /* CongG: bit g = group-level global port g congested */
     int tw_valid, tw_table, tw_addr;
     uint64_t tw_data;
 } rcu_in;
@@ -81,16 +81,16 @@ typedef struct {
 } rcu_out;
 
 typedef struct {
-    int gid, bid;          /* RouterID */
-    port_class pc;         /* class of the input port this unit serves */
-    gport_bitmap wired;    /* the group's wired global ports */
+    int gid, bid;       /* RouterID */
+    port_class pc;      /* class of the input port this unit serves */
+    gport_bitmap wired; /* the group's wired global ports */
     uint32_t lfsr_seed;
 } rcu_cfg;
 
 typedef struct {
     rcu_header hdr;
-    int rta;               /* terminal input, zone G */
-    int bad;               /* a destination field out of range: decided as RCU_NONE */
+    int rta; /* terminal input, zone G */
+    int bad; /* a destination field out of range: decided as RCU_NONE */
     int zone, row_a, row_b;
 } rcu_s1;
 
@@ -104,10 +104,10 @@ typedef struct {
     int rta, bad;
     /* Fields below are defined only for a valid, good header: RTA ones when rta, else RTB ones
      * (stage 4 reads nothing else). */
-    uint64_t s1_ok, s2_ok, le_lf;   /* RTB; le_lf: the line-22 fallback set, LE, or LF when LE is empty */
-    uint8_t row[DOAR_MAX_RADIX];    /* RTA: table C rows [0, a) as C1 saw them (M/P2 map with the
+    uint64_t s1_ok, s2_ok, le_lf;     /* RTB; le_lf: the line-22 fallback set, LE, or LF when LE is empty */
+    uint8_t row[DOAR_MAX_RADIX];      /* RTA: table C rows [0, a) as C1 saw them (M/P2 map with the
                                        same rows): RCU_ROW_SELF, or the port of the first valid item */
-    uint64_t cand[DOAR_GBM_WORDS][5];  /* RTA, word w of a*h-bit sets (words [0, gbm_words()) only):
+    uint64_t cand[DOAR_GBM_WORDS][5]; /* RTA, word w of a*h-bit sets (words [0, gbm_words()) only):
                                           [w][0..3] GA, GB, GC, GD candidates that are not congested,
                                           [w][4] the line-16 fallback set: the first of GA, GB, GC, GD
                                           with a local port (docs/architecture.md "Fallback set") */
@@ -118,17 +118,17 @@ enum { RCU_EMPTY_S1 = 1, RCU_EMPTY_S2 = 2, RCU_EMPTY_S3 = 4, RCU_EMPTY_OUT = 8, 
 
 typedef struct {
     /* pipeline registers and state, hot ones first; the stages update them in place, stage 4 first */
-    int idle;              /* consecutive cycles with an all-zero header and no table write (capped):
+    int idle; /* consecutive cycles with an all-zero header and no table write (capped):
                               after RCU_LATENCY of them no stage holds a header and the output
                               register is zero; a further such cycle only steps the LFSR
                               (simulation speed only) */
     uint32_t lfsr;
-    int empty;             /* bit RCU_EMPTY_S1 / _S2 / _S3 / _OUT: that register holds no header (the
+    int empty;   /* bit RCU_EMPTY_S1 / _S2 / _S3 / _OUT: that register holds no header (the
                               header all zero, and what a stage reads of the register zero: the state
                               a reset leaves); a stage whose input and output registers are both
                               empty leaves them so and is not run (simulation speed only) */
-    int ptr_rta;           /* round-robin start over a*h global ports */
-    int ptr_rtb;           /* round-robin start over k router ports */
+    int ptr_rta; /* round-robin start over a*h global ports */
+    int ptr_rtb; /* round-robin start over k router ports */
     rcu_out out;
     rcu_s1 s1;
     rcu_s2 s2;
@@ -136,9 +136,9 @@ typedef struct {
     rcu_cfg cfg;
     table_params prm;
     int depth_a, depth_b, depth_c;
-    uint64_t *a, *b, *c;   /* this port's tables: its own, or a table set's (rcu_share) */
-    int shared;            /* a, b, c are a table set's: a table write copies them first */
-    int nw;                /* gbm_words(&t) */
+    uint64_t *a, *b, *c; /* this port's tables: its own, or a table set's (rcu_share) */
+    int shared;          /* a, b, c are a table set's: a table write copies them first */
+    int nw;              /* gbm_words(&t) */
     rcu_s3 s3;
 } rcu;
 
@@ -168,8 +168,8 @@ void rcu_idle_cycles(rcu *r, uint64_t n);
 
 /* Shared helpers (also used by the literal Algorithm 1 and the harness). */
 uint32_t rcu_lfsr_next(uint32_t s);
-uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n);   /* rcu_lfsr_next applied n times */
-int rcu_clog2(int n);                      /* bits to index n items, at least 1 */
+uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n); /* rcu_lfsr_next applied n times */
+int rcu_clog2(int n);                              /* bits to index n items, at least 1 */
 int rcu_lfsr_start(uint32_t lfsr, int width);
 /* First set bit at or after `start`, wrapping; -1 if none: rr_pick (csim/rr.h, the round robin
  * of every arbiter) of req's low `width` bits; _gbm: the same contract over a gport_bitmap,

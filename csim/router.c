@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LOCAL_CAP_REF 32    /* seed 001 Table 1: local port buffer, packets */
-#define GLOBAL_CAP_REF 256  /* seed 001 Table 1: global port buffer, packets */
-#define TL_REF 10           /* seed 001: local threshold, packets */
-#define TG_REF 30           /* seed 001: global threshold, packets */
-#define TPS_REF 30          /* seed 001 sec. 3.1: t_ps ~ 30 cycles */
+#define LOCAL_CAP_REF 32   /* seed 001 Table 1: local port buffer, packets */
+#define GLOBAL_CAP_REF 256 /* seed 001 Table 1: global port buffer, packets */
+#define TL_REF 10          /* seed 001: local threshold, packets */
+#define TG_REF 30          /* seed 001: global threshold, packets */
+#define TPS_REF 30         /* seed 001 sec. 3.1: t_ps ~ 30 cycles */
 #define HW_DEFAULT 8
 
 void router_default_params(const topo *t, router_params *p) {
@@ -37,14 +37,15 @@ void router_default_params(const topo *t, router_params *p) {
     p->tps = TPS_REF;
     p->bulletin = 1;
     p->ctl_depth = FAULT_CTL_DEPTH;
-    p->cong_demand = 1;   /* rtl/router.v CONG_DEMAND */
-    p->speedup = 2;       /* seed 001 Table 1: 2.0 internal speed-up */
-    p->oq_depth = 2 * p->max_len;   /* a packet waiting for the link while the next one arrives */
+    p->cong_demand = 1;           /* rtl/router.v CONG_DEMAND */
+    p->speedup = 2;               /* seed 001 Table 1: 2.0 internal speed-up */
+    p->oq_depth = 2 * p->max_len; /* a packet waiting for the link while the next one arrives */
 }
 
 int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]) {
     for (int c = 0; c < 3; c++)
-        if (p->depth[c] < 1 || p->depth[c] > VCBUF_MAX_DEPTH || p->ds_depth[c] < 1 || p->ds_depth[c] > VCBUF_MAX_DEPTH) {
+        if (p->depth[c] < 1 || p->depth[c] > VCBUF_MAX_DEPTH || p->ds_depth[c] < 1 ||
+            p->ds_depth[c] > VCBUF_MAX_DEPTH) {
             snprintf(err, DOAR_ERRLEN, "buffer depths must be 1..%d flits", VCBUF_MAX_DEPTH);
             return -1;
         }
@@ -80,9 +81,18 @@ int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERR
                  p->oq_depth, p->max_len, VCBUF_MAX_DEPTH);
         return -1;
     }
-    if (p->ctl_depth < 1 || p->ctl_depth > 64) { snprintf(err, DOAR_ERRLEN, "ctl_depth must be 1..64"); return -1; }
-    if (p->mgroups < 1 || p->mgroups > 256) { snprintf(err, DOAR_ERRLEN, "mgroups must be 1..256"); return -1; }
-    if (p->hw < 1 || p->tps < 1 || p->tl < 0 || p->tg < 0) { snprintf(err, DOAR_ERRLEN, "hw, tps >= 1; tl, tg >= 0"); return -1; }
+    if (p->ctl_depth < 1 || p->ctl_depth > 64) {
+        snprintf(err, DOAR_ERRLEN, "ctl_depth must be 1..64");
+        return -1;
+    }
+    if (p->mgroups < 1 || p->mgroups > 256) {
+        snprintf(err, DOAR_ERRLEN, "mgroups must be 1..256");
+        return -1;
+    }
+    if (p->hw < 1 || p->tps < 1 || p->tl < 0 || p->tg < 0) {
+        snprintf(err, DOAR_ERRLEN, "hw, tps >= 1; tl, tg >= 0");
+        return -1;
+    }
     (void)t;
     return 0;
 }
@@ -95,7 +105,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->tprm = *tp;
     int k = t->k;
     r->rcus = calloc((size_t)k, sizeof *r->rcus);
-    r->in = aligned_alloc(_Alignof(vcbuf), (size_t)k * sizeof *r->in);   /* sizeof: a multiple of the alignment */
+    r->in = aligned_alloc(_Alignof(vcbuf), (size_t)k * sizeof *r->in); /* sizeof: a multiple of the alignment */
     if (r->in) memset(r->in, 0, (size_t)k * sizeof *r->in);
     r->side = calloc((size_t)k, sizeof *r->side);
     r->cred = calloc((size_t)k, sizeof *r->cred);
@@ -117,8 +127,9 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->rr_cr = calloc((size_t)k, 1);
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
-    if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e || !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs ||
-        !r->oq_store || !r->lk_q || !r->rr_link || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total)
+    if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
+        !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs || !r->oq_store || !r->lk_q || !r->rr_link || !r->crp ||
+        !r->rr_cr || !r->crp_vcs || !r->oq_total)
         goto oom;
     for (int n = 0; n < k * np; n++) {
         r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
@@ -135,7 +146,11 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     if (p->pol.kind != POLICY_DOAR) {
         r->pol = calloc(1, sizeof *r->pol);
         if (!r->pol) goto oom;
-        if (policy_init(r->pol, t, &p->pol, err)) { free(r->pol); r->pol = NULL; goto fail; }
+        if (policy_init(r->pol, t, &p->pol, err)) {
+            free(r->pol);
+            r->pol = NULL;
+            goto fail;
+        }
     }
     if (mcast_init(&r->mc, k, p->mgroups)) goto oom;
     cong_params cp = {p->tl, p->tg, p->hw, p->max_len, p->tps};
@@ -153,10 +168,20 @@ int router_enable_faults(router *r, const table_set *ts, int router_id, char err
         snprintf(err, DOAR_ERRLEN, "fault unit: tables or router id do not match the router");
         return -1;
     }
-    if (r->fu) { fault_free(r->fu); free(r->fu); }
+    if (r->fu) {
+        fault_free(r->fu);
+        free(r->fu);
+    }
     r->fu = calloc(1, sizeof *r->fu);
-    if (!r->fu) { snprintf(err, DOAR_ERRLEN, "out of memory"); return -1; }
-    if (fault_init(r->fu, ts, router_id, err)) { free(r->fu); r->fu = NULL; return -1; }
+    if (!r->fu) {
+        snprintf(err, DOAR_ERRLEN, "out of memory");
+        return -1;
+    }
+    if (fault_init(r->fu, ts, router_id, err)) {
+        free(r->fu);
+        r->fu = NULL;
+        return -1;
+    }
     r->fu->in_depth = r->prm.ctl_depth;
     r->fu->out_depth = FAULT_OUT_DEPTH;
     return 0;
@@ -165,15 +190,21 @@ int router_enable_faults(router *r, const table_set *ts, int router_id, char err
 int router_event_ready(const router *r) { return r->fu && fault_event_ready(r->fu); }
 
 int router_ctl_out_pending(const router *r) {
-    const router_out *next = &r->regs[r->cur];   /* after the edge: next cycle's outputs */
+    const router_out *next = &r->regs[r->cur]; /* after the edge: next cycle's outputs */
     for (uint64_t m = next->out_ports; m; m &= m - 1)
         if (fault_is_ctl(&next->out[__builtin_ctzll(m)])) return 1;
     return 0;
 }
 
 void router_free(router *r) {
-    if (r->fu) { fault_free(r->fu); free(r->fu); }
-    if (r->pol) { policy_free(r->pol); free(r->pol); }
+    if (r->fu) {
+        fault_free(r->fu);
+        free(r->fu);
+    }
+    if (r->pol) {
+        policy_free(r->pol);
+        free(r->pol);
+    }
     for (int i = 0; r->rcus && i < r->t.k; i++) rcu_free(&r->rcus[i]);
     for (int i = 0; r->in && i < r->t.k; i++) vcbuf_free(&r->in[i]);
     free(r->rcus);
@@ -255,7 +286,10 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     if (r->fu) fault_reset(r->fu);
     if (r->pol) policy_reset(r->pol, cfg->gid, cfg->bid, cfg->seed);
     r->link_dn = 0;
-    for (int o = 0; o < t->k; o++) { r->ctl_cred[o] = r->prm.ctl_depth; r->inv_q[o] = 0; }
+    for (int o = 0; o < t->k; o++) {
+        r->ctl_cred[o] = r->prm.ctl_depth;
+        r->inv_q[o] = 0;
+    }
 }
 
 int router_buffered(const router *r) {
@@ -323,10 +357,13 @@ static void fault_end(router *r, const router_in *in, router_wires *w) {
         nx->ctl_cr_ports |= (uint64_t)1 << fu->in_taken;
     }
     if (in->ev_valid) {
-        if (w->ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN && in->ev_kind <= FEV_UP) {
+        if (w->ev_ready && in->ev_port >= 0 && in->ev_port < k && in->ev_kind >= FEV_LINK_DOWN &&
+            in->ev_kind <= FEV_UP) {
             fault_event(fu, (fault_event_kind)in->ev_kind, in->ev_port);
-            if (in->ev_kind == FEV_UP) r->link_dn &= ~((uint64_t)1 << in->ev_port);
-            else r->link_dn |= (uint64_t)1 << in->ev_port;
+            if (in->ev_kind == FEV_UP)
+                r->link_dn &= ~((uint64_t)1 << in->ev_port);
+            else
+                r->link_dn |= (uint64_t)1 << in->ev_port;
         } else
             r->events_dropped++;
     }
@@ -338,7 +375,7 @@ static void fault_end(router *r, const router_in *in, router_wires *w) {
         fault_msg_unpack(f->data, &m);
         if (w->ctl_ready[i] && (m.kind == FMSG_FD || m.kind == FMSG_FR)) {
             fault_receive(fu, i, &m);
-        } else {   /* no control credit was free, or not a message: a protocol error */
+        } else { /* no control credit was free, or not a message: a protocol error */
             r->ctl_dropped++;
             nx->overflow |= (uint64_t)1 << i;
         }
@@ -350,7 +387,7 @@ static void fault_end(router *r, const router_in *in, router_wires *w) {
 const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports) {
     const topo *t = &r->t;
     const int k = t->k;
-    router_wires w;   /* only what each unit defines is read: no clearing of the big arrays */
+    router_wires w; /* only what each unit defines is read: no clearing of the big arrays */
     if (ports) {
         w.pm = *ports;
     } else {
@@ -377,22 +414,22 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     memset(w.written, 0, sizeof w.written);
 
     if (r->fu) fault_start(r, &w);
-    router_output_link(r, &w);           /* one flit per output onto the link registers */
-    router_input_propose(r, &w);         /* every VC's proposal */
-    router_alloc_grant(r, &w);           /* stage 2 and the credit check across planes */
-    router_alloc_pick(r, &w);            /* stage 1 */
-    router_bulletin_next(r, &w);         /* the reservation after the edge */
-    router_input_move(r, &w);            /* streams and last cycle's grants through router_xbar */
-    router_input_grant(r, &w);           /* this cycle's grants: slots, credits, room; the grant stage */
+    router_output_link(r, &w);   /* one flit per output onto the link registers */
+    router_input_propose(r, &w); /* every VC's proposal */
+    router_alloc_grant(r, &w);   /* stage 2 and the credit check across planes */
+    router_alloc_pick(r, &w);    /* stage 1 */
+    router_bulletin_next(r, &w); /* the reservation after the edge */
+    router_input_move(r, &w);    /* streams and last cycle's grants through router_xbar */
+    router_input_grant(r, &w);   /* this cycle's grants: slots, credits, room; the grant stage */
     router_xbar_count(r, &w);
     router_alloc_edge(r, &w);
     router_bulletin_edge(r, &w);
-    router_output_room(r, &w);           /* the room the link stage freed */
-    router_input_credits(r, &w);         /* credits upstream */
+    router_output_room(r, &w);   /* the room the link stage freed */
+    router_input_credits(r, &w); /* credits upstream */
     if (r->pol) policy_tick(r->pol, w.taken);
-    router_output_ctl(r, &w);            /* FD/FR packets leave on the ports the link stage gave them */
-    router_output_credits(r, in, &w);    /* credits returned by the downstream routers */
-    router_input_route(r, in, &w);       /* route-compute units, route FIFOs, arrivals */
+    router_output_ctl(r, &w);         /* FD/FR packets leave on the ports the link stage gave them */
+    router_output_credits(r, in, &w); /* credits returned by the downstream routers */
+    router_input_route(r, in, &w);    /* route-compute units, route FIFOs, arrivals */
     if (r->fu) fault_end(r, in, &w);
     w.nx->overflow |= w.regs->overflow;
 
@@ -406,7 +443,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     w.nx->sb_bits = cong_sb_bits(&r->cg);
     if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);
 
-    r->cur ^= 1;   /* the clock edge */
+    r->cur ^= 1; /* the clock edge */
     r->now++;
     return w.regs;
 }

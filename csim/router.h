@@ -39,29 +39,29 @@ extern "C" {
 #define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 
 typedef struct {
-    int depth[3];       /* input VC buffer depth (flits) by port class: terminal, local, global */
-    int ds_depth[3];    /* downstream VC depth by output port class: the credits after reset */
-    int max_len;        /* longest packet (flits); also the side-band interval */
-    int mgroups;        /* multicast groups per input port */
-    int tl, tg;         /* local / global congestion thresholds (flits per port) */
-    int hw;             /* history window of CongG */
-    int tps;            /* side-band latency t_ps */
-    int bulletin;       /* Global Resource Bulletin on (1) or off (0, deadlock demonstration) */
-    int vcs;            /* VCs per port: 4 (the hardware, DOAR); route policies 2..5 (policy_vcs) */
-    policy_params pol;  /* route policy: POLICY_DOAR (the route-compute units) or one of csim/policy.h,
+    int depth[3];      /* input VC buffer depth (flits) by port class: terminal, local, global */
+    int ds_depth[3];   /* downstream VC depth by output port class: the credits after reset */
+    int max_len;       /* longest packet (flits); also the side-band interval */
+    int mgroups;       /* multicast groups per input port */
+    int tl, tg;        /* local / global congestion thresholds (flits per port) */
+    int hw;            /* history window of CongG */
+    int tps;           /* side-band latency t_ps */
+    int bulletin;      /* Global Resource Bulletin on (1) or off (0, deadlock demonstration) */
+    int vcs;           /* VCs per port: 4 (the hardware, DOAR); route policies 2..5 (policy_vcs) */
+    policy_params pol; /* route policy: POLICY_DOAR (the route-compute units) or one of csim/policy.h,
                            which the C model alone has (the RTL refuses nothing: it has no policy) */
-    int cong_demand;    /* the congestion of an intra-group or global port counts, besides its
+    int cong_demand;   /* the congestion of an intra-group or global port counts, besides its
                            credit occupancy, the flits routed to it and still waiting here (1, the
                            RTL's CONG_DEMAND default); 0: credit occupancy only */
-    int ctl_depth;      /* FD/FR packets the fault unit's input FIFO holds per port: the control
+    int ctl_depth;     /* FD/FR packets the fault unit's input FIFO holds per port: the control
                            credits of every link (the RTL's IN_DEPTH) */
-    int speedup;        /* internal speed-up S = crossbar planes: 1, 2 (default, seed 001 Table 1) or 4 */
-    int oq_depth;       /* flits per output queue (one queue per output port and plane; >= max_len) */
+    int speedup;       /* internal speed-up S = crossbar planes: 1, 2 (default, seed 001 Table 1) or 4 */
+    int oq_depth;      /* flits per output queue (one queue per output port and plane; >= max_len) */
 } router_params;
 
 typedef struct {
     flit in[ROUTER_MAX_PORTS];
-    uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS];  /* credit for output VC */
+    uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS]; /* credit for output VC */
     uint8_t sb_valid[ROUTER_MAX_PORTS];
     uint64_t sb_bits[ROUTER_MAX_PORTS];
     int tw_valid, tw_port, tw_table, tw_addr;
@@ -90,12 +90,12 @@ typedef struct {
 
 typedef struct {
     flit out[ROUTER_MAX_PORTS];
-    uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS];  /* credit for input VC */
+    uint8_t cr_valid[ROUTER_MAX_PORTS], cr_vc[ROUTER_MAX_PORTS]; /* credit for input VC */
     uint8_t sb_valid;
     uint64_t sb_bits;
     uint64_t overflow;
-    uint8_t ctl_cr_valid[ROUTER_MAX_PORTS];  /* an FD/FR packet left the fault unit's input FIFO */
-    uint64_t discard;          /* input ports that dropped a packet head this cycle (no route) */
+    uint8_t ctl_cr_valid[ROUTER_MAX_PORTS]; /* an FD/FR packet left the fault unit's input FIFO */
+    uint64_t discard;                       /* input ports that dropped a packet head this cycle (no route) */
     uint8_t discard_vcs[ROUTER_MAX_PORTS];  /* per input port: the VCs they were in (one per plane) */
     /* the ports of the array entries above that are not all zero (out[o].valid, cr_valid[o],
      * ctl_cr_valid[o]): a reader may visit just these */
@@ -110,14 +110,14 @@ typedef struct {
 
 /* The packet an input plane streams, from its grant to its tail: bodies cross without arbitration. */
 typedef struct {
-    uint8_t vc;         /* input VC */
-    uint8_t ovc, mcast, discard;   /* from its route entry; discard: drained, sent nowhere */
-    uint64_t ports;     /* output ports (slots (o,q) it holds until the tail) */
+    uint8_t vc;                  /* input VC */
+    uint8_t ovc, mcast, discard; /* from its route entry; discard: drained, sent nowhere */
+    uint64_t ports;              /* output ports (slots (o,q) it holds until the tail) */
 } router_stream;
 
 typedef struct {
     uint8_t valid, vc, mcast, grp, len;
-    uint64_t data;      /* the header (route policies decide on it at the end of the pipeline) */
+    uint64_t data; /* the header (route policies decide on it at the end of the pipeline) */
 } side_stage;
 
 typedef struct {
@@ -125,75 +125,75 @@ typedef struct {
     router_params prm;
     table_params tprm;
     router_cfg_in cfg;
-    rcu *rcus;                 /* [k] */
-    vcbuf *in;                 /* [k] */
-    side_stage (*side)[RCU_LATENCY];  /* [k][4]: header facts travelling beside the RCU */
+    rcu *rcus;                       /* [k] */
+    vcbuf *in;                       /* [k] */
+    side_stage (*side)[RCU_LATENCY]; /* [k][4]: header facts travelling beside the RCU */
     mcast_table mc;
     cong cg;
-    int (*cred)[VCBUF_MAX_VCS];       /* [k][vcs used] */
-    int np;                    /* planes (prm.speedup) */
+    int (*cred)[VCBUF_MAX_VCS]; /* [k][vcs used] */
+    int np;                     /* planes (prm.speedup) */
     /* router_input: the packet each input plane streams (i*np+q), the stage-1 picks (registers) */
-    router_stream *strm;       /* [k*np]: defined where in_busy says */
-    uint64_t in_busy[ROUTER_MAX_PLANES];   /* per plane: inputs streaming a packet on it */
-    int8_t *pick;              /* [k*np]: stage-1 pick (VC) of input i on plane q, -1 none */
-    uint64_t pick_inputs;      /* inputs with a pick on some plane (the others' entries are -1) */
-    uint8_t *rr_in;            /* [k*np] */
+    router_stream *strm;                 /* [k*np]: defined where in_busy says */
+    uint64_t in_busy[ROUTER_MAX_PLANES]; /* per plane: inputs streaming a packet on it */
+    int8_t *pick;                        /* [k*np]: stage-1 pick (VC) of input i on plane q, -1 none */
+    uint64_t pick_inputs;                /* inputs with a pick on some plane (the others' entries are -1) */
+    uint8_t *rr_in;                      /* [k*np] */
     /* the grant stage: stage 2's grants of the last cycle, which move in this one (registers) */
-    uint64_t g_go[ROUTER_MAX_PLANES];      /* per plane: inputs whose granted head moves now */
-    int8_t *g_vc;              /* [k*np]: its input VC; defined where g_go says */
-    uint8_t *g_kind;           /* [k*np]: REQ_DISCARD, REQ_HEAD, REQ_MCAST or REQ_ACQ (complete) */
-    route_entry *g_e;          /* [k*np]: its route entry (it left the route FIFO at the grant) */
-    uint64_t g_rh[ROUTER_MAX_PLANES];      /* per plane: a DISCARD of a packet head (not a stray body) */
-    uint8_t *pend_vcs;         /* [k]: bit v: VC v of input i moves a granted head now (g_go/g_vc
+    uint64_t g_go[ROUTER_MAX_PLANES]; /* per plane: inputs whose granted head moves now */
+    int8_t *g_vc;                     /* [k*np]: its input VC; defined where g_go says */
+    uint8_t *g_kind;                  /* [k*np]: REQ_DISCARD, REQ_HEAD, REQ_MCAST or REQ_ACQ (complete) */
+    route_entry *g_e;                 /* [k*np]: its route entry (it left the route FIFO at the grant) */
+    uint64_t g_rh[ROUTER_MAX_PLANES]; /* per plane: a DISCARD of a packet head (not a stray body) */
+    uint8_t *pend_vcs;                /* [k]: bit v: VC v of input i moves a granted head now (g_go/g_vc
                                   summarised: the RTL derives it from the same registers) */
     /* router_alloc: output slots and the bulletin, per plane a mask over output ports */
-    uint64_t locked[ROUTER_MAX_PLANES];    /* slots (o,q) held by a packet writing through them */
-    uint64_t grb_free[ROUTER_MAX_PLANES];  /* the bulletin: slots no multicast holds */
-    int res_valid, res_in, res_vc;   /* a waiting multicast that has reserved its slots */
-    uint8_t *rr_out;           /* [k*np] */
+    uint64_t locked[ROUTER_MAX_PLANES];   /* slots (o,q) held by a packet writing through them */
+    uint64_t grb_free[ROUTER_MAX_PLANES]; /* the bulletin: slots no multicast holds */
+    int res_valid, res_in, res_vc;        /* a waiting multicast that has reserved its slots */
+    uint8_t *rr_out;                      /* [k*np] */
     int rr_mc;
     /* router_output: the output queues (o*np+q), the link stage, credit returns upstream */
-    oq *oqs;                   /* [k*np] */
+    oq *oqs; /* [k*np] */
     flit *oq_store;
-    uint64_t oq_busy;          /* outputs with a flit in some queue */
-    uint64_t lk_lock;          /* outputs sending a packet (until its tail) */
-    uint8_t *lk_q, *rr_link;   /* [k]: the queue it sends from; round robin over the planes */
-    uint16_t (*crp)[VCBUF_MAX_VCS];  /* [k]: credits owed upstream per input VC, one leaves a cycle */
-    uint8_t *rr_cr;            /* [k] */
-    uint64_t crp_ports;        /* inputs with a credit owed */
+    uint64_t oq_busy;               /* outputs with a flit in some queue */
+    uint64_t lk_lock;               /* outputs sending a packet (until its tail) */
+    uint8_t *lk_q, *rr_link;        /* [k]: the queue it sends from; round robin over the planes */
+    uint16_t (*crp)[VCBUF_MAX_VCS]; /* [k]: credits owed upstream per input VC, one leaves a cycle */
+    uint8_t *rr_cr;                 /* [k] */
+    uint64_t crp_ports;             /* inputs with a credit owed */
     /* kept with the state they summarise (simulation speed only): */
-    uint8_t *crp_vcs;          /* [k]: the VCs with crp > 0 */
-    uint16_t *oq_total;        /* [k]: flits in all output queues of the port */
+    uint8_t *crp_vcs;   /* [k]: the VCs with crp > 0 */
+    uint16_t *oq_total; /* [k]: flits in all output queues of the port */
     /* Output registers, two sets: regs[cur] is on the outputs this cycle, the other is built for
      * the next one (all zero at the start of a cycle but for the ports its masks name, which
      * router_cycle clears first) */
     router_out regs[2];
     int cur;
-    int side_pos;              /* side[i] is a ring: stage s of port i at side[i][(side_pos - s) mod 4] */
+    int side_pos; /* side[i] is a ring: stage s of port i at side[i][(side_pos - s) mod 4] */
     /* kept with the state they summarise (simulation speed only): */
-    int occ[ROUTER_MAX_PORTS]; /* per output port: sum over its VCs of ds_depth - cred */
-    int demand[ROUTER_MAX_PORTS];  /* per output port: flits of the packets routed to it that wait
+    int occ[ROUTER_MAX_PORTS];        /* per output port: sum over its VCs of ds_depth - cred */
+    int demand[ROUTER_MAX_PORTS];     /* per output port: flits of the packets routed to it that wait
                                       here (route entry stored, head not yet granted) */
-    uint64_t busy;             /* input ports whose VC buffers hold a flit (in[i].nonempty != 0) */
-    int mc_routes;             /* route entries in the route FIFOs with mcast set and discard clear */
-    uint64_t side_valid[RCU_LATENCY];  /* bit i: side[i][s].valid, per ring slot s (a slot not
+    uint64_t busy;                    /* input ports whose VC buffers hold a flit (in[i].nonempty != 0) */
+    int mc_routes;                    /* route entries in the route FIFOs with mcast set and discard clear */
+    uint64_t side_valid[RCU_LATENCY]; /* bit i: side[i][s].valid, per ring slot s (a slot not
                                           valid is all zero) */
-    uint64_t ovf_ports;        /* input ports whose vcbuf overflow flag is set */
+    uint64_t ovf_ports;               /* input ports whose vcbuf overflow flag is set */
     /* Parked route-compute units: rcu_idle() and not run; the LFSR of unit i is behind by
      * now - parked_at[i] steps, which it takes (rcu_idle_cycles) before it runs again. */
     uint64_t parked;
-    uint64_t now;              /* cycles since the reset */
+    uint64_t now; /* cycles since the reset */
     uint64_t parked_at[ROUTER_MAX_PORTS];
     /* fault handling (NULL: none): the unit, control credits per output port, and per input
      * port the inverted valid mask read for the RCU one cycle earlier (its opt_invalid) */
     fault_unit *fu;
     int ctl_cred[ROUTER_MAX_PORTS];
     uint64_t inv_q[ROUTER_MAX_PORTS];
-    policy_state *pol;         /* a route policy other than DOAR (NULL: the RCUs decide) */
-    int vc_mask;               /* input VC field bits: 3 (2 bits, the RTL's) or 7 with more than 4 VCs */
-    uint64_t link_dn;          /* ports whose last event taken was link down / peer down */
+    policy_state *pol; /* a route policy other than DOAR (NULL: the RCUs decide) */
+    int vc_mask;       /* input VC field bits: 3 (2 bits, the RTL's) or 7 with more than 4 VCs */
+    uint64_t link_dn;  /* ports whose last event taken was link down / peer down */
     uint64_t discarded_heads, ctl_dropped, events_dropped;
-    uint64_t multi_plane_cycles;   /* output-cycles in which two or more planes wrote one output
+    uint64_t multi_plane_cycles; /* output-cycles in which two or more planes wrote one output
                                       (statistic, for the lock-step's coverage) */
 } router;
 
@@ -203,18 +203,18 @@ typedef struct {
  * nothing survives the cycle, and only the entries the masks name are defined.
  */
 typedef struct {
-    router_in_ports pm;          /* the input entries set this cycle */
-    const router_out *regs;      /* the output registers during this cycle */
-    router_out *nx;              /* the registers after the edge */
-    uint64_t kmask;              /* the k ports */
-    int occ[ROUTER_MAX_PORTS];   /* credit occupancy per output at the start of the cycle */
-    int demand_start[ROUTER_MAX_PORTS];   /* demand at the start (with prm.cong_demand) */
+    router_in_ports pm;                 /* the input entries set this cycle */
+    const router_out *regs;             /* the output registers during this cycle */
+    router_out *nx;                     /* the registers after the edge */
+    uint64_t kmask;                     /* the k ports */
+    int occ[ROUTER_MAX_PORTS];          /* credit occupancy per output at the start of the cycle */
+    int demand_start[ROUTER_MAX_PORTS]; /* demand at the start (with prm.cong_demand) */
     /* fault unit, start of the cycle */
-    uint64_t ctl_wait;           /* outputs whose unit has an FD/FR message and a control credit */
-    uint64_t ctl_ports;          /* outputs that send it this cycle (router_output) */
-    uint64_t port_down;          /* outputs whose link is down (full credits) */
+    uint64_t ctl_wait;  /* outputs whose unit has an FD/FR message and a control credit */
+    uint64_t ctl_ports; /* outputs that send it this cycle (router_output) */
+    uint64_t port_down; /* outputs whose link is down (full credits) */
     fault_msg ctl_msg[ROUTER_MAX_PORTS];
-    uint64_t inv_next[ROUTER_MAX_PORTS];   /* the valid masks read for the RCUs */
+    uint64_t inv_next[ROUTER_MAX_PORTS]; /* the valid masks read for the RCUs */
     int ev_ready, ctl_ready[ROUTER_MAX_PORTS];
     /* router_output's link stage: per output the plane whose queue gave a flit */
     int room_back[ROUTER_MAX_PORTS];
@@ -223,7 +223,7 @@ typedef struct {
      * packet whose tail is not at the front, or moving a granted head whose packet will stream) */
     uint64_t plane_void[ROUTER_MAX_PLANES];
     /* router_input's proposals (stage 1's: req_kind; stage 2 keeps those of free planes) */
-    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS];   /* input i, VC v at i*vcs+v, where req_vcs says */
+    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_vcs says */
     uint8_t req_vcs[ROUTER_MAX_PORTS];
     uint64_t req_inputs;
     /* router_alloc: stage 2's requests and grants (after the credit check), stage 1's picks */
@@ -237,7 +237,7 @@ typedef struct {
     uint8_t popped[ROUTER_MAX_PORTS];  /* per input: VCs a flit left */
     uint8_t rpopped[ROUTER_MAX_PORTS]; /* per input: VCs whose route entry left at a grant */
     uint64_t popped_ports;
-    uint64_t written[ROUTER_MAX_PLANES];   /* per plane: output queues written */
+    uint64_t written[ROUTER_MAX_PLANES]; /* per plane: output queues written */
 } router_wires;
 
 void router_default_params(const topo *t, router_params *p);

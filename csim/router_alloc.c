@@ -16,7 +16,8 @@ void router_alloc_grant(const router *r, router_wires *w) {
     ov.rr_out = r->rr_out;
     ov.rr_mc = r->rr_mc;
     for (int q = 0; q < np; q++) {
-        for (uint64_t m = r->pick_inputs & r->busy & ~w->plane_void[q]; m; m &= m - 1) {   /* a pick needs flits and a free plane */
+        for (uint64_t m = r->pick_inputs & r->busy & ~w->plane_void[q]; m;
+             m &= m - 1) { /* a pick needs flits and a free plane */
             int i = __builtin_ctzll(m);
             int v = r->pick[i * np + q];
             if (v < 0) continue;
@@ -32,7 +33,8 @@ void router_alloc_grant(const router *r, router_wires *w) {
             const int past = r->in[i].active[v];
             if (((w->req_vcs[i] >> v) & 1) && !((r->pend_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
                 req2[i * np + q] = w->reqs[i * vcs + v];
-            else req2[i * np + q].kind = REQ_NONE;
+            else
+                req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
         }
     }
@@ -52,7 +54,7 @@ void router_alloc_grant(const router *r, router_wires *w) {
                 if (tent[o][e->ovc] + e->len > r->cred[o][e->ovc]) cancel |= (uint64_t)1 << i;
             }
         }
-        for (uint64_t m = g->go[q]; m; m &= m - 1) {   /* this plane's tentative grants count for the next */
+        for (uint64_t m = g->go[q]; m; m &= m - 1) { /* this plane's tentative grants count for the next */
             int i = __builtin_ctzll(m);
             if (req2[i * np + q].kind == REQ_DISCARD) continue;
             const route_entry *e = vcbuf_route(&r->in[i], r->pick[i * np + q]);
@@ -75,8 +77,9 @@ void router_alloc_grant(const router *r, router_wires *w) {
 }
 
 void router_alloc_pick(const router *r, router_wires *w) {
-    alloc_in_view iv = {r->t.k, r->prm.vcs, r->np, w->reqs, w->req_vcs, w->req_inputs, r->rr_in,
-                        r->res_valid ? r->res_in : -1, r->res_vc};
+    alloc_in_view iv = {r->t.k,     r->prm.vcs,    r->np,    w->reqs,
+                        w->req_vcs, w->req_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
+                        r->res_vc};
     alloc_stage1(&iv, w->pick_next);
 }
 
@@ -89,7 +92,7 @@ void router_alloc_edge(router *r, const router_wires *w) {
             r->rr_out[o * np + q] = (uint8_t)(wi + 1 == k ? 0 : wi + 1);
         }
     if (w->g.mc_in >= 0) r->rr_mc = w->g.mc_in + 1 == k ? 0 : w->g.mc_in + 1;
-    for (uint64_t m = r->pick_inputs & ~w->req_inputs; m; m &= m - 1)   /* no proposal: no pick */
+    for (uint64_t m = r->pick_inputs & ~w->req_inputs; m; m &= m - 1) /* no proposal: no pick */
         for (int q = 0; q < np; q++) r->pick[__builtin_ctzll(m) * np + q] = -1;
     r->pick_inputs = 0;
     for (uint64_t m = w->req_inputs; m; m &= m - 1) {

@@ -13,15 +13,15 @@ void router_bulletin_next(const router *r, router_wires *w) {
         w->n_res_valid = 0;
     /* only a route entry with mcast set and discard clear can reserve (none: nothing to search) */
     if (r->res_valid || r->mc_routes <= 0) return;
-    uint64_t cand = 0;   /* the inputs with a multicast head that may reserve */
-    int8_t low_vc[64];   /* per input its lowest such VC */
+    uint64_t cand = 0; /* the inputs with a multicast head that may reserve */
+    int8_t low_vc[64]; /* per input its lowest such VC */
     for (int i = 0; i < k; i++) {
         low_vc[i] = -1;
         for (int v = 0; v < vcs && low_vc[i] < 0; v++) {
             const flit *f = vcbuf_front(&r->in[i], v);
             const route_entry *e = vcbuf_route(&r->in[i], v);
             int granted = g->mc_in == i && g->mc_plane == alloc_plane(i, v, np) && r->pick[i * np + g->mc_plane] == v;
-            int moving = (r->pend_vcs[i] >> v) & 1;   /* granted last cycle: crosses now */
+            int moving = (r->pend_vcs[i] >> v) & 1; /* granted last cycle: crosses now */
             if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !granted && !moving) {
                 low_vc[i] = (int8_t)v;
                 cand |= (uint64_t)1 << i;

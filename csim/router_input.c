@@ -18,23 +18,30 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
     if (!b->count[v]) return q;
     const int past = router_input_looks_past(r, i, v);
     if (!past && !((b->front_head >> v) & 1)) {
-        q.kind = REQ_DISCARD;   /* a stray body flit: drained */
+        q.kind = REQ_DISCARD; /* a stray body flit: drained */
         return q;
     }
     const route_entry *e = vcbuf_route(b, v);
-    if (!e) return q;           /* still being routed */
-    if (e->discard) { q.kind = REQ_DISCARD; return q; }
+    if (!e) return q; /* still being routed */
+    if (e->discard) {
+        q.kind = REQ_DISCARD;
+        return q;
+    }
     const int pl = alloc_plane(i, v, r->np);
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        if (!(((r->locked[pl] & ~freed) >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
+        if (!(((r->locked[pl] & ~freed) >> o) & 1) && r->cred[o][e->ovc] >= e->len &&
+            r->oqs[o * r->np + pl].room >= e->len)
             ok |= (uint64_t)1 << o;
     }
     if (!e->mcast) {
         /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
         uint64_t bulletin = r->prm.bulletin ? r->grb_free[pl] & ~router_bulletin_reserved(r, pl) : ~(uint64_t)0;
-        if (ok == e->ports && (e->ports & ~bulletin) == 0) { q.kind = REQ_HEAD; q.ports = ok; }
+        if (ok == e->ports && (e->ports & ~bulletin) == 0) {
+            q.kind = REQ_HEAD;
+            q.ports = ok;
+        }
     } else if (r->prm.bulletin) {
         int mine = r->res_valid && r->res_in == i && r->res_vc == v;
         if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free[pl]) == 0)) {
@@ -43,7 +50,10 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
         }
     } else {
         uint64_t want = ok & ~b->held[v];
-        if (want) { q.kind = REQ_ACQ; q.ports = want; }
+        if (want) {
+            q.kind = REQ_ACQ;
+            q.ports = want;
+        }
     }
     return q;
 }
@@ -68,14 +78,16 @@ void router_input_propose(const router *r, router_wires *w) {
         }
         for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
-            if (!vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail) pv |= (uint64_t)1 << i;
-            else if (r->g_kind[i * np + q] != REQ_DISCARD) fr |= r->g_e[i * np + q].ports;
+            if (!vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail)
+                pv |= (uint64_t)1 << i;
+            else if (r->g_kind[i * np + q] != REQ_DISCARD)
+                fr |= r->g_e[i * np + q].ports;
         }
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
         freed[q] = fr;
     }
     w->req_inputs = 0;
-    for (uint64_t m = r->busy; m; m &= m - 1) {   /* a VC without flits proposes nothing */
+    for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
         unsigned vm = 0;
         for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
@@ -93,7 +105,7 @@ void router_input_propose(const router *r, router_wires *w) {
 void router_input_move(router *r, router_wires *w) {
     const int np = r->np;
     router_out *nx = w->nx;
-    uint64_t busy_start[ROUTER_MAX_PLANES];   /* the streams as at the start of the cycle */
+    uint64_t busy_start[ROUTER_MAX_PLANES]; /* the streams as at the start of the cycle */
     memcpy(busy_start, r->in_busy, sizeof busy_start);
     for (int q = 0; q < np; q++) {
         /* streams: the packet an input plane holds sends its next flit, if it has arrived */
@@ -186,11 +198,11 @@ void router_input_grant(router *r, router_wires *w) {
             if (rq->kind != REQ_DISCARD) {
                 const uint64_t got = g->granted_ports[n];
                 router_output_take(r, q, got, e, w->taken);
-                r->locked[q] |= got;   /* until the tail has crossed (a one-flit packet: its move) */
+                r->locked[q] |= got; /* until the tail has crossed (a one-flit packet: its move) */
                 if (rq->kind == REQ_MCAST) r->grb_free[q] &= ~got;
                 if (rq->kind == REQ_ACQ) {
                     b->held[v] |= got;
-                    if (b->held[v] != e->ports) continue;   /* still acquiring: nothing moves */
+                    if (b->held[v] != e->ports) continue; /* still acquiring: nothing moves */
                 }
                 b->held[v] = 0;
             } else {
@@ -220,15 +232,17 @@ void router_input_credits(router *r, router_wires *w) {
         const int i = __builtin_ctzll(m);
         for (unsigned pv = w->popped[i]; pv; pv &= pv - 1) r->crp[i][__builtin_ctz(pv)]++;
         unsigned owed = r->crp_vcs[i] | w->popped[i];
-        const int v = rr_pick(owed, r->rr_cr[i]);   /* owed is not 0: a pop or an old debt */
+        const int v = rr_pick(owed, r->rr_cr[i]); /* owed is not 0: a pop or an old debt */
         if (!--r->crp[i][v]) owed &= ~(1u << v);
         r->crp_vcs[i] = (uint8_t)owed;
         r->rr_cr[i] = (uint8_t)(v + 1 == vcs ? 0 : v + 1);
         nx->cr_valid[i] = 1;
         nx->cr_vc[i] = (uint8_t)v;
         nx->cr_ports |= (uint64_t)1 << i;
-        if (owed) r->crp_ports |= (uint64_t)1 << i;
-        else r->crp_ports &= ~((uint64_t)1 << i);
+        if (owed)
+            r->crp_ports |= (uint64_t)1 << i;
+        else
+            r->crp_ports &= ~((uint64_t)1 << i);
     }
 }
 
@@ -236,8 +250,8 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
     const topo *t = &r->t;
     const int vcs = r->prm.vcs;
     router_out *nx = w->nx;
-    const int done_slot = (r->side_pos + 1) % RCU_LATENCY;   /* stage RCU_LATENCY-1; stage 0 next */
-    const uint64_t tw_bit = in->tw_valid ? (uint64_t)1 << (in->tw_port & 63) : 0;  /* the RTL's port fields are 6 bits */
+    const int done_slot = (r->side_pos + 1) % RCU_LATENCY; /* stage RCU_LATENCY-1; stage 0 next */
+    const uint64_t tw_bit = in->tw_valid ? (uint64_t)1 << (in->tw_port & 63) : 0; /* the RTL's port fields are 6 bits */
     /* Ports with nothing arriving, no route completing, no table write and a parked (or, with a
      * route policy, unused) RCU have nothing to do: their done slot is all zero and stays so. */
     const uint64_t work = (w->pm.in | r->side_valid[done_slot] | tw_bit | (r->pol ? 0 : ~r->parked)) & w->kmask;
@@ -246,16 +260,16 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
         const int i = __builtin_ctzll(mw);
         const uint64_t bit = (uint64_t)1 << i;
         const flit *f = w->pm.in & bit ? &in->in[i] : &none;
-        if (r->fu && f->valid && fault_is_ctl(f)) f = &none;   /* FD/FR: to the fault unit (below) */
+        if (r->fu && f->valid && fault_is_ctl(f)) f = &none; /* FD/FR: to the fault unit (below) */
         side_stage *slot = &r->side[i][done_slot];
         rcu_out ro = {0, 0, 0, 0, 0, 0};
-        if (!r->pol) {   /* with a route policy the policy decides below; the RCUs idle */
+        if (!r->pol) { /* with a route policy the policy decides below; the RCUs idle */
             rcu *u = &r->rcus[i];
-            if (r->parked & bit) {   /* it runs again: the LFSR steps it missed */
+            if (r->parked & bit) { /* it runs again: the LFSR steps it missed */
                 rcu_idle_cycles(u, r->now - r->parked_at[i]);
                 r->parked &= ~bit;
             }
-            rcu_in ri;   /* all but cong_global (passed by reference) */
+            rcu_in ri; /* all but cong_global (passed by reference) */
             memset(&ri.hdr, 0, sizeof ri.hdr);
             if (f->valid && f->head && !flit_mcast(f->data)) {
                 ri.hdr.valid = 1;
@@ -275,12 +289,12 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
                 ri.tw_data = in->tw_data;
             }
             rcu_cycle_cg(u, &ri, &r->cg.group, &ro);
-            if (rcu_idle(u)) {   /* from the next cycle on it only steps its LFSR: park it */
+            if (rcu_idle(u)) { /* from the next cycle on it only steps its LFSR: park it */
                 r->parked |= bit;
                 r->parked_at[i] = r->now + 1;
             }
         }
-        const int slot_valid = (r->side_valid[done_slot] & bit) != 0;   /* = slot->valid, without reading it */
+        const int slot_valid = (r->side_valid[done_slot] & bit) != 0; /* = slot->valid, without reading it */
         if (slot_valid) {
             const side_stage done = *slot;
             route_entry e;
@@ -302,7 +316,7 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
                 e.hdr = d.hdr;
             } else {
                 e.ovc = (uint8_t)ro.vc;
-                e.discard = ro.cls == RCU_NONE || ro.port >= t->k;  /* a table C item beyond k */
+                e.discard = ro.cls == RCU_NONE || ro.port >= t->k; /* a table C item beyond k */
                 e.ports = e.discard ? 0 : (uint64_t)1 << ro.port;
             }
             /* a length the credits cannot cover is a protocol error: the packet is drained */
@@ -314,8 +328,10 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
             if (e.mcast && !e.discard && !full) r->mc_routes++;
             if (!full)
                 for (uint64_t m = e.ports; m; m &= m - 1) r->demand[__builtin_ctzll(m)] += e.len;
-            if (full) r->in[i].overflow = 1;
-            else vcbuf_push_route(&r->in[i], done.vc, &e);
+            if (full)
+                r->in[i].overflow = 1;
+            else
+                vcbuf_push_route(&r->in[i], done.vc, &e);
         }
         /* the side stages shift: the done slot becomes stage 0 */
         side_stage st = {0, 0, 0, 0, 0, 0};
@@ -330,9 +346,11 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
             st.len = (uint8_t)flit_len(f->data);
             st.data = f->data;
         }
-        if (st.valid || slot_valid) *slot = st;   /* a slot not valid is all zero already */
-        if (st.valid) r->side_valid[done_slot] |= bit;
-        else r->side_valid[done_slot] &= ~bit;
+        if (st.valid || slot_valid) *slot = st; /* a slot not valid is all zero already */
+        if (st.valid)
+            r->side_valid[done_slot] |= bit;
+        else
+            r->side_valid[done_slot] &= ~bit;
         /* ---- arrivals enter the VC buffers at the end of the cycle ---- */
         if (f->valid) {
             flit a = *f;
@@ -340,7 +358,7 @@ void router_input_route(router *r, const router_in *in, router_wires *w) {
             vcbuf_push(&r->in[i], &a);
             if (r->in[i].nonempty) r->busy |= bit;
         }
-        if (r->in[i].overflow) r->ovf_ports |= bit;   /* sticky, as the flag */
+        if (r->in[i].overflow) r->ovf_ports |= bit; /* sticky, as the flag */
     }
     r->side_pos = done_slot;
     nx->overflow |= r->ovf_ports;

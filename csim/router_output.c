@@ -19,11 +19,11 @@ void router_output_link(router *r, router_wires *w) {
         int q = -1;
         if (r->lk_lock & bit) {
             q = r->lk_q[o];
-            if (!r->oqs[o * np + q].count) q = -1;   /* the packet's next flit has not arrived */
+            if (!r->oqs[o * np + q].count) q = -1; /* the packet's next flit has not arrived */
         } else if (w->ctl_wait & bit) {
             w->ctl_ports |= bit;
         } else {
-            uint64_t ne = 0;   /* the planes whose queue holds a flit */
+            uint64_t ne = 0; /* the planes whose queue holds a flit */
             for (int c = 0; c < np; c++)
                 if (r->oqs[o * np + c].count) ne |= (uint64_t)1 << c;
             q = rr_pick(ne, r->rr_link[o]);
@@ -34,8 +34,12 @@ void router_output_link(router *r, router_wires *w) {
         const flit *f = oq_front(b);
         nx->out[o] = *f;
         nx->out_ports |= bit;
-        if (f->tail) r->lk_lock &= ~bit;
-        else { r->lk_lock |= bit; r->lk_q[o] = (uint8_t)q; }
+        if (f->tail)
+            r->lk_lock &= ~bit;
+        else {
+            r->lk_lock |= bit;
+            r->lk_q[o] = (uint8_t)q;
+        }
         oq_pop(b);
         w->room_back[o] = q;
         w->room_ports |= bit;
@@ -87,7 +91,8 @@ void router_output_credits(router *r, const router_in *in, const router_wires *w
         int o = __builtin_ctzll(m);
         if (r->ctl_cred[o] < r->prm.ctl_depth) r->ctl_cred[o]++;
     }
-    for (uint64_t m = w->port_down & w->kmask; m; m &= m - 1) {   /* a dead link swallows flits: nothing waits for its credits */
+    for (uint64_t m = w->port_down & w->kmask; m;
+         m &= m - 1) { /* a dead link swallows flits: nothing waits for its credits */
         int o = __builtin_ctzll(m);
         for (int v = 0; v < vcs; v++) set_cred(r, o, v, r->prm.ds_depth[topo_port_class(t, o)]);
         r->ctl_cred[o] = r->prm.ctl_depth;

@@ -17,6 +17,9 @@ void router_xbar_write(router *r, int pl, uint64_t ports, int ovc, const flit *f
 void router_xbar_count(router *r, const router_wires *w) {
     if (r->np < 2) return;
     uint64_t once = 0, twice = 0;
-    for (int q = 0; q < r->np; q++) { twice |= once & w->written[q]; once |= w->written[q]; }
+    for (int q = 0; q < r->np; q++) {
+        twice |= once & w->written[q];
+        once |= w->written[q];
+    }
     r->multi_plane_cycles += (uint64_t)__builtin_popcountll(twice);
 }

@@ -11,8 +11,8 @@ void tables_default_params(table_params *prm) {
 
 int tables_check_params(const topo *t, const table_params *prm, char err[DOAR_ERRLEN]) {
     if (prm->nm_slots < 1 || prm->nm_slots > TABLES_MAX_NM_SLOTS) {
-        snprintf(err, DOAR_ERRLEN, "nm_slots=%d: must be 1..%d (8-bit slots in a 64-bit entry)",
-                 prm->nm_slots, TABLES_MAX_NM_SLOTS);
+        snprintf(err, DOAR_ERRLEN, "nm_slots=%d: must be 1..%d (8-bit slots in a 64-bit entry)", prm->nm_slots,
+                 TABLES_MAX_NM_SLOTS);
         return -1;
     }
     if (prm->c_ways < 1 || prm->c_ways > TABLES_MAX_C_WAYS) {
@@ -20,8 +20,7 @@ int tables_check_params(const topo *t, const table_params *prm, char err[DOAR_ER
         return -1;
     }
     if (GLOBAL_A_GP_SHIFT + t->h > 64) {
-        snprintf(err, DOAR_ERRLEN,
-                 "h=%d: table A global entry needs 8 (lpc0) + h (GP) <= 64 bits", t->h);
+        snprintf(err, DOAR_ERRLEN, "h=%d: table A global entry needs 8 (lpc0) + h (GP) <= 64 bits", t->h);
         return -1;
     }
     return 0;
@@ -77,7 +76,9 @@ int tables_pool_new(table_set *ts) {
     pt->b = calloc((size_t)ts->depth_b, sizeof(uint64_t));
     pt->c = calloc((size_t)ts->depth_c, sizeof(uint64_t));
     if (!pt->a || !pt->b || !pt->c) {
-        free(pt->a); free(pt->b); free(pt->c);
+        free(pt->a);
+        free(pt->b);
+        free(pt->c);
         return -1;
     }
     return ts->pool_n++;
@@ -101,34 +102,46 @@ shared:;
 }
 
 table_zone tables_zone(int gid, int bid, int dgid, int dbid, int dnid, int *index) {
-    if (dgid != gid) { *index = dgid; return ZONE_G; }
-    if (dbid != bid) { *index = dbid; return ZONE_B; }
+    if (dgid != gid) {
+        *index = dgid;
+        return ZONE_G;
+    }
+    if (dbid != bid) {
+        *index = dbid;
+        return ZONE_B;
+    }
     *index = dnid;
     return ZONE_N;
 }
 
 int tables_row_a(const table_set *ts, table_zone z, int index) {
     switch (z) {
-    case ZONE_N: return index;
-    case ZONE_B: return ts->nz + index;
-    default: return ts->nz + ts->bz + index;
+        case ZONE_N: return index;
+        case ZONE_B: return ts->nz + index;
+        default: return ts->nz + ts->bz + index;
     }
 }
 
 int tables_row_b(const table_set *ts, table_zone z, int index) {
     switch (z) {
-    case ZONE_N: return -1;
-    case ZONE_B: return index;
-    default: return ts->bz + index;
+        case ZONE_N: return -1;
+        case ZONE_B: return index;
+        default: return ts->bz + index;
     }
 }
 
 table_zone tables_zone_of_row(const table_set *ts, table_id tab, int row, int *index) {
     if (tab == TABLE_A) {
-        if (row < ts->nz) { *index = row; return ZONE_N; }
+        if (row < ts->nz) {
+            *index = row;
+            return ZONE_N;
+        }
         row -= ts->nz;
     }
-    if (row < ts->bz) { *index = row; return ZONE_B; }
+    if (row < ts->bz) {
+        *index = row;
+        return ZONE_B;
+    }
     *index = row - ts->bz;
     return ZONE_G;
 }
@@ -139,8 +152,7 @@ uint64_t tables_global_a(int lpc0_bid, uint64_t gp) {
 
 uint64_t tables_global_b(const int *bids, int n) {
     uint64_t e = 0;
-    for (int s = 0; s < n; s++)
-        e |= (uint64_t)(LPC_VALID | ((unsigned)bids[s] & LPC_BID_MASK)) << (8 * s);
+    for (int s = 0; s < n; s++) e |= (uint64_t)(LPC_VALID | ((unsigned)bids[s] & LPC_BID_MASK)) << (8 * s);
     return e;
 }
 
@@ -218,8 +230,7 @@ static void fill_router(table_set *ts, int router, int ix_internal, int ix_local
         int ra = tables_row_a(ts, ZONE_G, dg), rb = tables_row_b(ts, ZONE_G, dg);
         int j = topo_gport_to_group(t, gid, dg);
         int exit_bid = j / t->h;
-        uint64_t exit_port = exit_bid == bid ? bit(topo_global_port(t, j))
-                                             : bit(topo_local_port(t, bid, exit_bid));
+        uint64_t exit_port = exit_bid == bid ? bit(topo_global_port(t, j)) : bit(topo_local_port(t, bid, exit_bid));
         /* Internal port: global configuration (Algorithm 1 at the source router). */
         in->a[ra] = tables_global_a(exit_bid, (uint64_t)1 << (j % t->h));
         int slots[TABLES_MAX_NM_SLOTS];
@@ -240,8 +251,8 @@ static void fill_router(table_set *ts, int router, int ix_internal, int ix_local
     }
     /* Table C: the local port toward each router of the group; the own entry is "self". */
     for (int d = 0; d < t->a; d++) {
-        uint8_t item = d == bid ? (uint8_t)(CITEM_VALID | CITEM_SELF)
-                                : (uint8_t)(CITEM_VALID | topo_local_port(t, bid, d));
+        uint8_t item =
+            d == bid ? (uint8_t)(CITEM_VALID | CITEM_SELF) : (uint8_t)(CITEM_VALID | topo_local_port(t, bid, d));
         in->c[d] = lo->c[d] = gl->c[d] = tables_c_entry(&item, 1);
     }
 }
@@ -260,8 +271,7 @@ int tables_generate(table_set *ts, const topo *t, const table_params *prm, char 
         }
         fill_router(ts, r, ix[0], ix[1], ix[2]);
         topo_wired(t, topo_gid(t, r), &ts->rcfg[r].wired);
-        for (int port = 0; port < t->k; port++)
-            ts->port_ix[r * t->k + port] = ix[topo_port_class(t, port)];
+        for (int port = 0; port < t->k; port++) ts->port_ix[r * t->k + port] = ix[topo_port_class(t, port)];
         ts->present[r] = 1;
     }
     ts->routers_present = t->n_routers;
@@ -273,15 +283,18 @@ static void gbm_or_router(gport_bitmap *b, const topo *t, int bid, uint64_t bits
     gbm_or_field(b, bid * t->h, t->h, bits);
 }
 
-void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b,
-                        int dest_bid, rta_classes *out) {
+void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b, int dest_bid,
+                        rta_classes *out) {
     tables_rta_classes_raw(&ts->t, &ts->prm, &ts->rcfg[router].wired, topo_bid(&ts->t, router), entry_a, entry_b,
                            dest_bid, out);
 }
 
 void tables_rta_classes_raw(const topo *t, const table_params *prm, const gport_bitmap *wired, int own,
                             uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out) {
-    gbm_clear(&out->ga); gbm_clear(&out->gb); gbm_clear(&out->gc); gbm_clear(&out->gd);
+    gbm_clear(&out->ga);
+    gbm_clear(&out->gb);
+    gbm_clear(&out->gc);
+    gbm_clear(&out->gd);
     tables_rta_classes_words(t, prm, wired, own, entry_a, entry_b, dest_bid, out);
 }
 
@@ -294,8 +307,7 @@ void tables_rta_classes_words(const topo *t, const table_params *prm, const gpor
     /* A1: Sel_min(table A) — lpc0's router, its GP ports. */
     unsigned lpc0 = tables_byte(entry_a, 0);
     if (lpc0 & LPC_VALID)
-        gbm_or_router(&out->ga, t, (int)(lpc0 & LPC_BID_MASK),
-                      (entry_a >> GLOBAL_A_GP_SHIFT) & router_mask);
+        gbm_or_router(&out->ga, t, (int)(lpc0 & LPC_BID_MASK), (entry_a >> GLOBAL_A_GP_SHIFT) & router_mask);
     /* A2: Sel_nm(table B) — every wired global port of each slot's router, minus GA so
      * that each global port belongs to exactly one class. */
     for (int s = 0; s < prm->nm_slots; s++) {
@@ -338,11 +350,10 @@ uint64_t tables_rta_ports(const table_set *ts, const port_tables *pt, int router
     return ports;
 }
 
-uint64_t tables_rtb_ports(const topo *t, table_zone z, uint64_t entry_a, uint64_t entry_b,
-                          int in_source_group, uint64_t *le, uint64_t *lf) {
+uint64_t tables_rtb_ports(const topo *t, table_zone z, uint64_t entry_a, uint64_t entry_b, int in_source_group,
+                          uint64_t *le, uint64_t *lf) {
     uint64_t a = entry_a, b = entry_b;
-    if (z == ZONE_G)
-        b &= in_source_group ? ~topo_local_mask(t) : ~topo_global_mask(t);
+    if (z == ZONE_G) b &= in_source_group ? ~topo_local_mask(t) : ~topo_global_mask(t);
     if (le) *le = a;
     if (lf) *lf = b;
     return a | b;
@@ -351,8 +362,8 @@ uint64_t tables_rtb_ports(const topo *t, table_zone z, uint64_t entry_a, uint64_
 static const char *table_name(table_id tab) { return tab == TABLE_A ? "A" : tab == TABLE_B ? "B" : "C"; }
 static const char *zone_name(table_zone z) { return z == ZONE_N ? "N" : z == ZONE_B ? "B" : "G"; }
 
-int tables_validate_entry(const table_set *ts, int router, int port, table_id tab, int row,
-                          uint64_t e, char err[DOAR_ERRLEN]) {
+int tables_validate_entry(const table_set *ts, int router, int port, table_id tab, int row, uint64_t e,
+                          char err[DOAR_ERRLEN]) {
     const topo *t = &ts->t;
     int gid = topo_gid(t, router), bid = topo_bid(t, router);
     port_class pc = topo_port_class(t, port);
@@ -378,7 +389,8 @@ int tables_validate_entry(const table_set *ts, int router, int port, table_id ta
             } else {
                 int pnum = (int)(item & CITEM_PORT_MASK);
                 if (pnum >= t->k || topo_port_class(t, pnum) != PORT_LOCAL) {
-                    snprintf(err, DOAR_ERRLEN, "table C row %d item %d: port %d is not an intra-group port", row, w, pnum);
+                    snprintf(err, DOAR_ERRLEN, "table C row %d item %d: port %d is not an intra-group port", row, w,
+                             pnum);
                     return -1;
                 }
             }
@@ -389,8 +401,8 @@ int tables_validate_entry(const table_set *ts, int router, int port, table_id ta
     table_zone z = tables_zone_of_row(ts, tab, row, &index);
     if ((z == ZONE_B && index == bid) || (z == ZONE_G && index == gid)) {
         if (e) {
-            snprintf(err, DOAR_ERRLEN, "table %s zone %s[%d]: the router's own index must be zero",
-                     table_name(tab), zone_name(z), index);
+            snprintf(err, DOAR_ERRLEN, "table %s zone %s[%d]: the router's own index must be zero", table_name(tab),
+                     zone_name(z), index);
             return -1;
         }
         return 0;
@@ -412,8 +424,8 @@ int tables_validate_entry(const table_set *ts, int router, int port, table_id ta
             for (int s = 0; s < 8; s++) {
                 unsigned lpc = tables_byte(e, s);
                 if (s >= ts->prm.nm_slots && lpc) {
-                    snprintf(err, DOAR_ERRLEN, "table B zone G[%d]: slot %d beyond nm_slots=%d is set",
-                             index, s + 1, ts->prm.nm_slots);
+                    snprintf(err, DOAR_ERRLEN, "table B zone G[%d]: slot %d beyond nm_slots=%d is set", index, s + 1,
+                             ts->prm.nm_slots);
                     return -1;
                 }
                 if ((lpc & LPC_RESERVED) || (lpc & LPC_VALID && (int)(lpc & LPC_BID_MASK) >= t->a) ||
@@ -426,8 +438,8 @@ int tables_validate_entry(const table_set *ts, int router, int port, table_id ta
         return 0;
     }
     if (t->k < 64 && (e >> t->k) != 0) {
-        snprintf(err, DOAR_ERRLEN, "table %s zone %s[%d]: LP bitmap names port %d but k=%d",
-                 table_name(tab), zone_name(z), index, 63 - __builtin_clzll(e), t->k);
+        snprintf(err, DOAR_ERRLEN, "table %s zone %s[%d]: LP bitmap names port %d but k=%d", table_name(tab),
+                 zone_name(z), index, 63 - __builtin_clzll(e), t->k);
         return -1;
     }
     return 0;
@@ -438,16 +450,18 @@ static int describe_ports(const topo *t, uint64_t m, char *buf, size_t len) {
     buf[0] = '\0';
     for (int port = 0; port < 64 && n < len; port++) {
         if (!((m >> port) & 1)) continue;
-        const char *cls = port >= t->k ? "?" : topo_port_class(t, port) == PORT_TERMINAL ? "t"
-                        : topo_port_class(t, port) == PORT_LOCAL ? "l" : "g";
+        const char *cls = port >= t->k                                ? "?"
+                          : topo_port_class(t, port) == PORT_TERMINAL ? "t"
+                          : topo_port_class(t, port) == PORT_LOCAL    ? "l"
+                                                                      : "g";
         n += (size_t)snprintf(buf + n, len - n, "%s%d%s", n ? " " : "", port, cls);
     }
     if (!m) snprintf(buf, len, "-");
     return 0;
 }
 
-void tables_describe(const table_set *ts, int router, int port, table_id tab, int row, uint64_t e,
-                     char *buf, size_t len) {
+void tables_describe(const table_set *ts, int router, int port, table_id tab, int row, uint64_t e, char *buf,
+                     size_t len) {
     const topo *t = &ts->t;
     char ports[400];
     if (tab == TABLE_C) {
@@ -455,8 +469,10 @@ void tables_describe(const table_set *ts, int router, int port, table_id tab, in
         for (int w = 0; w < ts->prm.c_ways && n < len; w++) {
             unsigned item = tables_byte(e, w);
             if (!(item & CITEM_VALID)) continue;
-            if (item & CITEM_SELF) n += (size_t)snprintf(buf + n, len - n, " self");
-            else n += (size_t)snprintf(buf + n, len - n, " port %u", item & CITEM_PORT_MASK);
+            if (item & CITEM_SELF)
+                n += (size_t)snprintf(buf + n, len - n, " self");
+            else
+                n += (size_t)snprintf(buf + n, len - n, " port %u", item & CITEM_PORT_MASK);
         }
         return;
     }
@@ -466,13 +482,14 @@ void tables_describe(const table_set *ts, int router, int port, table_id tab, in
         if (tab == TABLE_A) {
             unsigned lpc0 = tables_byte(e, 0);
             uint64_t gp = e >> GLOBAL_A_GP_SHIFT;
-            size_t n = (size_t)snprintf(buf, len, "%s %s[%d] lpc0=bid %u GP:", table_name(tab), zone_name(z),
-                                        index, lpc0 & LPC_BID_MASK);
+            size_t n = (size_t)snprintf(buf, len, "%s %s[%d] lpc0=bid %u GP:", table_name(tab), zone_name(z), index,
+                                        lpc0 & LPC_BID_MASK);
             for (int i = 0; i < t->h && n < len; i++)
-                if ((gp >> i) & 1) n += (size_t)snprintf(buf + n, len - n, " g%d", (int)(lpc0 & LPC_BID_MASK) * t->h + i);
+                if ((gp >> i) & 1)
+                    n += (size_t)snprintf(buf + n, len - n, " g%d", (int)(lpc0 & LPC_BID_MASK) * t->h + i);
         } else {
-            size_t n = (size_t)snprintf(buf, len, "%s %s[%d] lpc1..%d=", table_name(tab), zone_name(z),
-                                        index, ts->prm.nm_slots);
+            size_t n = (size_t)snprintf(buf, len, "%s %s[%d] lpc1..%d=", table_name(tab), zone_name(z), index,
+                                        ts->prm.nm_slots);
             for (int s = 0; s < ts->prm.nm_slots && n < len; s++) {
                 unsigned lpc = tables_byte(e, s);
                 if (lpc & LPC_VALID) n += (size_t)snprintf(buf + n, len - n, " bid%u", lpc & LPC_BID_MASK);

@@ -31,9 +31,9 @@
 extern "C" {
 #endif
 
-#define TABLES_PAPER_NM_SLOTS 8   /* lpc1..lpc8 of seed 001 sec. 3.2 */
-#define TABLES_PAPER_C_WAYS 6     /* six route items per table C entry */
-#define TABLES_MAX_NM_SLOTS 8     /* eight 8-bit slots fill a 64-bit entry */
+#define TABLES_PAPER_NM_SLOTS 8 /* lpc1..lpc8 of seed 001 sec. 3.2 */
+#define TABLES_PAPER_C_WAYS 6   /* six route items per table C entry */
+#define TABLES_MAX_NM_SLOTS 8   /* eight 8-bit slots fill a 64-bit entry */
 #define TABLES_MAX_C_WAYS 8
 
 #define LPC_VALID 0x80u
@@ -48,18 +48,18 @@ typedef enum { ZONE_N = 0, ZONE_B = 1, ZONE_G = 2 } table_zone;
 typedef enum { TABLE_A = 0, TABLE_B = 1, TABLE_C = 2 } table_id;
 
 typedef struct {
-    int nm_slots;  /* table B non-minimal router slots for internal ports (paper: 8) */
-    int c_ways;    /* route items per table C entry (paper: 6) */
+    int nm_slots; /* table B non-minimal router slots for internal ports (paper: 8) */
+    int c_ways;   /* route items per table C entry (paper: 6) */
 } table_params;
 
 typedef struct {
-    uint64_t *a;   /* depth_a = nz + bz + gz */
-    uint64_t *b;   /* depth_b = bz + gz */
-    uint64_t *c;   /* depth_c = a */
+    uint64_t *a; /* depth_a = nz + bz + gz */
+    uint64_t *b; /* depth_b = bz + gz */
+    uint64_t *c; /* depth_c = a */
 } port_tables;
 
 typedef struct {
-    gport_bitmap wired;  /* group-level global ports of this router's group that are wired */
+    gport_bitmap wired; /* group-level global ports of this router's group that are wired */
 } router_cfg;
 
 /*
@@ -70,14 +70,14 @@ typedef struct {
 typedef struct {
     topo t;
     table_params prm;
-    int nz, bz, gz;                  /* zone depths: p, a, g */
+    int nz, bz, gz; /* zone depths: p, a, g */
     int depth_a, depth_b, depth_c;
-    router_cfg *rcfg;                /* [n_routers] */
-    int32_t *port_ix;                /* [n_routers * k] -> index into pool, -1 absent */
+    router_cfg *rcfg; /* [n_routers] */
+    int32_t *port_ix; /* [n_routers * k] -> index into pool, -1 absent */
     port_tables *pool;
     int pool_n, pool_cap;
-    int routers_present;             /* routers with tables (a loaded set may be partial) */
-    uint8_t *present;                /* [n_routers] */
+    int routers_present; /* routers with tables (a loaded set may be partial) */
+    uint8_t *present;    /* [n_routers] */
 } table_set;
 
 void tables_default_params(table_params *prm);
@@ -109,9 +109,7 @@ int tables_row_b(const table_set *ts, table_zone z, int index);
 table_zone tables_zone_of_row(const table_set *ts, table_id tab, int row, int *index);
 
 /* True when (port class, zone) uses the global configuration instead of an LP bitmap. */
-static inline int tables_is_global_config(port_class pc, table_zone z) {
-    return pc == PORT_TERMINAL && z == ZONE_G;
-}
+static inline int tables_is_global_config(port_class pc, table_zone z) { return pc == PORT_TERMINAL && z == ZONE_G; }
 
 /* Encoders / decoders of the global configuration and table C items. */
 uint64_t tables_global_a(int lpc0_bid, uint64_t gp);
@@ -120,9 +118,11 @@ uint64_t tables_c_entry(const uint8_t *items, int n);
 static inline unsigned tables_byte(uint64_t e, int i) { return (unsigned)(e >> (8 * i)) & 0xffu; }
 
 /* Algorithm 1 lines 2-7 at the source router: GA, and GB/GC/GD from Sel_nm(table B). */
-typedef struct { gport_bitmap ga, gb, gc, gd; } rta_classes;
-void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b,
-                        int dest_bid, rta_classes *out);
+typedef struct {
+    gport_bitmap ga, gb, gc, gd;
+} rta_classes;
+void tables_rta_classes(const table_set *ts, int router, uint64_t entry_a, uint64_t entry_b, int dest_bid,
+                        rta_classes *out);
 /* The same from the router's parameters alone (used by the route-compute unit). */
 void tables_rta_classes_raw(const topo *t, const table_params *prm, const gport_bitmap *wired, int own_bid,
                             uint64_t entry_a, uint64_t entry_b, int dest_bid, rta_classes *out);
@@ -139,19 +139,19 @@ uint64_t tables_rta_ports(const table_set *ts, const port_tables *pt, int router
  * drops intra-group ports in the source group and global ports elsewhere (intermediate
  * group refraction). in_source_group: the packet's source gid equals the router's.
  */
-uint64_t tables_rtb_ports(const topo *t, table_zone z, uint64_t entry_a, uint64_t entry_b,
-                          int in_source_group, uint64_t *le, uint64_t *lf);
+uint64_t tables_rtb_ports(const topo *t, table_zone z, uint64_t entry_a, uint64_t entry_b, int in_source_group,
+                          uint64_t *le, uint64_t *lf);
 
 /*
  * Encoding check of one entry (ranges, reserved bits, unused rows zero). Returns 0, or -1
  * with a reason (without file name) in err.
  */
-int tables_validate_entry(const table_set *ts, int router, int port, table_id tab, int row,
-                          uint64_t e, char err[DOAR_ERRLEN]);
+int tables_validate_entry(const table_set *ts, int router, int port, table_id tab, int row, uint64_t e,
+                          char err[DOAR_ERRLEN]);
 
 /* Readable one-line decoding of an entry into buf. */
-void tables_describe(const table_set *ts, int router, int port, table_id tab, int row, uint64_t e,
-                     char *buf, size_t len);
+void tables_describe(const table_set *ts, int router, int port, table_id tab, int row, uint64_t e, char *buf,
+                     size_t len);
 
 #ifdef __cplusplus
 }

@@ -25,14 +25,14 @@ static void router_dir(const table_set *ts, int router, char *buf, size_t len) {
 }
 
 static void header_line(const table_set *ts, int router, int port, table_id tab, char *buf, size_t len) {
-    snprintf(buf, len, "// doar table=%c router=%d,%d port=%d class=%s entries=%d bits=%d",
-             table_letter(tab), topo_gid(&ts->t, router), topo_bid(&ts->t, router), port,
-             class_name(topo_port_class(&ts->t, port)), table_depth(ts, tab), table_bits(ts, tab));
+    snprintf(buf, len, "// doar table=%c router=%d,%d port=%d class=%s entries=%d bits=%d", table_letter(tab),
+             topo_gid(&ts->t, router), topo_bid(&ts->t, router), port, class_name(topo_port_class(&ts->t, port)),
+             table_depth(ts, tab), table_bits(ts, tab));
 }
 
 static void router_header(const table_set *ts, int router, char *buf, size_t len) {
-    snprintf(buf, len, "// doar router=%d,%d wired_bits=%d", topo_gid(&ts->t, router),
-             topo_bid(&ts->t, router), ts->t.ah);
+    snprintf(buf, len, "// doar router=%d,%d wired_bits=%d", topo_gid(&ts->t, router), topo_bid(&ts->t, router),
+             ts->t.ah);
 }
 
 static int mkdir_p(const char *path) {
@@ -60,10 +60,13 @@ static void wired_hex(const table_set *ts, const gport_bitmap *w, char *buf) {
     buf[digits] = '\0';
 }
 
-static int write_table(const table_set *ts, const char *path, int router, int port, table_id tab,
-                       const uint64_t *rows, char err[DOAR_ERRLEN]) {
+static int write_table(const table_set *ts, const char *path, int router, int port, table_id tab, const uint64_t *rows,
+                       char err[DOAR_ERRLEN]) {
     FILE *f = fopen(path, "w");
-    if (!f) { snprintf(err, DOAR_ERRLEN, "%s: cannot create: %s", path, strerror(errno)); return -1; }
+    if (!f) {
+        snprintf(err, DOAR_ERRLEN, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
     char hdr[160];
     header_line(ts, router, port, tab, hdr, sizeof hdr);
     fprintf(f, "%s\n", hdr);
@@ -76,46 +79,67 @@ static int write_table(const table_set *ts, const char *path, int router, int po
         }
         fprintf(f, "%0*llx\n", digits, (unsigned long long)rows[row]);
     }
-    if (fclose(f)) { snprintf(err, DOAR_ERRLEN, "%s: write failed", path); return -1; }
+    if (fclose(f)) {
+        snprintf(err, DOAR_ERRLEN, "%s: write failed", path);
+        return -1;
+    }
     return 0;
 }
 
 int tables_write_images(const table_set *ts, const char *dir, const uint8_t *select, char err[DOAR_ERRLEN]) {
     const topo *t = &ts->t;
-    if (mkdir_p(dir)) { snprintf(err, DOAR_ERRLEN, "%s: cannot create directory: %s", dir, strerror(errno)); return -1; }
+    if (mkdir_p(dir)) {
+        snprintf(err, DOAR_ERRLEN, "%s: cannot create directory: %s", dir, strerror(errno));
+        return -1;
+    }
     char path[4096];
     snprintf(path, sizeof path, "%s/manifest.txt", dir);
     FILE *m = fopen(path, "w");
-    if (!m) { snprintf(err, DOAR_ERRLEN, "%s: cannot create: %s", path, strerror(errno)); return -1; }
+    if (!m) {
+        snprintf(err, DOAR_ERRLEN, "%s: cannot create: %s", path, strerror(errno));
+        return -1;
+    }
     int nr = 0;
     for (int r = 0; r < t->n_routers; r++)
         if ((!select || select[r]) && ts->present[r]) nr++;
     fprintf(m, "# doar routing-table images; layout in docs/architecture.md (\"Table images\")\n");
     fprintf(m, "format=%s\nconfig=%s\ndfly=%d,%d,%d,%d\nk=%d\nzones=%d,%d,%d\nnm_slots=%d\nc_ways=%d\nrouters=%d\n",
-            TABLES_IMAGE_FORMAT, t->name, t->p, t->a, t->h, t->g, t->k, ts->nz, ts->bz, ts->gz,
-            ts->prm.nm_slots, ts->prm.c_ways, nr);
+            TABLES_IMAGE_FORMAT, t->name, t->p, t->a, t->h, t->g, t->k, ts->nz, ts->bz, ts->gz, ts->prm.nm_slots,
+            ts->prm.c_ways, nr);
     for (int r = 0; r < t->n_routers; r++)
         if ((!select || select[r]) && ts->present[r]) {
             char rd[32];
             router_dir(ts, r, rd, sizeof rd);
             fprintf(m, "router=%d,%d dir=%s\n", topo_gid(t, r), topo_bid(t, r), rd);
         }
-    if (fclose(m)) { snprintf(err, DOAR_ERRLEN, "%s: write failed", path); return -1; }
+    if (fclose(m)) {
+        snprintf(err, DOAR_ERRLEN, "%s: write failed", path);
+        return -1;
+    }
 
     for (int r = 0; r < t->n_routers; r++) {
         if ((select && !select[r]) || !ts->present[r]) continue;
         char rd[32];
         router_dir(ts, r, rd, sizeof rd);
         snprintf(path, sizeof path, "%s/%s", dir, rd);
-        if (mkdir_p(path)) { snprintf(err, DOAR_ERRLEN, "%s: cannot create directory: %s", path, strerror(errno)); return -1; }
+        if (mkdir_p(path)) {
+            snprintf(err, DOAR_ERRLEN, "%s: cannot create directory: %s", path, strerror(errno));
+            return -1;
+        }
         snprintf(path, sizeof path, "%s/%s/router.hex", dir, rd);
         FILE *f = fopen(path, "w");
-        if (!f) { snprintf(err, DOAR_ERRLEN, "%s: cannot create: %s", path, strerror(errno)); return -1; }
+        if (!f) {
+            snprintf(err, DOAR_ERRLEN, "%s: cannot create: %s", path, strerror(errno));
+            return -1;
+        }
         char hdr[160], hex[DOAR_MAX_GROUP_PORTS / 4 + 1];
         router_header(ts, r, hdr, sizeof hdr);
         wired_hex(ts, &ts->rcfg[r].wired, hex);
         fprintf(f, "%s\n%s\n", hdr, hex);
-        if (fclose(f)) { snprintf(err, DOAR_ERRLEN, "%s: write failed", path); return -1; }
+        if (fclose(f)) {
+            snprintf(err, DOAR_ERRLEN, "%s: write failed", path);
+            return -1;
+        }
         for (int port = 0; port < t->k; port++) {
             const port_tables *pt = tables_port(ts, r, port);
             const uint64_t *rows[3] = {pt->a, pt->b, pt->c};
@@ -135,8 +159,10 @@ static int read_line(FILE *f, char *buf, size_t len, int *lineno) {
     if (!fgets(buf, (int)len, f)) return 0;
     (*lineno)++;
     size_t n = strlen(buf);
-    if (n && buf[n - 1] == '\n') buf[--n] = '\0';
-    else if (!feof(f)) return -1;
+    if (n && buf[n - 1] == '\n')
+        buf[--n] = '\0';
+    else if (!feof(f))
+        return -1;
     if (n && buf[n - 1] == '\r') buf[--n] = '\0';
     return 1;
 }
@@ -146,8 +172,10 @@ static int parse_hex(const char *s, int digits, uint64_t *out) {
     int n = 0;
     for (; s[n]; n++) {
         char ch = s[n];
-        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-              : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+        int d = ch >= '0' && ch <= '9'   ? ch - '0'
+                : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                         : -1;
         if (d < 0) return -1;
         v = (v << 4) | (uint64_t)d;
     }
@@ -160,9 +188,13 @@ static int parse_hex(const char *s, int digits, uint64_t *out) {
  * it is, not reported as a header mismatch. */
 static FILE *open_image(const char *path, char err[DOAR_ERRLEN]) {
     struct stat st;
-    if (stat(path, &st)) { snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
+    if (stat(path, &st)) {
+        snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, DOAR_ERRLEN, "%s: not a regular file (%s)", path, S_ISDIR(st.st_mode) ? "a directory" : "a device or pipe");
+        snprintf(err, DOAR_ERRLEN, "%s: not a regular file (%s)", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : "a device or pipe");
         return NULL;
     }
     FILE *f = fopen(path, "r");
@@ -184,7 +216,10 @@ static int load_table(table_set *ts, const char *path, int router, int port, tab
         return -1;
     }
     while ((rc = read_line(f, line, sizeof line, &lineno)) != 0) {
-        if (rc < 0) { snprintf(err, DOAR_ERRLEN, "%s:%d: line too long", path, lineno); goto fail; }
+        if (rc < 0) {
+            snprintf(err, DOAR_ERRLEN, "%s:%d: line too long", path, lineno);
+            goto fail;
+        }
         if (line[0] == '\0' || (line[0] == '/' && line[1] == '/')) continue;
         if (n >= depth) {
             snprintf(err, DOAR_ERRLEN, "%s:%d: more than %d entries", path, lineno, depth);
@@ -192,7 +227,10 @@ static int load_table(table_set *ts, const char *path, int router, int port, tab
         }
         uint64_t v;
         int pr = parse_hex(line, digits, &v);
-        if (pr == -1) { snprintf(err, DOAR_ERRLEN, "%s:%d: not a hex word: \"%.40s\"", path, lineno, line); goto fail; }
+        if (pr == -1) {
+            snprintf(err, DOAR_ERRLEN, "%s:%d: not a hex word: \"%.40s\"", path, lineno, line);
+            goto fail;
+        }
         if (pr == -2) {
             snprintf(err, DOAR_ERRLEN, "%s:%d: expected %d hex digits, found %zu", path, lineno, digits, strlen(line));
             goto fail;
@@ -229,13 +267,18 @@ static int load_router_cfg(table_set *ts, const char *path, int router, char err
     }
     rc = read_line(f, line, sizeof line, &lineno);
     fclose(f);
-    if (rc <= 0) { snprintf(err, DOAR_ERRLEN, "%s: truncated: no wired-port mask", path); return -1; }
+    if (rc <= 0) {
+        snprintf(err, DOAR_ERRLEN, "%s: truncated: no wired-port mask", path);
+        return -1;
+    }
     gport_bitmap w;
     topo_wired(&ts->t, topo_gid(&ts->t, router), &w);
     wired_hex(ts, &w, expect_hex);
-    for (char *p = line; *p; p++) if (*p >= 'A' && *p <= 'F') *p = (char)(*p - 'A' + 'a');
+    for (char *p = line; *p; p++)
+        if (*p >= 'A' && *p <= 'F') *p = (char)(*p - 'A' + 'a');
     if (strlen(line) != strlen(expect_hex)) {
-        snprintf(err, DOAR_ERRLEN, "%s:%d: expected %zu hex digits, found %zu", path, lineno, strlen(expect_hex), strlen(line));
+        snprintf(err, DOAR_ERRLEN, "%s:%d: expected %zu hex digits, found %zu", path, lineno, strlen(expect_hex),
+                 strlen(line));
         return -1;
     }
     if (strcmp(line, expect_hex) != 0) {
@@ -301,7 +344,10 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
     memset(ts, 0, sizeof *ts);
     snprintf(path, sizeof path, "%s/manifest.txt", dir);
     FILE *m = fopen(path, "r");
-    if (!m) { snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno)); return -1; }
+    if (!m) {
+        snprintf(err, DOAR_ERRLEN, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
     int lineno = 0, rc, have_dfly = 0, routers_declared = -1, routers_seen = 0, k = -1;
     int zones[3] = {-1, -1, -1};
     char config[32] = "", format[64] = "";
@@ -313,10 +359,16 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
     topo t;
     int ready = 0;
     while ((rc = read_line(m, line, sizeof line, &lineno)) != 0) {
-        if (rc < 0) { snprintf(err, DOAR_ERRLEN, "%s:%d: line too long", path, lineno); goto fail; }
+        if (rc < 0) {
+            snprintf(err, DOAR_ERRLEN, "%s:%d: line too long", path, lineno);
+            goto fail;
+        }
         if (line[0] == '#' || line[0] == '\0') continue;
         char *eq = strchr(line, '=');
-        if (!eq) { snprintf(err, DOAR_ERRLEN, "%s:%d: expected key=value", path, lineno); goto fail; }
+        if (!eq) {
+            snprintf(err, DOAR_ERRLEN, "%s:%d: expected key=value", path, lineno);
+            goto fail;
+        }
         *eq = '\0';
         const char *key = line, *val = eq + 1;
         if (!ready && strcmp(key, "router") == 0) {
@@ -332,7 +384,8 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
                 snprintf(err, DOAR_ERRLEN, "%s:%d: %s= given twice", path, lineno, key);
                 goto fail;
             }
-        if (strcmp(key, "format") == 0) snprintf(format, sizeof format, "%s", val);
+        if (strcmp(key, "format") == 0)
+            snprintf(format, sizeof format, "%s", val);
         else if (strcmp(key, "config") == 0) {
             if (!*val || strlen(val) >= sizeof config) {
                 snprintf(err, DOAR_ERRLEN, "%s:%d: config: expected a configuration name", path, lineno);
@@ -341,7 +394,10 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
             snprintf(config, sizeof config, "%s", val);
         } else if (strcmp(key, "dfly") == 0) {
             char why[DOAR_ERRLEN];
-            if (topo_parse_dfly(&t, val, why)) { snprintf(err, DOAR_ERRLEN, "%s:%d: %s", path, lineno, why); goto fail; }
+            if (topo_parse_dfly(&t, val, why)) {
+                snprintf(err, DOAR_ERRLEN, "%s:%d: %s", path, lineno, why);
+                goto fail;
+            }
             have_dfly = 1;
         } else if (strcmp(key, "k") == 0) {
             if (manifest_int(val, 1, DOAR_MAX_RADIX, &k)) {
@@ -370,13 +426,28 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
                 snprintf(err, DOAR_ERRLEN, "%s: format '%s' is not %s", path, format, TABLES_IMAGE_FORMAT);
                 goto fail;
             }
-            if (!have_dfly) { snprintf(err, DOAR_ERRLEN, "%s: missing dfly=", path); goto fail; }
-            if (!config[0]) { snprintf(err, DOAR_ERRLEN, "%s: missing config=", path); goto fail; }
-            if (k < 0) { snprintf(err, DOAR_ERRLEN, "%s: missing k=", path); goto fail; }
+            if (!have_dfly) {
+                snprintf(err, DOAR_ERRLEN, "%s: missing dfly=", path);
+                goto fail;
+            }
+            if (!config[0]) {
+                snprintf(err, DOAR_ERRLEN, "%s: missing config=", path);
+                goto fail;
+            }
+            if (k < 0) {
+                snprintf(err, DOAR_ERRLEN, "%s: missing k=", path);
+                goto fail;
+            }
             char cwhy[DOAR_ERRLEN];
-            if (config_matches(config, &t, cwhy)) { snprintf(err, DOAR_ERRLEN, "%s: %s", path, cwhy); goto fail; }
+            if (config_matches(config, &t, cwhy)) {
+                snprintf(err, DOAR_ERRLEN, "%s: %s", path, cwhy);
+                goto fail;
+            }
             snprintf(t.name, sizeof t.name, "%s", config);
-            if (k != t.k) { snprintf(err, DOAR_ERRLEN, "%s: k=%d but dfly gives k=%d", path, k, t.k); goto fail; }
+            if (k != t.k) {
+                snprintf(err, DOAR_ERRLEN, "%s: k=%d but dfly gives k=%d", path, k, t.k);
+                goto fail;
+            }
             if (zones[0] != t.p || zones[1] != t.a || zones[2] != t.g) {
                 snprintf(err, DOAR_ERRLEN, "%s: zones=%d,%d,%d but dfly gives %d,%d,%d", path, zones[0], zones[1],
                          zones[2], t.p, t.a, t.g);
@@ -387,7 +458,10 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
                 goto fail;
             }
             char why[DOAR_ERRLEN];
-            if (tables_init(ts, &t, &prm, why)) { snprintf(err, DOAR_ERRLEN, "%s: %s", path, why); goto fail; }
+            if (tables_init(ts, &t, &prm, why)) {
+                snprintf(err, DOAR_ERRLEN, "%s: %s", path, why);
+                goto fail;
+            }
             ready = 1;
         } else if (strcmp(key, "router") == 0) {
             int gid = -1, bid = -1, gb[2];
@@ -414,13 +488,19 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
                 snprintf(err, DOAR_ERRLEN, "%s:%d: router %d,%d must be in dir %s", path, lineno, gid, bid, want);
                 goto fail;
             }
-            if (ts->present[r]) { snprintf(err, DOAR_ERRLEN, "%s:%d: router %d,%d listed twice", path, lineno, gid, bid); goto fail; }
+            if (ts->present[r]) {
+                snprintf(err, DOAR_ERRLEN, "%s:%d: router %d,%d listed twice", path, lineno, gid, bid);
+                goto fail;
+            }
             snprintf(path, sizeof path, "%s/%s/router.hex", dir, rdir);
             if (load_router_cfg(ts, path, r, err)) goto fail_nopath;
             int first_ix = ts->pool_n;
             for (int port = 0; port < t.k; port++) {
                 int ix = tables_pool_new(ts);
-                if (ix < 0) { snprintf(err, DOAR_ERRLEN, "out of memory loading %s", dir); goto fail_nopath; }
+                if (ix < 0) {
+                    snprintf(err, DOAR_ERRLEN, "out of memory loading %s", dir);
+                    goto fail_nopath;
+                }
                 port_tables *pt = &ts->pool[ix];
                 uint64_t *rows[3] = {pt->a, pt->b, pt->c};
                 for (int tab = 0; tab < 3; tab++) {
@@ -431,7 +511,9 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
                 ts->port_ix[r * t.k + port] = ix;
                 for (int j = first_ix; j < ix; j++)
                     if (same_tables(ts, &ts->pool[j], pt)) {
-                        free(pt->a); free(pt->b); free(pt->c);
+                        free(pt->a);
+                        free(pt->b);
+                        free(pt->c);
                         ts->pool_n--;
                         ts->port_ix[r * t.k + port] = j;
                         break;
@@ -447,9 +529,14 @@ int tables_load_images(table_set *ts, const char *dir, char err[DOAR_ERRLEN]) {
         }
     }
     fclose(m);
-    if (!ready) { snprintf(err, DOAR_ERRLEN, "%s: truncated: no routers= line", path); tables_free(ts); return -1; }
+    if (!ready) {
+        snprintf(err, DOAR_ERRLEN, "%s: truncated: no routers= line", path);
+        tables_free(ts);
+        return -1;
+    }
     if (routers_seen != routers_declared) {
-        snprintf(err, DOAR_ERRLEN, "%s: truncated: routers=%d but %d router lines", path, routers_declared, routers_seen);
+        snprintf(err, DOAR_ERRLEN, "%s: truncated: routers=%d but %d router lines", path, routers_declared,
+                 routers_seen);
         tables_free(ts);
         return -1;
     }

@@ -6,16 +6,19 @@
 
 /* The named configurations, defined here once: the tool, its help, and the Makefile
  * (build/configs.mk, written by `doar configs --make`) all read this list. */
-#define TOPO_NAMED_CONFIGS(X)  \
-    X(tiny, 1, 2, 1, 3)        \
-    X(small, 2, 4, 2, 9)       \
-    X(fig8, 2, 4, 2, 8)        \
-    X(mid, 4, 8, 4, 33)        \
-    X(paper, 6, 12, 6, 73)     \
+#define TOPO_NAMED_CONFIGS(X)                                                                                          \
+    X(tiny, 1, 2, 1, 3)                                                                                                \
+    X(small, 2, 4, 2, 9)                                                                                               \
+    X(fig8, 2, 4, 2, 8)                                                                                                \
+    X(mid, 4, 8, 4, 33)                                                                                                \
+    X(paper, 6, 12, 6, 73)                                                                                             \
     X(tianhe, 16, 32, 16, 513)
 
 #define NAMED_ENTRY(n, p_, a_, h_, g_) {#n, p_, a_, h_, g_},
-static const struct { const char *name; int p, a, h, g; } named_configs[] = {TOPO_NAMED_CONFIGS(NAMED_ENTRY)};
+static const struct {
+    const char *name;
+    int p, a, h, g;
+} named_configs[] = {TOPO_NAMED_CONFIGS(NAMED_ENTRY)};
 
 /* " tiny small ...": a string literal, its leading space skipped */
 #define NAMED_WORD(n, p_, a_, h_, g_) " " #n
@@ -52,15 +55,18 @@ int topo_init(topo *t, int p, int a, int h, int g, const char *name, char err[DO
     }
     long k = (long)p + (a - 1) + h;
     if (k > DOAR_MAX_RADIX) {
-        snprintf(err, DOAR_ERRLEN, "dfly(%d,%d,%d,%d): radix k = p+(a-1)+h = %ld exceeds %d",
-                 p, a, h, g, k, DOAR_MAX_RADIX);
+        snprintf(err, DOAR_ERRLEN, "dfly(%d,%d,%d,%d): radix k = p+(a-1)+h = %ld exceeds %d", p, a, h, g, k,
+                 DOAR_MAX_RADIX);
         return -1;
     }
     if ((long)g > (long)a * h + 1) {
         snprintf(err, DOAR_ERRLEN, "dfly(%d,%d,%d,%d): g = %d exceeds a*h+1 = %d", p, a, h, g, g, a * h + 1);
         return -1;
     }
-    t->p = p; t->a = a; t->h = h; t->g = g;
+    t->p = p;
+    t->a = a;
+    t->h = h;
+    t->g = g;
     t->k = (int)k;
     t->ah = a * h;
     t->n_routers = a * g;
@@ -74,8 +80,7 @@ int topo_init(topo *t, int p, int a, int h, int g, const char *name, char err[DO
 int topo_named(topo *t, const char *name, char err[DOAR_ERRLEN]) {
     for (int i = 0; i < topo_named_count(); i++)
         if (strcmp(named_configs[i].name, name) == 0) return topo_named_at(t, i, err);
-    snprintf(err, DOAR_ERRLEN, "unknown configuration '%s' (known: %s, or --dfly p,a,h,g)", name,
-             topo_named_list());
+    snprintf(err, DOAR_ERRLEN, "unknown configuration '%s' (known: %s, or --dfly p,a,h,g)", name, topo_named_list());
     return -1;
 }
 
@@ -106,18 +111,24 @@ bad:
 
 int topo_gport_target(const topo *t, int gid, int j) {
     int dst;
-    if (gid == t->ah) dst = j;           /* group a*h: port j leads to group j */
-    else if (j == gid) dst = t->ah;      /* own-id port leads to group a*h */
-    else dst = j;
+    if (gid == t->ah)
+        dst = j; /* group a*h: port j leads to group j */
+    else if (j == gid)
+        dst = t->ah; /* own-id port leads to group a*h */
+    else
+        dst = j;
     return dst < t->g ? dst : -1;
 }
 
 int topo_gport_to_group(const topo *t, int gid, int dst) {
     if (dst == gid || dst < 0 || dst >= t->g) return -1;
     int j;
-    if (gid == t->ah) j = dst;
-    else if (dst == t->ah) j = gid;
-    else j = dst;
+    if (gid == t->ah)
+        j = dst;
+    else if (dst == t->ah)
+        j = gid;
+    else
+        j = dst;
     return j;
 }
 
@@ -130,26 +141,31 @@ void topo_wired(const topo *t, int gid, gport_bitmap *out) {
 int topo_peer(const topo *t, int router, int port, int *peer_router, int *peer_port) {
     int gid = topo_gid(t, router), bid = topo_bid(t, router);
     switch (topo_port_class(t, port)) {
-    case PORT_TERMINAL:
-        *peer_router = -1;
-        *peer_port = router * t->p + port;
-        return 0;
-    case PORT_LOCAL: {
-        int nb = topo_local_peer(t, bid, port);
-        *peer_router = topo_router(t, gid, nb);
-        *peer_port = topo_local_port(t, nb, bid);
-        return 0;
-    }
-    case PORT_GLOBAL: default: {
-        int j = topo_group_port(t, bid, port);
-        int dst = topo_gport_target(t, gid, j);
-        if (dst < 0) { *peer_router = -1; *peer_port = -1; return -1; }
-        /* The far end is the port of group dst that leads back to gid. */
-        int rj = topo_gport_to_group(t, dst, gid);
-        *peer_router = topo_router(t, dst, rj / t->h);
-        *peer_port = topo_global_port(t, rj);
-        return 0;
-    }
+        case PORT_TERMINAL:
+            *peer_router = -1;
+            *peer_port = router * t->p + port;
+            return 0;
+        case PORT_LOCAL: {
+            int nb = topo_local_peer(t, bid, port);
+            *peer_router = topo_router(t, gid, nb);
+            *peer_port = topo_local_port(t, nb, bid);
+            return 0;
+        }
+        case PORT_GLOBAL:
+        default: {
+            int j = topo_group_port(t, bid, port);
+            int dst = topo_gport_target(t, gid, j);
+            if (dst < 0) {
+                *peer_router = -1;
+                *peer_port = -1;
+                return -1;
+            }
+            /* The far end is the port of group dst that leads back to gid. */
+            int rj = topo_gport_to_group(t, dst, gid);
+            *peer_router = topo_router(t, dst, rj / t->h);
+            *peer_port = topo_global_port(t, rj);
+            return 0;
+        }
     }
 }
 

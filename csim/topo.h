@@ -30,25 +30,27 @@
 extern "C" {
 #endif
 
-#define DOAR_MAX_RADIX 64          /* LP bitmaps are one 64-bit word (seed 001 sec. 3.2) */
-#define DOAR_MAX_GROUP_PORTS 1024  /* a*h with a + h <= 64 */
+#define DOAR_MAX_RADIX 64         /* LP bitmaps are one 64-bit word (seed 001 sec. 3.2) */
+#define DOAR_MAX_GROUP_PORTS 1024 /* a*h with a + h <= 64 */
 #define DOAR_GBM_WORDS (DOAR_MAX_GROUP_PORTS / 64)
 #define DOAR_ERRLEN 256
 
 typedef enum { PORT_TERMINAL = 0, PORT_LOCAL = 1, PORT_GLOBAL = 2 } port_class;
 
 /* An a*h-bit group-level global port bitmap (the paper's 512-bit request vectors). */
-typedef struct { uint64_t w[DOAR_GBM_WORDS]; } gport_bitmap;
+typedef struct {
+    uint64_t w[DOAR_GBM_WORDS];
+} gport_bitmap;
 
 typedef struct {
-    int p, a, h, g;      /* dfly(p,a,h,g) */
-    int k;               /* router radix p + (a-1) + h */
-    int ah;              /* group-level global ports per group */
-    int n_routers;       /* a * g */
-    int n_nodes;         /* a * p * g */
-    int first_local;     /* = p */
-    int first_global;    /* = p + a - 1 */
-    char name[32];       /* named configuration, or "custom" */
+    int p, a, h, g;   /* dfly(p,a,h,g) */
+    int k;            /* router radix p + (a-1) + h */
+    int ah;           /* group-level global ports per group */
+    int n_routers;    /* a * g */
+    int n_nodes;      /* a * p * g */
+    int first_local;  /* = p */
+    int first_global; /* = p + a - 1 */
+    char name[32];    /* named configuration, or "custom" */
 } topo;
 
 /* Global router id of <gid,bid>. */
@@ -72,13 +74,9 @@ static inline int topo_local_peer(const topo *t, int from, int port) {
     return j < from ? j : j + 1;
 }
 /* Group-level global port index of router-level global port `port` of router bid `bid`. */
-static inline int topo_group_port(const topo *t, int bid, int port) {
-    return bid * t->h + (port - t->first_global);
-}
+static inline int topo_group_port(const topo *t, int bid, int port) { return bid * t->h + (port - t->first_global); }
 /* Router-level port number of group-level global port j (on router j / h). */
-static inline int topo_global_port(const topo *t, int j) {
-    return t->first_global + j % t->h;
-}
+static inline int topo_global_port(const topo *t, int j) { return t->first_global + j % t->h; }
 
 /* Bit mask over router ports of every intra-group port / every global port. */
 uint64_t topo_local_mask(const topo *t);
@@ -117,20 +115,22 @@ void topo_wired(const topo *t, int gid, gport_bitmap *out);
 int topo_peer(const topo *t, int router, int port, int *peer_router, int *peer_port);
 
 /* Node id of <gid,bid,nid> and back. */
-static inline int topo_node(const topo *t, int gid, int bid, int nid) {
-    return (gid * t->a + bid) * t->p + nid;
-}
+static inline int topo_node(const topo *t, int gid, int bid, int nid) { return (gid * t->a + bid) * t->p + nid; }
 
 /* Number of intra-group and wired global (bidirectional) links. */
 long topo_local_links(const topo *t);
 long topo_global_links(const topo *t);
 
 /* gport_bitmap helpers */
-static inline void gbm_clear(gport_bitmap *b) { for (int i = 0; i < DOAR_GBM_WORDS; i++) b->w[i] = 0; }
+static inline void gbm_clear(gport_bitmap *b) {
+    for (int i = 0; i < DOAR_GBM_WORDS; i++) b->w[i] = 0;
+}
 static inline void gbm_set(gport_bitmap *b, int j) { b->w[j >> 6] |= (uint64_t)1 << (j & 63); }
 static inline int gbm_test(const gport_bitmap *b, int j) { return (int)((b->w[j >> 6] >> (j & 63)) & 1); }
 static inline int gbm_empty(const gport_bitmap *b) {
-    uint64_t x = 0; for (int i = 0; i < DOAR_GBM_WORDS; i++) x |= b->w[i]; return x == 0;
+    uint64_t x = 0;
+    for (int i = 0; i < DOAR_GBM_WORDS; i++) x |= b->w[i];
+    return x == 0;
 }
 int gbm_count(const gport_bitmap *b);
 /* Bits [j0, j0 + n) of b |= bits [0, n) of v (1 <= n <= 64, j0 + n <= DOAR_MAX_GROUP_PORTS). */

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PERM_STREAM 0x7270u    /* "rp": the PRNG stream of the permutation */
-#define MIX_STREAM 0x6d78u     /* "mx": which routers / nodes of a mix send the second pattern */
-#define PLACE_STREAM 0x706cu   /* "pl": random placement of ranks on nodes */
+#define PERM_STREAM 0x7270u  /* "rp": the PRNG stream of the permutation */
+#define MIX_STREAM 0x6d78u   /* "mx": which routers / nodes of a mix send the second pattern */
+#define PLACE_STREAM 0x706cu /* "pl": random placement of ranks on nodes */
 #define MAX_SHIFT 1000000
 #define MAX_PERIOD 1000000000L
 #define MAX_NUM_DIGITS 10
@@ -16,19 +16,26 @@
 #define LULESH_W_EDGE 2
 #define LULESH_W_CORNER 1
 
-static const struct { const char *name; traffic_kind kind; int phased; } apps[] = {
-    {"lu", TRAFFIC_LU, 1},         {"fft3d", TRAFFIC_FFT3D, 1}, {"halo3d", TRAFFIC_HALO3D, 0},
-    {"stencil5d", TRAFFIC_STENCIL5D, 0}, {"dl", TRAFFIC_DL, 0},  {"lulesh", TRAFFIC_LULESH, 0},
+static const struct {
+    const char *name;
+    traffic_kind kind;
+    int phased;
+} apps[] = {
+    {"lu", TRAFFIC_LU, 1},         {"fft3d", TRAFFIC_FFT3D, 1},
+    {"halo3d", TRAFFIC_HALO3D, 0}, {"stencil5d", TRAFFIC_STENCIL5D, 0},
+    {"dl", TRAFFIC_DL, 0},         {"lulesh", TRAFFIC_LULESH, 0},
 };
 #define N_APPS (sizeof apps / sizeof apps[0])
 
 /* Dimensions of each application's grid of ranks (dl and lulesh's reduction use rank order). */
 static int app_dims(traffic_kind k) {
     switch (k) {
-    case TRAFFIC_LU: case TRAFFIC_FFT3D: return 2;
-    case TRAFFIC_HALO3D: case TRAFFIC_LULESH: return 3;
-    case TRAFFIC_STENCIL5D: return 5;
-    default: return 1;
+        case TRAFFIC_LU:
+        case TRAFFIC_FFT3D: return 2;
+        case TRAFFIC_HALO3D:
+        case TRAFFIC_LULESH: return 3;
+        case TRAFFIC_STENCIL5D: return 5;
+        default: return 1;
     }
 }
 
@@ -43,8 +50,7 @@ static long parse_digits(const char *s, size_t n, long max) {
     return v <= max ? v : -1;
 }
 
-static int parse_mixed(const char *name, const char *base, const char *args, traffic_spec *out,
-                       char err[DOAR_ERRLEN]) {
+static int parse_mixed(const char *name, const char *base, const char *args, traffic_spec *out, char err[DOAR_ERRLEN]) {
     out->kind = TRAFFIC_MIXED;
     out->mix_nodes = base[0] == 'n';
     out->mix_rp = !strcmp(base + 8, "ur");
@@ -56,9 +62,10 @@ static int parse_mixed(const char *name, const char *base, const char *args, tra
         y = parse_digits(comma + 1, (size_t)(close - comma - 1), PCT);
     }
     if (x < 0 || y < 0) {
-        snprintf(err, DOAR_ERRLEN, "traffic '%s': expected %s(x,y), x = UR%% and y = %s%% of the %s, whole numbers, "
-                 "x + y = 100 (quote the parentheses in a shell)", name, base, out->mix_rp ? "RP" : "ADV",
-                 out->mix_nodes ? "nodes" : "routers");
+        snprintf(err, DOAR_ERRLEN,
+                 "traffic '%s': expected %s(x,y), x = UR%% and y = %s%% of the %s, whole numbers, "
+                 "x + y = 100 (quote the parentheses in a shell)",
+                 name, base, out->mix_rp ? "RP" : "ADV", out->mix_nodes ? "nodes" : "routers");
         return -1;
     }
     if (x + y != PCT) {
@@ -77,7 +84,7 @@ static int parse_app(const char *name, int app, const char *args, traffic_spec *
     out->period = apps[app].phased ? TRAFFIC_DEFAULT_PERIOD : 0;
     if (!args) return 0;
     size_t len = strlen(args);
-    const char *last = args + len - 1;   /* must be the closing ')' */
+    const char *last = args + len - 1; /* must be the closing ')' */
     int have_place = 0, have_period = 0, ok = len >= 2 && *last == ')';
     for (const char *s = args; ok && s < last;) {
         const char *e = s;
@@ -94,12 +101,14 @@ static int parse_app(const char *name, int app, const char *args, traffic_spec *
             out->period = p;
         }
         s = e + 1;
-        if (*e == ',' && s == last) ok = 0;   /* a trailing comma */
+        if (*e == ',' && s == last) ok = 0; /* a trailing comma */
     }
     if (ok) return 0;
     if (apps[app].phased)
-        snprintf(err, DOAR_ERRLEN, "traffic '%s': expected %s or %s(OPT[,OPT]), OPT = random or linear (rank placement) "
-                 "or P, cycles per phase, 1..1000000000", name, apps[app].name, apps[app].name);
+        snprintf(err, DOAR_ERRLEN,
+                 "traffic '%s': expected %s or %s(OPT[,OPT]), OPT = random or linear (rank placement) "
+                 "or P, cycles per phase, 1..1000000000",
+                 name, apps[app].name, apps[app].name);
     else
         snprintf(err, DOAR_ERRLEN, "traffic '%s': expected %s, %s(random) or %s(linear) (rank placement)", name,
                  apps[app].name, apps[app].name, apps[app].name);
@@ -108,8 +117,14 @@ static int parse_app(const char *name, int app, const char *args, traffic_spec *
 
 int traffic_parse(const char *name, const topo *t, traffic_spec *out, char err[DOAR_ERRLEN]) {
     memset(out, 0, sizeof *out);
-    if (!strcmp(name, "ur")) { out->kind = TRAFFIC_UR; return 0; }
-    if (!strcmp(name, "rp")) { out->kind = TRAFFIC_RP; return 0; }
+    if (!strcmp(name, "ur")) {
+        out->kind = TRAFFIC_UR;
+        return 0;
+    }
+    if (!strcmp(name, "rp")) {
+        out->kind = TRAFFIC_RP;
+        return 0;
+    }
     if (!strncmp(name, "adv+", 4)) {
         long i = parse_digits(name + 4, strlen(name + 4), MAX_SHIFT);
         if (i < 1) goto unknown;
@@ -141,28 +156,33 @@ int traffic_parse(const char *name, const topo *t, traffic_spec *out, char err[D
     for (size_t a = 0; a < N_APPS; a++)
         if (!strcmp(base, apps[a].name)) return parse_app(name, (int)a, args, out, err);
 unknown:
-    snprintf(err, DOAR_ERRLEN, "traffic '%s': expected ur, adv+i (i >= 1), rp, r_mixed_ua(x,y), r_mixed_ur(x,y), "
-             "n_mixed_ua(x,y), n_mixed_ur(x,y), lu, fft3d, halo3d, stencil5d, dl or lulesh", name);
+    snprintf(err, DOAR_ERRLEN,
+             "traffic '%s': expected ur, adv+i (i >= 1), rp, r_mixed_ua(x,y), r_mixed_ur(x,y), "
+             "n_mixed_ua(x,y), n_mixed_ur(x,y), lu, fft3d, halo3d, stencil5d, dl or lulesh",
+             name);
     return -1;
 }
 
 void traffic_name(const traffic_spec *s, char *buf, size_t len) {
     switch (s->kind) {
-    case TRAFFIC_UR: snprintf(buf, len, "ur"); return;
-    case TRAFFIC_RP: snprintf(buf, len, "rp"); return;
-    case TRAFFIC_ADV: snprintf(buf, len, "adv+%d", s->shift); return;
-    case TRAFFIC_MIXED:
-        snprintf(buf, len, "%c_mixed_%s(%d,%d)", s->mix_nodes ? 'n' : 'r', s->mix_rp ? "ur" : "ua", s->ur_pct,
-                 s->mix_pct);
-        return;
-    default: break;
+        case TRAFFIC_UR: snprintf(buf, len, "ur"); return;
+        case TRAFFIC_RP: snprintf(buf, len, "rp"); return;
+        case TRAFFIC_ADV: snprintf(buf, len, "adv+%d", s->shift); return;
+        case TRAFFIC_MIXED:
+            snprintf(buf, len, "%c_mixed_%s(%d,%d)", s->mix_nodes ? 'n' : 'r', s->mix_rp ? "ur" : "ua", s->ur_pct,
+                     s->mix_pct);
+            return;
+        default: break;
     }
     for (size_t a = 0; a < N_APPS; a++) {
         if (apps[a].kind != s->kind) continue;
         int show_period = apps[a].phased && s->period > 0 && s->period != TRAFFIC_DEFAULT_PERIOD;
-        if (!s->linear_place && !show_period) snprintf(buf, len, "%s", apps[a].name);
-        else if (!show_period) snprintf(buf, len, "%s(linear)", apps[a].name);
-        else snprintf(buf, len, "%s(%s%ld)", apps[a].name, s->linear_place ? "linear," : "", s->period);
+        if (!s->linear_place && !show_period)
+            snprintf(buf, len, "%s", apps[a].name);
+        else if (!show_period)
+            snprintf(buf, len, "%s(linear)", apps[a].name);
+        else
+            snprintf(buf, len, "%s(%s%ld)", apps[a].name, s->linear_place ? "linear," : "", s->period);
         return;
     }
     snprintf(buf, len, "?");
@@ -170,7 +190,11 @@ void traffic_name(const traffic_spec *s, char *buf, size_t len) {
 
 /* ---- the grid of ranks ---- */
 
-typedef struct { int cur[TRAFFIC_MAX_DIMS], best[TRAFFIC_MAX_DIMS]; long best_sum; int d; } grid_search;
+typedef struct {
+    int cur[TRAFFIC_MAX_DIMS], best[TRAFFIC_MAX_DIMS];
+    long best_sum;
+    int d;
+} grid_search;
 
 /* True when f^k >= m (k factors of at most f can multiply to m). */
 static int reaches(long f, int k, long m) {
@@ -214,7 +238,7 @@ void traffic_grid(int n, int d, int dims[TRAFFIC_MAX_DIMS]) {
 
 /* ---- init ---- */
 
-static void shuffle(int *v, int n, prng *r) {   /* Fisher-Yates: every order equally likely */
+static void shuffle(int *v, int n, prng *r) { /* Fisher-Yates: every order equally likely */
     for (int i = n - 1; i > 0; i--) {
         int j = (int)prng_below(r, (uint32_t)(i + 1));
         int x = v[i];
@@ -248,7 +272,10 @@ static int init_mix(traffic *tr, uint64_t run_seed) {
     int chosen = (int)(((long)tr->spec.mix_pct * units + PCT / 2) / PCT);
     int *order = malloc((size_t)units * sizeof *order);
     tr->mix_other = calloc((size_t)t->n_nodes, 1);
-    if (!order || !tr->mix_other) { free(order); return -1; }
+    if (!order || !tr->mix_other) {
+        free(order);
+        return -1;
+    }
     for (int i = 0; i < units; i++) order[i] = i;
     prng r;
     prng_seed(&r, run_seed, MIX_STREAM, 0);
@@ -285,9 +312,12 @@ int traffic_init(traffic *tr, const topo *t, const traffic_spec *s, uint64_t run
         return -1;
     }
     int rc = 0;
-    if (s->kind == TRAFFIC_RP) rc = init_perm(tr, run_seed);
-    else if (s->kind == TRAFFIC_MIXED) rc = init_mix(tr, run_seed);
-    else if (s->kind >= TRAFFIC_LU) rc = init_app(tr, run_seed);
+    if (s->kind == TRAFFIC_RP)
+        rc = init_perm(tr, run_seed);
+    else if (s->kind == TRAFFIC_MIXED)
+        rc = init_mix(tr, run_seed);
+    else if (s->kind >= TRAFFIC_LU)
+        rc = init_app(tr, run_seed);
     if (rc) {
         traffic_free(tr);
         snprintf(err, DOAR_ERRLEN, "out of memory");
@@ -309,7 +339,7 @@ void traffic_free(traffic *tr) {
 
 static int ur_dest(const topo *t, int src, prng *r) {
     int d = (int)prng_below(r, (uint32_t)(t->n_nodes - 1));
-    return d >= src ? d + 1 : d;   /* skip src: uniform over the others */
+    return d >= src ? d + 1 : d; /* skip src: uniform over the others */
 }
 
 static int adv_dest(const topo *t, int src, int shift, prng *r) {
@@ -398,7 +428,10 @@ static int lulesh_dest(const traffic *tr, int rank, prng *r) {
                 inside &= c[i] + off[i] >= 0 && c[i] + off[i] < tr->dims[i];
             }
             if (!nz || !inside) continue;
-            if (!pass) { total += weight_by_nonzero[nz]; continue; }
+            if (!pass) {
+                total += weight_by_nonzero[nz];
+                continue;
+            }
             target -= weight_by_nonzero[nz];
             if (target < 0) {
                 int cc[TRAFFIC_MAX_DIMS];
@@ -408,33 +441,29 @@ static int lulesh_dest(const traffic *tr, int rank, prng *r) {
             }
         }
     }
-    return (rank + 1) % n;   /* not reached: total > 0 whenever n >= 2 */
+    return (rank + 1) % n; /* not reached: total > 0 whenever n >= 2 */
 }
 
 int traffic_dest(const traffic *tr, int src, prng *node_rng, long cycle) {
     const topo *t = &tr->t;
     const traffic_spec *s = &tr->spec;
     switch (s->kind) {
-    case TRAFFIC_RP:
-        return tr->perm[src];
-    case TRAFFIC_ADV:
-        return adv_dest(t, src, s->shift, node_rng);
-    case TRAFFIC_MIXED:
-        if (!tr->mix_other[src]) return ur_dest(t, src, node_rng);
-        return s->mix_rp ? tr->perm[src] : adv_dest(t, src, 1, node_rng);
-    case TRAFFIC_UR:
-        return ur_dest(t, src, node_rng);
-    default:
-        break;
+        case TRAFFIC_RP: return tr->perm[src];
+        case TRAFFIC_ADV: return adv_dest(t, src, s->shift, node_rng);
+        case TRAFFIC_MIXED:
+            if (!tr->mix_other[src]) return ur_dest(t, src, node_rng);
+            return s->mix_rp ? tr->perm[src] : adv_dest(t, src, 1, node_rng);
+        case TRAFFIC_UR: return ur_dest(t, src, node_rng);
+        default: break;
     }
     int rank = tr->rank_of[src], to;
     long phase = cycle / (s->period > 0 ? s->period : TRAFFIC_DEFAULT_PERIOD);
     switch (s->kind) {
-    case TRAFFIC_LU: to = lu_dest(tr, rank, phase, node_rng); break;
-    case TRAFFIC_FFT3D: to = fft_dest(tr, rank, phase, node_rng); break;
-    case TRAFFIC_DL: to = (rank + 1) % t->n_nodes; break;
-    case TRAFFIC_LULESH: to = lulesh_dest(tr, rank, node_rng); break;
-    default: to = face_dest(tr, rank, node_rng); break;   /* halo3d, stencil5d */
+        case TRAFFIC_LU: to = lu_dest(tr, rank, phase, node_rng); break;
+        case TRAFFIC_FFT3D: to = fft_dest(tr, rank, phase, node_rng); break;
+        case TRAFFIC_DL: to = (rank + 1) % t->n_nodes; break;
+        case TRAFFIC_LULESH: to = lulesh_dest(tr, rank, node_rng); break;
+        default: to = face_dest(tr, rank, node_rng); break; /* halo3d, stencil5d */
     }
     return tr->node_of[to];
 }

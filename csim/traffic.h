@@ -41,10 +41,12 @@ extern "C" {
 #endif
 
 /* splitmix64 (Steele, Lea, Flood 2014): 64-bit state, one add and a mixing function per draw. */
-typedef struct { uint64_t s; } prng;
+typedef struct {
+    uint64_t s;
+} prng;
 
 #define PRNG_GOLDEN 0x9E3779B97F4A7C15ull
-#define PRNG_UNIT_BITS 53   /* a double's mantissa: uniform draws in [0,1) */
+#define PRNG_UNIT_BITS 53 /* a double's mantissa: uniform draws in [0,1) */
 
 static inline uint64_t prng_mix(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -71,35 +73,42 @@ static inline int prng_chance(prng *r, uint64_t threshold) {
 }
 
 typedef enum {
-    TRAFFIC_UR = 0, TRAFFIC_ADV = 1, TRAFFIC_RP = 2,
-    TRAFFIC_MIXED,      /* r_/n_mixed_ua/ur */
-    TRAFFIC_LU, TRAFFIC_FFT3D, TRAFFIC_HALO3D, TRAFFIC_STENCIL5D, TRAFFIC_DL, TRAFFIC_LULESH
+    TRAFFIC_UR = 0,
+    TRAFFIC_ADV = 1,
+    TRAFFIC_RP = 2,
+    TRAFFIC_MIXED, /* r_/n_mixed_ua/ur */
+    TRAFFIC_LU,
+    TRAFFIC_FFT3D,
+    TRAFFIC_HALO3D,
+    TRAFFIC_STENCIL5D,
+    TRAFFIC_DL,
+    TRAFFIC_LULESH
 } traffic_kind;
 
 #define TRAFFIC_MAX_DIMS 5
-#define TRAFFIC_DEFAULT_PERIOD 2000   /* lu, fft3d: cycles per phase */
-#define TRAFFIC_LULESH_REDUCE 0.05    /* lulesh: share of packets that are all-reduce steps */
-#define TRAFFIC_NAME_LEN 32           /* every canonical name fits */
+#define TRAFFIC_DEFAULT_PERIOD 2000 /* lu, fft3d: cycles per phase */
+#define TRAFFIC_LULESH_REDUCE 0.05  /* lulesh: share of packets that are all-reduce steps */
+#define TRAFFIC_NAME_LEN 32         /* every canonical name fits */
 
 typedef struct {
     traffic_kind kind;
-    int shift;          /* adv+i: i */
-    int mix_nodes;      /* mixed: 0 = router level (r_), 1 = node level (n_) */
-    int mix_rp;         /* mixed: 0 = UR with ADV+1 (ua), 1 = UR with RP (ur) */
-    int ur_pct, mix_pct;/* mixed: x and y, x + y = 100 */
-    int linear_place;   /* applications: 0 = seeded random placement (default), 1 = rank r on node r */
-    long period;        /* lu, fft3d: cycles per phase (0 in the spec means the default) */
+    int shift;           /* adv+i: i */
+    int mix_nodes;       /* mixed: 0 = router level (r_), 1 = node level (n_) */
+    int mix_rp;          /* mixed: 0 = UR with ADV+1 (ua), 1 = UR with RP (ur) */
+    int ur_pct, mix_pct; /* mixed: x and y, x + y = 100 */
+    int linear_place;    /* applications: 0 = seeded random placement (default), 1 = rank r on node r */
+    long period;         /* lu, fft3d: cycles per phase (0 in the spec means the default) */
 } traffic_spec;
 
 typedef struct {
     topo t;
     traffic_spec spec;
-    int *perm;          /* rp, *_mixed_ur: [n_nodes] destination of every node; NULL otherwise */
-    unsigned char *mix_other; /* mixed: [n_nodes] 1 = the node sends ADV+1 / RP, 0 = UR */
-    int *rank_of;       /* applications: [n_nodes] rank placed on each node */
-    int *node_of;       /* applications: [n_nodes] node of each rank */
-    int ndims;          /* applications: grid of ranks, dims[0] >= dims[1] >= ..., */
-    int dims[TRAFFIC_MAX_DIMS];   /* rank = c0 + dims[0]*(c1 + dims[1]*(c2 + ...)) */
+    int *perm;                  /* rp, *_mixed_ur: [n_nodes] destination of every node; NULL otherwise */
+    unsigned char *mix_other;   /* mixed: [n_nodes] 1 = the node sends ADV+1 / RP, 0 = UR */
+    int *rank_of;               /* applications: [n_nodes] rank placed on each node */
+    int *node_of;               /* applications: [n_nodes] node of each rank */
+    int ndims;                  /* applications: grid of ranks, dims[0] >= dims[1] >= ..., */
+    int dims[TRAFFIC_MAX_DIMS]; /* rank = c0 + dims[0]*(c1 + dims[1]*(c2 + ...)) */
 } traffic;
 
 /* Parses a pattern name (see the contract; docs/network.md). Returns 0, or -1 with a reason. */

@@ -15,7 +15,10 @@ int vcbuf_init(vcbuf *b, int depth, int nvcs, int route_cap) {
     if (!b->fifo) return -1;
     for (int v = 0; v < nvcs; v++) {
         b->route[v] = calloc((size_t)route_cap, sizeof(route_entry));
-        if (!b->route[v]) { vcbuf_free(b); return -1; }
+        if (!b->route[v]) {
+            vcbuf_free(b);
+            return -1;
+        }
         b->rcap[v] = (uint16_t)route_cap;
     }
     return 0;
@@ -40,8 +43,7 @@ static void grow_routes(vcbuf *b, int vc) {
         fprintf(stderr, "doar: out of memory growing a route FIFO to %d entries\n", ncap);
         abort();
     }
-    for (int j = 0, at = b->rhead[vc]; j < b->rcount[vc]; j++, at = at + 1 == cap ? 0 : at + 1)
-        n[j] = b->route[vc][at];
+    for (int j = 0, at = b->rhead[vc]; j < b->rcount[vc]; j++, at = at + 1 == cap ? 0 : at + 1) n[j] = b->route[vc][at];
     free(b->route[vc]);
     b->route[vc] = n;
     b->rhead[vc] = 0;
@@ -61,8 +63,11 @@ void vcbuf_reset(vcbuf *b) {
 
 void vcbuf_push(vcbuf *b, const flit *f) {
     int v = f->vc;
-    if (v >= b->nvcs || b->count[v] == b->depth) { b->overflow = 1; return; }
-    int at = b->head[v] + b->count[v];   /* head < depth, count < depth: one wrap at most */
+    if (v >= b->nvcs || b->count[v] == b->depth) {
+        b->overflow = 1;
+        return;
+    }
+    int at = b->head[v] + b->count[v]; /* head < depth, count < depth: one wrap at most */
     b->fifo[v * b->depth + (at >= b->depth ? at - b->depth : at)] = *f;
     if (!b->count[v]) b->front_head = (uint8_t)((b->front_head & ~(1u << v)) | ((f->head ? 1u : 0u) << v));
     b->count[v]++;
@@ -71,15 +76,20 @@ void vcbuf_push(vcbuf *b, const flit *f) {
 
 void vcbuf_pop(vcbuf *b, int vc) {
     b->head[vc] = (uint16_t)(b->head[vc] + 1 == b->depth ? 0 : b->head[vc] + 1);
-    b->front_head &= (uint8_t)~(1u << vc);
-    if (!--b->count[vc]) b->nonempty &= (uint8_t)~(1u << vc);
-    else if (b->fifo[vc * b->depth + b->head[vc]].head) b->front_head |= (uint8_t)(1u << vc);
+    b->front_head &= (uint8_t) ~(1u << vc);
+    if (!--b->count[vc])
+        b->nonempty &= (uint8_t) ~(1u << vc);
+    else if (b->fifo[vc * b->depth + b->head[vc]].head)
+        b->front_head |= (uint8_t)(1u << vc);
 }
 
 void vcbuf_push_route(vcbuf *b, int vc, const route_entry *e) {
-    if (b->rcount[vc] == b->depth) { b->overflow = 1; return; }
+    if (b->rcount[vc] == b->depth) {
+        b->overflow = 1;
+        return;
+    }
     if (b->rcount[vc] == b->rcap[vc]) grow_routes(b, vc);
-    const int cap = b->rcap[vc], at = b->rhead[vc] + b->rcount[vc];   /* one wrap at most */
+    const int cap = b->rcap[vc], at = b->rhead[vc] + b->rcount[vc]; /* one wrap at most */
     b->route[vc][at >= cap ? at - cap : at] = *e;
     b->rcount[vc]++;
 }

@@ -27,37 +27,37 @@ extern "C" {
 #define VCBUF_NUM_VCS 4      /* the hardware's VCs (rtl/vcbuf.v, seed 001's VC rule) */
 #define VCBUF_MAX_VCS 8      /* the C model's limit: route policies need up to 5 (csim/policy.h) */
 #define VCBUF_MAX_DEPTH 1024 /* flits per VC (router_check_params) */
-#ifdef __cplusplus   /* (the SystemC and Verilator harnesses include this header from C++) */
+#ifdef __cplusplus           /* (the SystemC and Verilator harnesses include this header from C++) */
 #define VCBUF_CACHE_ALIGNED alignas(64)
 #else
 #define VCBUF_CACHE_ALIGNED _Alignas(64)
 #endif
 
 typedef struct {
-    uint8_t discard;   /* no route: the packet is drained without output */
+    uint8_t discard; /* no route: the packet is drained without output */
     uint8_t mcast;
-    uint8_t ovc;       /* output VC */
+    uint8_t ovc; /* output VC */
     uint8_t len;
-    uint8_t rewrite;   /* a route policy updated the header: hdr replaces the head's data */
-    uint64_t ports;    /* output port set (one bit for unicast) */
+    uint8_t rewrite; /* a route policy updated the header: hdr replaces the head's data */
+    uint64_t ports;  /* output port set (one bit for unicast) */
     uint64_t hdr;
 } route_entry;
 
-typedef struct {   /* fields in the order the allocator reads them: the first two cache lines
+typedef struct {                          /* fields in the order the allocator reads them: the first two cache lines
                       hold everything a cycle reads (simulation speed only) */
-    VCBUF_CACHE_ALIGNED uint8_t nonempty;      /* bit v: count[v] > 0 (kept by push/pop/reset) */
-    uint8_t front_head;                 /* bit v: VC v's front flit is a head (the same; 0 when empty) */
-    uint8_t active[VCBUF_MAX_VCS];      /* the front packet holds its output ports */
-    uint16_t count[VCBUF_MAX_VCS], head[VCBUF_MAX_VCS];    /* flits; depth <= VCBUF_MAX_DEPTH */
-    uint16_t rcount[VCBUF_MAX_VCS], rhead[VCBUF_MAX_VCS];  /* route entries */
-    flit *fifo;                  /* [nvcs * depth]: VC v's ring at fifo + v * depth */
-    route_entry *route[VCBUF_MAX_VCS];  /* [rcap[v]]: VC v's route ring (rcount <= depth, at most
+    VCBUF_CACHE_ALIGNED uint8_t nonempty; /* bit v: count[v] > 0 (kept by push/pop/reset) */
+    uint8_t front_head;                   /* bit v: VC v's front flit is a head (the same; 0 when empty) */
+    uint8_t active[VCBUF_MAX_VCS];        /* the front packet holds its output ports */
+    uint16_t count[VCBUF_MAX_VCS], head[VCBUF_MAX_VCS];   /* flits; depth <= VCBUF_MAX_DEPTH */
+    uint16_t rcount[VCBUF_MAX_VCS], rhead[VCBUF_MAX_VCS]; /* route entries */
+    flit *fifo;                                           /* [nvcs * depth]: VC v's ring at fifo + v * depth */
+    route_entry *route[VCBUF_MAX_VCS];                    /* [rcap[v]]: VC v's route ring (rcount <= depth, at most
                                            one packet per flit; the storage grows on demand) */
-    int depth;                   /* flits per VC */
-    int nvcs;                    /* VCs in use, 1..VCBUF_MAX_VCS */
+    int depth;                                            /* flits per VC */
+    int nvcs;                                             /* VCs in use, 1..VCBUF_MAX_VCS */
     int overflow;
-    uint16_t rcap[VCBUF_MAX_VCS];       /* route entries allocated per VC, 1..depth */
-    uint64_t held[VCBUF_MAX_VCS];       /* ports acquired so far (multicast without bulletin) */
+    uint16_t rcap[VCBUF_MAX_VCS]; /* route entries allocated per VC, 1..depth */
+    uint64_t held[VCBUF_MAX_VCS]; /* ports acquired so far (multicast without bulletin) */
 } vcbuf;
 
 /* A flit on a VC >= nvcs is dropped as an overflow. route_cap: route entries allocated per VC at

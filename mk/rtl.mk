@@ -167,7 +167,7 @@ flit-fields-check:
 
 # verilator -Wall lint and Icarus elaboration, every config; every mutant still applies; the router's
 # port list (tb/router_ports.h) agrees with rtl/router.v and the ECP5 board top.
-lint: flit-fields-check
+lint: flit-fields-check format-check
 	@python3 scripts/mutate.py check
 	@python3 scripts/check_router_ports.py --configs-mk $(BUILD)/configs.mk
 	@out=$$(tests/router_ports_test.sh $(BUILD)/configs.mk) || { echo "$$out"; exit 1; }; echo "$$out" | tail -1

@@ -42,8 +42,8 @@ constexpr int kEt = kP + kA + kG;
 constexpr int clog2(int n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 constexpr int w1(int n) { return n > 1 ? clog2(n) : 1; }
 constexpr int kGW = w1(kG), kBW = w1(kA), kNW = w1(kP), kMW = 6 + kGW + kBW + kNW;
-constexpr int kInDepth = 4;                       // fault.v IN_DEPTH
-constexpr int kOutDepth = 64;                     // fault.v OUT_DEPTH (default)
+constexpr int kInDepth = 4;     // fault.v IN_DEPTH
+constexpr int kOutDepth = 64;   // fault.v OUT_DEPTH (default)
 
 using harness::Rng;
 
@@ -58,8 +58,12 @@ uint64_t pack(const fault_msg &m) {
 }
 
 void describe(uint64_t v, char *buf, size_t n) {
-    unsigned kind = (unsigned)(v >> (kMW - 2)) & 3, prefix = (unsigned)(v >> (kMW - 4)) & 3, role = (unsigned)(v >> (kMW - 6)) & 3;
-    snprintf(buf, n, "%s<g=%u,b=%u,n=%u,prefix=%u,role=%u>", kind == FMSG_FD ? "FD" : kind == FMSG_FR ? "FR" : "??",
+    unsigned kind = (unsigned)(v >> (kMW - 2)) & 3, prefix = (unsigned)(v >> (kMW - 4)) & 3,
+             role = (unsigned)(v >> (kMW - 6)) & 3;
+    snprintf(buf, n, "%s<g=%u,b=%u,n=%u,prefix=%u,role=%u>",
+             kind == FMSG_FD   ? "FD"
+             : kind == FMSG_FR ? "FR"
+                               : "??",
              (unsigned)(v >> (kNW + kBW)) & ((1u << kGW) - 1), (unsigned)(v >> kNW) & ((1u << kBW) - 1),
              (unsigned)v & ((1u << kNW) - 1), prefix, role);
 }
@@ -69,7 +73,7 @@ struct Coverage {
     // events on an intra-group port j (port P + j) by the neighbour index's two branches:
     // j < bid leads to router j, j >= bid to router j + 1 (the own router is skipped)
     long nb_below = 0, nb_above = 0;
-    fault_stats st = {}; // the C model's own counters (commands by kind, releases, group FRs)
+    fault_stats st = {};   // the C model's own counters (commands by kind, releases, group FRs)
 };
 
 // the C model's counters of one router's run added to those of the routers before it
@@ -88,8 +92,8 @@ struct Mismatch {
 // A directed stimulus (make wave SCENARIO=fault-diagnosis): what happens at which cycle.
 struct Directed {
     long cycle;
-    int ev_kind, ev_port;      // event, or 0
-    int msg_port;              // packet on this input port, or -1
+    int ev_kind, ev_port;   // event, or 0
+    int msg_port;           // packet on this input port, or -1
     fault_msg msg;
 };
 
@@ -127,16 +131,26 @@ void Run::clock(int rst) {
 }
 
 // the mismatch cycle itself goes into the waveform before the run stops
-#define FAIL_AT(cycle, ...) do { \
-    mm.cycle = (cycle); snprintf(mm.text, sizeof mm.text, __VA_ARGS__); fault_free(&fu); \
-    if (fst_) { fst_->dump(sim_time_); fst_->close(); } \
-    return 1; } while (0)
+#define FAIL_AT(cycle, ...)                                                                                            \
+    do {                                                                                                               \
+        mm.cycle = (cycle);                                                                                            \
+        snprintf(mm.text, sizeof mm.text, __VA_ARGS__);                                                                \
+        fault_free(&fu);                                                                                               \
+        if (fst_) {                                                                                                    \
+            fst_->dump(sim_time_);                                                                                     \
+            fst_->close();                                                                                             \
+        }                                                                                                              \
+        return 1;                                                                                                      \
+    } while (0)
 
 int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
     char err[DOAR_ERRLEN];
     const topo &t = ts_.t;
     fault_unit fu;
-    if (fault_init(&fu, &ts_, router_, err)) { fprintf(stderr, "fault_lockstep: %s\n", err); exit(kExitBadInput); }
+    if (fault_init(&fu, &ts_, router_, err)) {
+        fprintf(stderr, "fault_lockstep: %s\n", err);
+        exit(kExitBadInput);
+    }
     fu.in_depth = kInDepth;
     fu.out_depth = kOutDepth;
     ctx_.reset(new VerilatedContext);
@@ -179,12 +193,17 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
         // ---- stimulus, decided from the state at the start of the cycle ----
         bool reset = directed.empty() && rng_.chance(2e-5);
         bool ev = !reset && fault_event_ready(&fu) && directed.empty() && rng_.chance(0.004);
-        int ev_kind = 1 + (directed.empty() ? rng_.below(3) : 0), ev_port = kP + (directed.empty() ? rng_.below(kK - kP) : 0);
+        int ev_kind = 1 + (directed.empty() ? rng_.below(3) : 0),
+            ev_port = kP + (directed.empty() ? rng_.below(kK - kP) : 0);
         fault_msg in[kK];
         uint64_t in_valid = 0;
         for (const Directed &d : directed) {
             if (d.cycle != cycle) continue;
-            if (d.ev_kind && fault_event_ready(&fu)) { ev = true; ev_kind = d.ev_kind; ev_port = d.ev_port; }
+            if (d.ev_kind && fault_event_ready(&fu)) {
+                ev = true;
+                ev_kind = d.ev_kind;
+                ev_port = d.ev_port;
+            }
         }
         for (int c = 0; c < kK; c++) {
             memset(&in[c], 0, sizeof in[c]);
@@ -230,7 +249,10 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
                 if (rv) describe(rmsg, b, sizeof b);
                 FAIL_AT(cycle, "output port %d: C model %s, RTL %s", c, a, b);
             }
-            if (cv) { take |= 1ull << c; cov.msgs_out[m.kind & 3]++; }
+            if (cv) {
+                take |= 1ull << c;
+                cov.msgs_out[m.kind & 3]++;
+            }
             if ((int)((top_->in_ready >> c) & 1) != fault_receive_ready(&fu, c))
                 FAIL_AT(cycle, "in_ready[%d]: C model %d, RTL %d", c, fault_receive_ready(&fu, c),
                         (int)((top_->in_ready >> c) & 1));
@@ -267,8 +289,9 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
                 uint64_t cm = fault_mask(&fu, c, fu.wr_entry) & kmask, rm = wrmask.get(c * kK, kK);
                 unsigned ca = fault_acc(&fu, c, fu.wr_entry), ra = (unsigned)wracc.get(2 * c, 2);
                 if (cm != rm || ca != ra)
-                    FAIL_AT(cycle, "port %d entry %d written: C model mask=%" PRIx64 " acc=%u, RTL mask=%" PRIx64 " acc=%u",
-                            c, fu.wr_entry, cm, ca, rm, ra);
+                    FAIL_AT(cycle,
+                            "port %d entry %d written: C model mask=%" PRIx64 " acc=%u, RTL mask=%" PRIx64 " acc=%u", c,
+                            fu.wr_entry, cm, ca, rm, ra);
             }
         }
         if (!reset) {
@@ -277,12 +300,18 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
                 events++;
                 cov.events[ev_kind]++;
                 if (ev_port >= kP && ev_port < kP + kA - 1) {
-                    if (ev_port - kP < topo_bid(&t, router_)) cov.nb_below++;
-                    else cov.nb_above++;
+                    if (ev_port - kP < topo_bid(&t, router_))
+                        cov.nb_below++;
+                    else
+                        cov.nb_above++;
                 }
             }
             for (int c = 0; c < kK; c++)
-                if ((in_valid >> c) & 1) { fault_receive(&fu, c, &in[c]); events++; cov.msgs_in[in[c].kind]++; }
+                if ((in_valid >> c) & 1) {
+                    fault_receive(&fu, c, &in[c]);
+                    events++;
+                    cov.msgs_in[in[c].kind]++;
+                }
         }
         // ---- RTL clock edge ----
         top_->rst = (CData)reset;
@@ -304,18 +333,33 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
 void write_gtkw(const std::string &path, const std::string &fst, long start_time) {
     harness::Gtkw w(path, fst, "fault", start_time);
     w.begin("inputs");
-    w.sig("clk", 1); w.sig("rst", 1); w.sig("ev_valid", 1); w.sig("ev_kind", 2); w.sig("ev_port", w1(kK));
-    w.sig("in_valid", kK); w.sig("in_msg", kK * kMW);
+    w.sig("clk", 1);
+    w.sig("rst", 1);
+    w.sig("ev_valid", 1);
+    w.sig("ev_kind", 2);
+    w.sig("ev_port", w1(kK));
+    w.sig("in_valid", kK);
+    w.sig("in_msg", kK * kMW);
     w.end("inputs");
     w.begin("scheduler");
-    w.sig("cmd", 3); w.sig("phase", 8); w.sig("fp", w1(kK)); w.sig("cmd_msg", kMW); w.sig("cmd_entry", w1(kEt));
-    w.sig("port_down", kK); w.sig("peer_dead", kA);
+    w.sig("cmd", 3);
+    w.sig("phase", 8);
+    w.sig("fp", w1(kK));
+    w.sig("cmd_msg", kMW);
+    w.sig("cmd_entry", w1(kEt));
+    w.sig("port_down", kK);
+    w.sig("peer_dead", kA);
     w.end("scheduler");
     w.begin("entry writes");
-    w.sig("wr_valid", 1); w.sig("wr_entry", w1(kEt)); w.sig("wr_mask", kK * kK); w.sig("wr_acc", 2 * kK);
+    w.sig("wr_valid", 1);
+    w.sig("wr_entry", w1(kEt));
+    w.sig("wr_mask", kK * kK);
+    w.sig("wr_acc", 2 * kK);
     w.end("entry writes");
     w.begin("outputs");
-    w.sig("out_valid", kK); w.sig("out_msg", kK * kMW); w.sig("out_overflow", kK);
+    w.sig("out_valid", kK);
+    w.sig("out_msg", kK * kMW);
+    w.sig("out_overflow", kK);
     w.end("outputs");
 }
 
@@ -328,7 +372,7 @@ void usage(FILE *f) {
                "3 a coverage row is zero (a \"coverage: hole:\" line names it).\n");
 }
 
-}  // namespace
+}   // namespace
 
 int main(int argc, char **argv) {
     harness::Options o;
@@ -339,10 +383,24 @@ int main(int argc, char **argv) {
         bool used = false;
         int r = harness::parse_common("fault_lockstep", a, v, o, &used);
         if (r < 0) return kExitBadInput;
-        if (r > 0) { if (used) i++; continue; }
-        if (a == "-h" || a == "--help") { usage(stdout); return 0; }
-        if (a == "--router" && v) { router_arg = v; i++; continue; }
-        if (a == "--scenario" && v) { scenario = v; i++; continue; }
+        if (r > 0) {
+            if (used) i++;
+            continue;
+        }
+        if (a == "-h" || a == "--help") {
+            usage(stdout);
+            return 0;
+        }
+        if (a == "--router" && v) {
+            router_arg = v;
+            i++;
+            continue;
+        }
+        if (a == "--scenario" && v) {
+            scenario = v;
+            i++;
+            continue;
+        }
         fprintf(stderr, "fault_lockstep: unknown option '%s'\n", a.c_str());
         usage(stderr);
         return kExitBadInput;
@@ -401,9 +459,12 @@ int main(int argc, char **argv) {
         fault_msg fr = fd;
         fr.kind = FMSG_FR;
         Run sc(o, ts, router, 0);
-        sc.directed = {{4, FEV_LINK_DOWN, gp, -1, fd},       {6, 0, 0, lp, fd},
-                       {8 + tld, 0, 0, lp, fr},              {20 + tld, FEV_PEER_DOWN, lp2, -1, fd},
-                       {30 + 2 * tld, FEV_UP, gp, -1, fd},  {32 + 2 * tld, FEV_UP, lp2, -1, fd}};
+        sc.directed = {{4, FEV_LINK_DOWN, gp, -1, fd},
+                       {6, 0, 0, lp, fd},
+                       {8 + tld, 0, 0, lp, fr},
+                       {20 + tld, FEV_PEER_DOWN, lp2, -1, fd},
+                       {30 + 2 * tld, FEV_UP, gp, -1, fd},
+                       {32 + 2 * tld, FEV_UP, lp2, -1, fd}};
         harness::Options o2 = o;
         o2.cycles = 100000;
         std::string base = o.wave_dir + "/" + scenario;
@@ -442,17 +503,19 @@ int main(int argc, char **argv) {
         if (bad) break;
     }
     double secs = difftime(time(nullptr), t0);
-    printf("lockstep fault: routers %s, %ld cycles each; coverage: events link-down=%ld peer-down=%ld up=%ld; packets in "
-           "FD=%ld FR=%ld, out FD=%ld FR=%ld; entry writes=%ld; resets=%ld\n",
-           names.c_str(), o.cycles, cov.events[1], cov.events[2], cov.events[3], cov.msgs_in[FMSG_FD],
-           cov.msgs_in[FMSG_FR], cov.msgs_out[FMSG_FD], cov.msgs_out[FMSG_FR], cov.writes, cov.resets);
+    printf(
+        "lockstep fault: routers %s, %ld cycles each; coverage: events link-down=%ld peer-down=%ld up=%ld; packets in "
+        "FD=%ld FR=%ld, out FD=%ld FR=%ld; entry writes=%ld; resets=%ld\n",
+        names.c_str(), o.cycles, cov.events[1], cov.events[2], cov.events[3], cov.msgs_in[FMSG_FD],
+        cov.msgs_in[FMSG_FR], cov.msgs_out[FMSG_FD], cov.msgs_out[FMSG_FR], cov.writes, cov.resets);
     printf("lockstep fault: neighbour index: intra-group port events j<bid=%ld j>=bid=%ld\n", cov.nb_below,
            cov.nb_above);
-    printf("lockstep fault: commands Travel_FD=%llu Match_FD=%llu Travel_FR=%llu Match_FR=%llu; dead-router withdrawals=%llu "
-           "revived re-announcements=%llu group FRs=%llu\n",
-           (unsigned long long)cov.st.commands[FCMD_TRAVEL_FD], (unsigned long long)cov.st.commands[FCMD_MATCH_FD],
-           (unsigned long long)cov.st.commands[FCMD_TRAVEL_FR], (unsigned long long)cov.st.commands[FCMD_MATCH_FR],
-           (unsigned long long)cov.st.releases, (unsigned long long)cov.st.revivals, (unsigned long long)cov.st.group_fr);
+    printf(
+        "lockstep fault: commands Travel_FD=%llu Match_FD=%llu Travel_FR=%llu Match_FR=%llu; dead-router withdrawals=%llu "
+        "revived re-announcements=%llu group FRs=%llu\n",
+        (unsigned long long)cov.st.commands[FCMD_TRAVEL_FD], (unsigned long long)cov.st.commands[FCMD_MATCH_FD],
+        (unsigned long long)cov.st.commands[FCMD_TRAVEL_FR], (unsigned long long)cov.st.commands[FCMD_MATCH_FR],
+        (unsigned long long)cov.st.releases, (unsigned long long)cov.st.revivals, (unsigned long long)cov.st.group_fr);
     // Every row must be non-zero in a passing run (issue 21 item 3): the harness itself fails on a
     // hole, naming it. The neighbour index's branches are n/a only where the routers run cannot
     // take them (--router with bid 0 has no port j < bid, with bid a-1 no j >= bid; a = 1 neither).
@@ -462,15 +525,23 @@ int main(int argc, char **argv) {
         any_above = any_above || topo_bid(&ts.t, r) < kA - 1;
     }
     const std::vector<harness::CovRow> rows = {
-        {"link-down events", cov.events[1]}, {"peer-down events", cov.events[2]}, {"up events", cov.events[3]},
-        {"FD packets in", cov.msgs_in[FMSG_FD]}, {"FR packets in", cov.msgs_in[FMSG_FR]},
-        {"FD packets out", cov.msgs_out[FMSG_FD]}, {"FR packets out", cov.msgs_out[FMSG_FR]},
-        {"entry writes", cov.writes}, {"resets", cov.resets},
+        {"link-down events", cov.events[1]},
+        {"peer-down events", cov.events[2]},
+        {"up events", cov.events[3]},
+        {"FD packets in", cov.msgs_in[FMSG_FD]},
+        {"FR packets in", cov.msgs_in[FMSG_FR]},
+        {"FD packets out", cov.msgs_out[FMSG_FD]},
+        {"FR packets out", cov.msgs_out[FMSG_FR]},
+        {"entry writes", cov.writes},
+        {"resets", cov.resets},
         {"neighbour index j<bid", cov.nb_below, any_below ? nullptr : "no router with bid > 0 run"},
         {"neighbour index j>=bid", cov.nb_above, any_above ? nullptr : "no router with bid < a-1 run"},
-        {"Travel_FD", (long)cov.st.commands[FCMD_TRAVEL_FD]}, {"Match_FD", (long)cov.st.commands[FCMD_MATCH_FD]},
-        {"Travel_FR", (long)cov.st.commands[FCMD_TRAVEL_FR]}, {"Match_FR", (long)cov.st.commands[FCMD_MATCH_FR]},
-        {"dead-router withdrawals", (long)cov.st.releases}, {"revived re-announcements", (long)cov.st.revivals},
+        {"Travel_FD", (long)cov.st.commands[FCMD_TRAVEL_FD]},
+        {"Match_FD", (long)cov.st.commands[FCMD_MATCH_FD]},
+        {"Travel_FR", (long)cov.st.commands[FCMD_TRAVEL_FR]},
+        {"Match_FR", (long)cov.st.commands[FCMD_MATCH_FR]},
+        {"dead-router withdrawals", (long)cov.st.releases},
+        {"revived re-announcements", (long)cov.st.revivals},
         {"group FRs", (long)cov.st.group_fr}};
     printf("lockstep fault: coverage (every row must be non-zero):\n");
     int holes = harness::report_coverage("lockstep fault: ", rows);
@@ -495,7 +566,9 @@ int main(int argc, char **argv) {
                gtkw.c_str(), gtkw.c_str());
     }
     printf("lockstep fault: %.0f s\n", secs);
-    if (bad) printf("lockstep fault: the mismatch is in router (%d,%d)'s run\n", topo_gid(&ts.t, router), topo_bid(&ts.t, router));
+    if (bad)
+        printf("lockstep fault: the mismatch is in router (%d,%d)'s run\n", topo_gid(&ts.t, router),
+               topo_bid(&ts.t, router));
     printf("lockstep fault: config=%s seed=%" PRIu64 " cycles=%ld events=%ld mismatches=%d\n", o.config.c_str(), o.seed,
            bad ? cycles_run : o.cycles, events, bad ? 1 : 0);
     tables_free(&ts);

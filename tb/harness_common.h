@@ -21,9 +21,9 @@ struct Options {
     std::string config, tables_dir, wave_dir = "build/waves";
     uint64_t seed = 1;
     long cycles = 100000;
-    int window = 200;        // cycles kept in the FST before a mismatch
+    int window = 200;   // cycles kept in the FST before a mismatch
     bool quiet = false;
-    int mode = 0;            // 0 lock-step, 1 C model only, 2 RTL only (make bench)
+    int mode = 0;   // 0 lock-step, 1 C model only, 2 RTL only (make bench)
 };
 
 // Parses one option shared by every harness. Returns 1 if it took `a` (and `v` when it needs a
@@ -32,30 +32,54 @@ struct Options {
 inline int parse_common(const char *prog, const std::string &a, const char *v, Options &o, bool *used_value) {
     char *end = nullptr;
     *used_value = false;
-    if (a == "--quiet") { o.quiet = true; return 1; }
+    if (a == "--quiet") {
+        o.quiet = true;
+        return 1;
+    }
     bool known = a == "--config" || a == "--tables" || a == "--wave-dir" || a == "--seed" || a == "--cycles" ||
                  a == "--window" || a == "--mode";
     if (!known) return 0;
-    if (!v) { fprintf(stderr, "%s: option %s needs a value\n", prog, a.c_str()); return -1; }
+    if (!v) {
+        fprintf(stderr, "%s: option %s needs a value\n", prog, a.c_str());
+        return -1;
+    }
     *used_value = true;
-    if (a == "--config") o.config = v;
-    else if (a == "--tables") o.tables_dir = v;
-    else if (a == "--wave-dir") o.wave_dir = v;
+    if (a == "--config")
+        o.config = v;
+    else if (a == "--tables")
+        o.tables_dir = v;
+    else if (a == "--wave-dir")
+        o.wave_dir = v;
     else if (a == "--seed") {
         o.seed = strtoull(v, &end, 0);
-        if (!*v || *v == '-' || *end) { fprintf(stderr, "%s: --seed '%s': not a number\n", prog, v); return -1; }
+        if (!*v || *v == '-' || *end) {
+            fprintf(stderr, "%s: --seed '%s': not a number\n", prog, v);
+            return -1;
+        }
     } else if (a == "--cycles") {
         o.cycles = strtol(v, &end, 0);
-        if (!*v || *end || o.cycles < 1) { fprintf(stderr, "%s: --cycles '%s': not a positive number\n", prog, v); return -1; }
+        if (!*v || *end || o.cycles < 1) {
+            fprintf(stderr, "%s: --cycles '%s': not a positive number\n", prog, v);
+            return -1;
+        }
     } else if (a == "--window") {
         o.window = (int)strtol(v, &end, 0);
-        if (!*v || *end || o.window < 1) { fprintf(stderr, "%s: --window '%s': not a positive number\n", prog, v); return -1; }
+        if (!*v || *end || o.window < 1) {
+            fprintf(stderr, "%s: --window '%s': not a positive number\n", prog, v);
+            return -1;
+        }
     } else {
         std::string m = v;
-        if (m == "lockstep") o.mode = 0;
-        else if (m == "c") o.mode = 1;
-        else if (m == "rtl") o.mode = 2;
-        else { fprintf(stderr, "%s: --mode '%s': expected lockstep, c or rtl\n", prog, v); return -1; }
+        if (m == "lockstep")
+            o.mode = 0;
+        else if (m == "c")
+            o.mode = 1;
+        else if (m == "rtl")
+            o.mode = 2;
+        else {
+            fprintf(stderr, "%s: --mode '%s': expected lockstep, c or rtl\n", prog, v);
+            return -1;
+        }
     }
     return 1;
 }
@@ -67,7 +91,10 @@ inline int load_tables(const char *prog, const Options &o, int p, int a, int h, 
         fprintf(stderr, "%s: --tables DIR is required (doar tables CONFIG --out DIR)\n", prog);
         return -1;
     }
-    if (tables_load_images(ts, o.tables_dir.c_str(), err)) { fprintf(stderr, "%s: %s\n", prog, err); return -1; }
+    if (tables_load_images(ts, o.tables_dir.c_str(), err)) {
+        fprintf(stderr, "%s: %s\n", prog, err);
+        return -1;
+    }
     if (ts->t.p != p || ts->t.a != a || ts->t.h != h || ts->t.g != g) {
         fprintf(stderr, "%s: tables are dfly(%d,%d,%d,%d) but this build is dfly(%d,%d,%d,%d)\n", prog, ts->t.p,
                 ts->t.a, ts->t.h, ts->t.g, p, a, h, g);
@@ -80,8 +107,15 @@ inline int load_tables(const char *prog, const Options &o, int p, int a, int h, 
 // The deterministic stimulus PRNG of the harnesses (xorshift64*), one per run, seeded by --seed.
 struct Rng {
     uint64_t s;
-    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) { if (!s) s = 1; }
-    uint64_t next() { s ^= s >> 12; s ^= s << 25; s ^= s >> 27; return s * 0x2545F4914F6CDD1Dull; }
+    explicit Rng(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {
+        if (!s) s = 1;
+    }
+    uint64_t next() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 0x2545F4914F6CDD1Dull;
+    }
     int below(int n) { return (int)(next() % (uint64_t)n); }
     bool chance(double p) { return (double)(next() >> 11) * (1.0 / 9007199254740992.0) < p; }
 };
@@ -142,14 +176,22 @@ class Gtkw {
         fprintf(f_, "*-4.000000 %ld\n[treeopen] TOP.\n[treeopen] TOP.%s.\n[sst_width] 260\n[signals_width] 300\n",
                 start_time, top);
     }
-    ~Gtkw() { if (f_) fclose(f_); }
+    ~Gtkw() {
+        if (f_) fclose(f_);
+    }
     void sig(const char *name, int width) {
         if (!f_) return;
-        if (width == 1) fprintf(f_, "@28\nTOP.%s.%s\n", top_, name);
-        else fprintf(f_, "@22\nTOP.%s.%s[%d:0]\n", top_, name, width - 1);
+        if (width == 1)
+            fprintf(f_, "@28\nTOP.%s.%s\n", top_, name);
+        else
+            fprintf(f_, "@22\nTOP.%s.%s[%d:0]\n", top_, name, width - 1);
     }
-    void begin(const char *group) { if (f_) fprintf(f_, "@800200\n-%s\n", group); }
-    void end(const char *group) { if (f_) fprintf(f_, "@1000200\n-%s\n", group); }
+    void begin(const char *group) {
+        if (f_) fprintf(f_, "@800200\n-%s\n", group);
+    }
+    void end(const char *group) {
+        if (f_) fprintf(f_, "@1000200\n-%s\n", group);
+    }
 
   private:
     FILE *f_;
@@ -170,8 +212,10 @@ struct CovRow {
 inline int report_coverage(const char *prefix, const std::vector<CovRow> &rows) {
     int holes = 0;
     for (const CovRow &r : rows) {
-        if (r.na) printf("%s  %-34s %12s (%s)\n", prefix, r.name.c_str(), "n/a", r.na);
-        else printf("%s  %-34s %12ld\n", prefix, r.name.c_str(), r.count);
+        if (r.na)
+            printf("%s  %-34s %12s (%s)\n", prefix, r.name.c_str(), "n/a", r.na);
+        else
+            printf("%s  %-34s %12ld\n", prefix, r.name.c_str(), r.count);
     }
     for (const CovRow &r : rows)
         if (!r.na && r.count == 0) {
@@ -181,7 +225,7 @@ inline int report_coverage(const char *prefix, const std::vector<CovRow> &rows) 
     return holes;
 }
 
-}  // namespace harness
+}   // namespace harness
 
 // A scalar signal of up to 64 bits, whatever C type Verilator chose for its width.
 template <typename T> void harness_put_int(T &sig, uint64_t v) { harness::harness_put_int_impl(sig, v); }

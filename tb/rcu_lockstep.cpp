@@ -37,13 +37,13 @@ using harness::put;
 using harness::Rng;
 
 struct Options : harness::Options {
-    std::string vectors;  // per-cycle inputs and expected outputs, for tb/rcu_icarus_tb.v
+    std::string vectors;   // per-cycle inputs and expected outputs, for tb/rcu_icarus_tb.v
 };
 
 struct Coverage {
     long cls[RCU_NUM_CLASSES] = {0};
-    long rtb_zone[4] = {0};       // N, B, G source group, G intermediate group
-    long unit_class[3] = {0};     // decisions per input-port class of the unit
+    long rtb_zone[4] = {0};     // N, B, G source group, G intermediate group
+    long unit_class[3] = {0};   // decisions per input-port class of the unit
     long rewrites = 0, epochs = 0;
     long masked = 0, masked_none = 0;   // decisions made with some options invalid (fault masks)
 };
@@ -126,7 +126,9 @@ int Run::compare(long cycle, const rcu_out &e, Mismatch &mm) {
     n += snprintf(b + n, cap - n, "MISMATCH at cycle %ld: router (%d,%d) input port %d (%s)\n", cycle, cfg_.gid,
                   cfg_.bid, port_, pc_name(cfg_.pc));
     n += snprintf(b + n, cap - n, "  field        expected  actual\n");
-#define ROW(name, ev, av) n += snprintf(b + n, cap - n, "  %-12s %8ld  %6ld%s\n", name, (long)(ev), (long)(av), (long)(ev) != (long)(av) ? "   <--" : "")
+#define ROW(name, ev, av)                                                                                              \
+    n += snprintf(b + n, cap - n, "  %-12s %8ld  %6ld%s\n", name, (long)(ev), (long)(av),                              \
+                  (long)(ev) != (long)(av) ? "   <--" : "")
     ROW("valid", e.valid, v.out_valid);
     ROW("port", e.port, v.out_port);
     ROW("vc", e.vc, v.out_vc);
@@ -146,7 +148,8 @@ int Run::compare(long cycle, const rcu_out &e, Mismatch &mm) {
                           in.hdr.dst_nid, in.hdr.src_gid, in.hdr.vc);
         n += snprintf(b + n, cap - n, " congL=0x%" PRIx64 " congG=0x", in.cong_local);
         for (int w = (t_.ah - 1) / 64; w >= 0; w--) n += snprintf(b + n, cap - n, "%016" PRIx64, in.cong_global.w[w]);
-        if (in.tw_valid) n += snprintf(b + n, cap - n, " write %c[%d]=0x%" PRIx64, "ABC"[in.tw_table], in.tw_addr, in.tw_data);
+        if (in.tw_valid)
+            n += snprintf(b + n, cap - n, " write %c[%d]=0x%" PRIx64, "ABC"[in.tw_table], in.tw_addr, in.tw_data);
         n += snprintf(b + n, cap - n, "\n");
         if (n > cap - 200) break;
     }
@@ -156,20 +159,28 @@ int Run::compare(long cycle, const rcu_out &e, Mismatch &mm) {
 // A random row with a valid encoding for the unit's port class (the loader's contract).
 void Run::random_row(int table, int row, uint64_t &value) {
     const uint64_t kmask = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
-    if (rng_.chance(0.1)) { value = 0; return; }  // an empty entry
+    if (rng_.chance(0.1)) {
+        value = 0;
+        return;
+    }   // an empty entry
     if (table == RCU_TW_C) {
         uint8_t items[TABLES_MAX_C_WAYS] = {0};
         for (int w = 0; w < ts_.prm.c_ways; w++) {
             if (!rng_.chance(0.6)) continue;
-            if (rng_.chance(0.3) || t_.a < 2) items[w] = CITEM_VALID | CITEM_SELF;
-            else items[w] = (uint8_t)(CITEM_VALID | (t_.first_local + rng_.below(t_.a - 1)));
+            if (rng_.chance(0.3) || t_.a < 2)
+                items[w] = CITEM_VALID | CITEM_SELF;
+            else
+                items[w] = (uint8_t)(CITEM_VALID | (t_.first_local + rng_.below(t_.a - 1)));
         }
         value = tables_c_entry(items, ts_.prm.c_ways);
         return;
     }
     int index;
     table_zone z = tables_zone_of_row(&ts_, table == RCU_TW_A ? TABLE_A : TABLE_B, row, &index);
-    if ((z == ZONE_B && index == cfg_.bid) || (z == ZONE_G && index == cfg_.gid)) { value = 0; return; }
+    if ((z == ZONE_B && index == cfg_.bid) || (z == ZONE_G && index == cfg_.gid)) {
+        value = 0;
+        return;
+    }
     if (tables_is_global_config(cfg_.pc, z)) {
         if (table == RCU_TW_A) {
             uint64_t gp = rng_.next() & ((1ull << t_.h) - 1);
@@ -181,7 +192,7 @@ void Run::random_row(int table, int row, uint64_t &value) {
         }
         return;
     }
-    uint64_t m = rng_.next() & rng_.next() & kmask;  // sparse LP bitmap
+    uint64_t m = rng_.next() & rng_.next() & kmask;   // sparse LP bitmap
     value = m;
 }
 
@@ -190,11 +201,17 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
     ctx_.reset(new VerilatedContext);
     ctx_->traceEverOn(true);
     top_.reset(new Vrcu(ctx_.get(), "rcu"));
-    if (rcu_init(&model_, &t_, &ts_.prm, err)) { fprintf(stderr, "rcu_lockstep: %s\n", err); return -1; }
+    if (rcu_init(&model_, &t_, &ts_.prm, err)) {
+        fprintf(stderr, "rcu_lockstep: %s\n", err);
+        return -1;
+    }
     memset(hist_, 0, sizeof hist_);
     if (!o_.vectors.empty() && trace_from_ < 0) {
         vec_ = fopen(o_.vectors.c_str(), "w");
-        if (!vec_) { fprintf(stderr, "rcu_lockstep: cannot create %s\n", o_.vectors.c_str()); return -1; }
+        if (!vec_) {
+            fprintf(stderr, "rcu_lockstep: cannot create %s\n", o_.vectors.c_str());
+            return -1;
+        }
     }
     int mismatches = 0;
     long cycle = 0;
@@ -210,7 +227,7 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
         hist_[cycle & 7] = in;
         const int row_c = rcu_mask_row(&model_);
         const bool row_matters = model_.s1.hdr.valid && !model_.s1.bad;
-        if (!fst_ && fst_path && trace_from_ >= 0 && cycle >= trace_from_) {  // the replay's window starts
+        if (!fst_ && fst_path && trace_from_ >= 0 && cycle >= trace_from_) {   // the replay's window starts
             fst_.reset(new VerilatedFstC);
             top_->trace(fst_.get(), 99);
             fst_->open(fst_path);
@@ -223,8 +240,11 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
             sim_time_++;
         }
         if (use_c) {
-            if (rst) { rcu_cycle(&model_, &in, &exp); rcu_reset(&model_, &cfg_); }
-            else rcu_cycle(&model_, &in, &exp);
+            if (rst) {
+                rcu_cycle(&model_, &in, &exp);
+                rcu_reset(&model_, &cfg_);
+            } else
+                rcu_cycle(&model_, &in, &exp);
         } else {
             exp.valid = top_->out_valid;
             exp.cls = top_->out_class;
@@ -254,8 +274,8 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
                     in.hdr.dst_bid, in.hdr.dst_nid, in.hdr.src_gid, in.hdr.vc, in.cong_local);
             for (int w = (t_.ah - 1) / 64; w >= 0; w--) fprintf(vec_, "%016" PRIx64, in.cong_global.w[w]);
             fprintf(vec_, " %" PRIx64, in.opt_invalid);
-            fprintf(vec_, " %x %x %x %" PRIx64 " %x %x %x %x %x %x\n", in.tw_valid, in.tw_table, in.tw_addr,
-                    in.tw_data, exp.valid, exp.port, exp.vc, exp.cls, exp.gport_valid, exp.gport);
+            fprintf(vec_, " %x %x %x %" PRIx64 " %x %x %x %x %x %x\n", in.tw_valid, in.tw_table, in.tw_addr, in.tw_data,
+                    exp.valid, exp.port, exp.vc, exp.cls, exp.gport_valid, exp.gport);
         }
         if (exp.valid) {
             decisions++;
@@ -284,7 +304,8 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
     while (cycle < o_.cycles && !mismatches) {
         // ---- a new epoch: a random router and input port, reset, load its tables ----
         cov.epochs++;
-        do router_ = rng_.below(t_.n_routers); while (!ts_.present[router_]);
+        do router_ = rng_.below(t_.n_routers);
+        while (!ts_.present[router_]);
         port_ = rng_.below(t_.k);
         cfg_.gid = topo_gid(&t_, router_);
         cfg_.bid = topo_bid(&t_, router_);
@@ -324,7 +345,7 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
         long epoch_len = 2000 + rng_.below(20000);
         double load = 1.0, dl = 0.0, dg = 0.0, rewrite = 0.0;
         for (long i = 0; i < epoch_len && cycle < o_.cycles && !mismatches; i++) {
-            if (i % 400 == 0) {  // a new phase: idle, light or saturated; congestion from none to all
+            if (i % 400 == 0) {   // a new phase: idle, light or saturated; congestion from none to all
                 int m = rng_.below(8);
                 load = m == 0 ? 0.0 : m < 3 ? 0.3 : 1.0;
                 dl = dens[rng_.below(ndens)];
@@ -342,7 +363,7 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
                 h.dst_nid = rng_.below(t_.p);
                 h.src_gid = (cfg_.pc == PORT_TERMINAL || rng_.chance(0.5)) ? cfg_.gid : rng_.below(t_.g);
                 h.vc = cfg_.pc == PORT_TERMINAL ? 0 : rng_.below(RCU_NUM_VCS);
-                if (rng_.chance(0.01)) {  // raw field values of the flit format: often out of range
+                if (rng_.chance(0.01)) {   // raw field values of the flit format: often out of range
                     h.dst_gid = rng_.chance(0.5) ? rng_.below(2048) : rng_.below(1 << rcu_clog2(t_.g));
                     h.dst_bid = rng_.chance(0.5) ? rng_.below(64) : rng_.below(1 << rcu_clog2(t_.a));
                     h.dst_nid = rng_.chance(0.5) ? rng_.below(64) : rng_.below(1 << rcu_clog2(t_.p));
@@ -357,14 +378,16 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
                 in.tw_valid = 1;
                 in.tw_table = rng_.below(3);
                 in.tw_addr = rng_.below(depth[in.tw_table]);
-                if (rng_.chance(0.05)) {  // any 64-bit pattern: invalid encodings must agree too
+                if (rng_.chance(0.05)) {   // any 64-bit pattern: invalid encodings must agree too
                     in.tw_data = rng_.next();
-                } else if (rng_.chance(0.5)) {  // a row of another port of the same router and class
+                } else if (rng_.chance(0.5)) {   // a row of another port of the same router and class
                     int other = rng_.below(t_.k);
                     const port_tables *op = tables_port(&ts_, router_, other);
                     const uint64_t *orow[3] = {op->a, op->b, op->c};
-                    if (topo_port_class(&t_, other) == cfg_.pc) in.tw_data = orow[in.tw_table][in.tw_addr];
-                    else random_row(in.tw_table, in.tw_addr, in.tw_data);
+                    if (topo_port_class(&t_, other) == cfg_.pc)
+                        in.tw_data = orow[in.tw_table][in.tw_addr];
+                    else
+                        random_row(in.tw_table, in.tw_addr, in.tw_data);
                 } else {
                     random_row(in.tw_table, in.tw_addr, in.tw_data);
                 }
@@ -385,7 +408,17 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
         rcu_in in;
         memset(&in, 0, sizeof in);
         Mismatch ignore;
-        for (int i = 0; i < 2; i++) { hist_[cycle & 7] = in; apply(in, 0); top_->clk = 0; top_->eval(); fst_->dump((uint64_t)sim_time_++); top_->clk = 1; top_->eval(); fst_->dump((uint64_t)sim_time_++); cycle++; }
+        for (int i = 0; i < 2; i++) {
+            hist_[cycle & 7] = in;
+            apply(in, 0);
+            top_->clk = 0;
+            top_->eval();
+            fst_->dump((uint64_t)sim_time_++);
+            top_->clk = 1;
+            top_->eval();
+            fst_->dump((uint64_t)sim_time_++);
+            cycle++;
+        }
         fst_->close();
     }
     top_->final();
@@ -400,26 +433,61 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     const int TAW = rcu_clog2(t.p + t.a + t.g);
     harness::Gtkw w(path, fst, "rcu", start_time);
     w.begin("Inputs (cycle t)");
-    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", 1); w.sig("in_dst_gid", 11); w.sig("in_dst_bid", 6);
-    w.sig("in_dst_nid", 6); w.sig("in_src_gid", 11); w.sig("in_vc", 2); w.sig("cong_local", t.k);
-    w.sig("cong_global", t.ah); w.sig("tw_valid", 1); w.sig("tw_table", 2); w.sig("tw_addr", TAW); w.sig("tw_data", 64);
+    w.sig("clk", 1);
+    w.sig("rst", 1);
+    w.sig("in_valid", 1);
+    w.sig("in_dst_gid", 11);
+    w.sig("in_dst_bid", 6);
+    w.sig("in_dst_nid", 6);
+    w.sig("in_src_gid", 11);
+    w.sig("in_vc", 2);
+    w.sig("cong_local", t.k);
+    w.sig("cong_global", t.ah);
+    w.sig("tw_valid", 1);
+    w.sig("tw_table", 2);
+    w.sig("tw_addr", TAW);
+    w.sig("tw_data", 64);
     w.end("Inputs (cycle t)");
     w.begin("Stage 1: zone decode (t+1)");
-    w.sig("s1_valid", 1); w.sig("s1_rta", 1); w.sig("s1_zone", 2); w.sig("s1_row_a", TAW); w.sig("s1_row_b", TAW);
+    w.sig("s1_valid", 1);
+    w.sig("s1_rta", 1);
+    w.sig("s1_zone", 2);
+    w.sig("s1_row_a", TAW);
+    w.sig("s1_row_b", TAW);
     w.sig("s1_src_here", 1);
     w.end("Stage 1: zone decode (t+1)");
     w.begin("Stage 2: table read (t+2)");
-    w.sig("s2_valid", 1); w.sig("s2_rta", 1); w.sig("s2_zone", 2); w.sig("entry_a", 64); w.sig("entry_b", 64);
+    w.sig("s2_valid", 1);
+    w.sig("s2_rta", 1);
+    w.sig("s2_zone", 2);
+    w.sig("entry_a", 64);
+    w.sig("entry_b", 64);
     w.end("Stage 2: table read (t+2)");
     w.begin("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)");
-    w.sig("s3_valid", 1); w.sig("s3_rta", 1); w.sig("s3_ok_ga", t.ah); w.sig("s3_ok_gb", t.ah); w.sig("s3_ok_gc", t.ah);
-    w.sig("s3_ok_gd", t.ah); w.sig("s3_any", t.ah); w.sig("s3_s1_ok", t.k); w.sig("s3_s2_ok", t.k); w.sig("s3_le_lf", t.k);
+    w.sig("s3_valid", 1);
+    w.sig("s3_rta", 1);
+    w.sig("s3_ok_ga", t.ah);
+    w.sig("s3_ok_gb", t.ah);
+    w.sig("s3_ok_gc", t.ah);
+    w.sig("s3_ok_gd", t.ah);
+    w.sig("s3_any", t.ah);
+    w.sig("s3_s1_ok", t.k);
+    w.sig("s3_s2_ok", t.k);
+    w.sig("s3_le_lf", t.k);
     w.end("Stage 3: A1/A2/C1/N1/N2/B, S1/S2/F (t+3)");
     w.begin("Stage 4: P1/M/P2, P3, LFSR (t+4)");
-    w.sig("ptr_rta", GPW); w.sig("ptr_rtb", 6); w.sig("lfsr", 32); w.sig("dec_class", 4); w.sig("dec_port", 6);
+    w.sig("ptr_rta", GPW);
+    w.sig("ptr_rtb", 6);
+    w.sig("lfsr", 32);
+    w.sig("dec_class", 4);
+    w.sig("dec_port", 6);
     w.end("Stage 4: P1/M/P2, P3, LFSR (t+4)");
     w.begin("Outputs");
-    w.sig("out_valid", 1); w.sig("out_port", 6); w.sig("out_vc", 2); w.sig("out_class", 4); w.sig("out_gport_valid", 1);
+    w.sig("out_valid", 1);
+    w.sig("out_port", 6);
+    w.sig("out_vc", 2);
+    w.sig("out_class", 4);
+    w.sig("out_gport_valid", 1);
     w.sig("out_gport", GPW);
     w.end("Outputs");
 }
@@ -438,7 +506,7 @@ int usage(FILE *f, int rc) {
     return rc;
 }
 
-}  // namespace
+}   // namespace
 
 int main(int argc, char **argv) {
     Options o;
@@ -449,8 +517,15 @@ int main(int argc, char **argv) {
         bool used = false;
         int r = harness::parse_common("rcu_lockstep", a, v, o, &used);
         if (r < 0) return kExitBadInput;
-        if (r > 0) { i += used; continue; }
-        if (a == "--vectors" && v) { o.vectors = v; i++; continue; }
+        if (r > 0) {
+            i += used;
+            continue;
+        }
+        if (a == "--vectors" && v) {
+            o.vectors = v;
+            i++;
+            continue;
+        }
         fprintf(stderr, "rcu_lockstep: unknown option or missing value '%s'\n", a.c_str());
         return kExitBadInput;
     }
@@ -478,7 +553,10 @@ int main(int argc, char **argv) {
     }
     clock_gettime(CLOCK_MONOTONIC, &ts1);
     double secs = (double)(ts1.tv_sec - ts0.tv_sec) + (ts1.tv_nsec - ts0.tv_nsec) * 1e-9;
-    if (mismatches < 0) { tables_free(&ts); return kExitBadInput; }
+    if (mismatches < 0) {
+        tables_free(&ts);
+        return kExitBadInput;
+    }
     int rc = 0;
     if (mismatches) {
         fputs(mm.text, stdout);
@@ -498,9 +576,10 @@ int main(int argc, char **argv) {
         rc = kExitFail;
     }
     if (o.mode != 0) {
-        printf("bench rcu: config=%s side=%s cycles=%ld decisions=%ld seconds=%.3f cycles_per_s=%.0f decisions_per_s=%.0f\n",
-               o.config.c_str(), o.mode == 1 ? "c-model" : "verilator", cycles_run, decisions, secs,
-               cycles_run / secs, decisions / secs);
+        printf(
+            "bench rcu: config=%s side=%s cycles=%ld decisions=%ld seconds=%.3f cycles_per_s=%.0f decisions_per_s=%.0f\n",
+            o.config.c_str(), o.mode == 1 ? "c-model" : "verilator", cycles_run, decisions, secs, cycles_run / secs,
+            decisions / secs);
         tables_free(&ts);
         return 0;
     }
@@ -509,7 +588,10 @@ int main(int argc, char **argv) {
     const int must[RCU_NUM_CLASSES] = {0, 1, 1, 1, 1, 1, 1, 1, 1};
     int holes = 0;
     std::string hole_names;   // each zero row by name (issue 21 item 3: a hole says what it is)
-    auto hole = [&](const char *name) { holes++; hole_names += std::string("coverage: hole: ") + name + " is zero\n"; };
+    auto hole = [&](const char *name) {
+        holes++;
+        hole_names += std::string("coverage: hole: ") + name + " is zero\n";
+    };
     for (int c = 0; c < RCU_NUM_CLASSES; c++) {
         printf("  %-12s %12ld %s\n", rcu_class_name(c), cov.cls[c], must[c] ? "*" : "");
         if (must[c] && !cov.cls[c]) hole(rcu_class_name(c));

@@ -6,7 +6,9 @@
 
 uint64_t env_rand(router_env *e) {
     uint64_t x = e->rng.s;
-    x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
     e->rng.s = x;
     return x * 0x2545F4914F6CDD1Dull;
 }
@@ -102,7 +104,10 @@ static void new_packet(router_env *e, int i, int probe_vc) {
     int tag = -1;
     for (int n = 0; n < ENV_MAX_TAGS; n++) {
         int c = (e->next_tag + n) % ENV_MAX_TAGS;
-        if (!e->pkts[c].live) { tag = c; break; }
+        if (!e->pkts[c].live) {
+            tag = c;
+            break;
+        }
     }
     if (tag < 0) return;
     e->next_tag = (tag + 1) % ENV_MAX_TAGS;
@@ -117,7 +122,7 @@ static void new_packet(router_env *e, int i, int probe_vc) {
         mc = 0;
     } else if (chance(e, e->proto_prob)) {
         badlen = 1;
-        int over = FLIT_MAX_LEN - e->prm->max_len;   /* lengths the 4-bit field holds above max_len */
+        int over = FLIT_MAX_LEN - e->prm->max_len; /* lengths the 4-bit field holds above max_len */
         hdr_len = over > 0 && chance(e, 0.5) ? e->prm->max_len + 1 + below(e, over) : 0;
     }
     int grp = below(e, e->mgroups);
@@ -127,19 +132,25 @@ static void new_packet(router_env *e, int i, int probe_vc) {
     int dn = below(e, t->p);
     int sg = (pc == PORT_TERMINAL || chance(e, 0.5)) ? e->gid : below(e, t->g);
     int bad = !mc && probe_vc < 0 && chance(e, e->bad_header_frac);
-    if (bad) {   /* a destination field out of range: the router must drain the packet */
+    if (bad) { /* a destination field out of range: the router must drain the packet */
         int which = below(e, 3);
-        if (which == 0) dg = t->g + below(e, 2048 - t->g);
-        else if (which == 1) db = t->a + below(e, 64 - t->a);
-        else if (t->p < 64) dn = t->p + below(e, 64 - t->p);
-        else dg = t->g + below(e, 2048 - t->g);
+        if (which == 0)
+            dg = t->g + below(e, 2048 - t->g);
+        else if (which == 1)
+            db = t->a + below(e, 64 - t->a);
+        else if (t->p < 64)
+            dn = t->p + below(e, 64 - t->p);
+        else
+            dg = t->g + below(e, 2048 - t->g);
     }
     /* a terminal input whose table C rows all name a port >= k (env_setup): every zone-G unicast
      * from it takes a table C item, so it is drained (docs/architecture.md "Protocol errors") */
     int tablec = !mc && !bad && ((e->c_bad_ports >> i) & 1) && dg != e->gid;
     uint64_t hdr = flit_header(dg, db, dn, sg, mc, grp, hdr_len, tag);
-    if (badlen) e->proto_len++;
-    else if (tablec) e->proto_tablec++;
+    if (badlen)
+        e->proto_len++;
+    else if (tablec)
+        e->proto_tablec++;
     bad = bad || badlen || tablec;
     env_pkt *p = &e->pkts[tag];
     memset(p, 0, sizeof *p);
@@ -152,23 +163,30 @@ static void new_packet(router_env *e, int i, int probe_vc) {
     p->born = -1;
     p->first_head = -1;
     p->expect_ports = bad ? 0 : mc ? e->mcast_sets[i][grp] : allowed_ports(e, i, hdr);
-    if (!bad && !mc) {   /* the fault units' entry for it: table A's row (rcu_mask_row) */
+    if (!bad && !mc) { /* the fault units' entry for it: table A's row (rcu_mask_row) */
         int index;
         table_zone z = tables_zone(e->gid, e->bid, dg, db, dn, &index);
         p->entry = fault_entry_of(e->ts, z, index);
     }
     int *q = e->vcq[i][vc];
-    if (e->vcq_n[i][vc] < ENV_VCQ) q[(e->vcq_head[i][vc] + e->vcq_n[i][vc]++) % ENV_VCQ] = tag;
-    else fail(e, "env: more packets waiting in one input VC than the ledger holds");
+    if (e->vcq_n[i][vc] < ENV_VCQ)
+        q[(e->vcq_head[i][vc] + e->vcq_n[i][vc]++) % ENV_VCQ] = tag;
+    else
+        fail(e, "env: more packets waiting in one input VC than the ledger holds");
     e->cur_tag[i] = tag;
     e->cur_left[i] = len;
     e->cur_len[i] = len;
     e->cur_vc[i] = vc;
     e->cur_hdr[i] = hdr;
-    if (bad) e->discarded_pkts++;
-    else e->live_pkts++;
+    if (bad)
+        e->discarded_pkts++;
+    else
+        e->live_pkts++;
     e->injected_pkts++;
-    if (mc) e->stat_mcast++; else if (!bad) e->stat_unicast++;
+    if (mc)
+        e->stat_mcast++;
+    else if (!bad)
+        e->stat_unicast++;
     if (probe_vc >= 0) {
         e->probe_tag[i] = tag;
         e->ovf_probes++;
@@ -180,7 +198,7 @@ void env_drive(router_env *e, long cycle, router_in *in) {
     memset(in, 0, sizeof *in);
     for (int i = 0; i < t->k; i++) {
         if (!e->cur_left[i] && e->ctl_prob > 0 && topo_port_class(t, i) != PORT_TERMINAL && e->up_ctl[i] > 0 &&
-            chance(e, e->ctl_prob)) {   /* an FD/FR packet between packets */
+            chance(e, e->ctl_prob)) { /* an FD/FR packet between packets */
             fault_msg m;
             m.kind = (uint8_t)(chance(e, 0.5) ? FMSG_FD : FMSG_FR);
             m.prefix = (uint8_t)(1 + below(e, 3));
@@ -194,7 +212,7 @@ void env_drive(router_env *e, long cycle, router_in *in) {
             f->data = fault_msg_pack(&m);
             e->up_ctl[i]--;
             e->ctl_in++;
-            if (fault_receive_ready(e->fu, i)) {   /* the router's unit takes it at the cycle's end */
+            if (fault_receive_ready(e->fu, i)) { /* the router's unit takes it at the cycle's end */
                 e->pend_ctl |= (uint64_t)1 << i;
                 e->pend_msg[i] = m;
             }
@@ -252,12 +270,13 @@ void env_drive(router_env *e, long cycle, router_in *in) {
         }
     if (e->ev_prob > 0 && t->k > t->p && chance(e, e->ev_prob)) {
         int o = t->p + below(e, t->k - t->p);
-        int kind = e->link_down[o] ? FEV_UP
-                   : (topo_port_class(t, o) == PORT_LOCAL && chance(e, 0.25)) ? FEV_PEER_DOWN : FEV_LINK_DOWN;
+        int kind = e->link_down[o]                                            ? FEV_UP
+                   : (topo_port_class(t, o) == PORT_LOCAL && chance(e, 0.25)) ? FEV_PEER_DOWN
+                                                                              : FEV_LINK_DOWN;
         in->ev_valid = 1;
         in->ev_kind = kind;
         in->ev_port = o;
-        if (fault_event_ready(e->fu)) {   /* a full event FIFO drops it, in the router as here */
+        if (fault_event_ready(e->fu)) { /* a full event FIFO drops it, in the router as here */
             e->pend_ev = 1;
             e->pend_ev_kind = kind;
             e->pend_ev_port = o;
@@ -297,7 +316,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         int tag = e->recent[i][(cycle - ENV_MASK_AT + ENV_RECENT) % ENV_RECENT];
         if (tag < 0) continue;
         env_pkt *p = &e->pkts[tag];
-        if (p->born != cycle - ENV_MASK_AT || p->in_port != i || p->mcast || p->expect_discard || p->mask_known) continue;
+        if (p->born != cycle - ENV_MASK_AT || p->in_port != i || p->mcast || p->expect_discard || p->mask_known)
+            continue;
         p->mask_at = fault_mask(e->fu, i, p->entry);
         p->mask_known = 1;
     }
@@ -323,20 +343,21 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
                 if (y->expect_discard == 1 || masked(y)) at = j;
             }
             if (at < 0) {
-                snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d: a discard that neither a protocol error nor the masks explain",
+                snprintf(msg, sizeof msg,
+                         "cycle %ld: port %d VC %d: a discard that neither a protocol error nor the masks explain",
                          cycle, i, v);
                 fail(e, msg);
                 continue;
             }
             int tag = vcq_take(e, i, v, at);
             env_pkt *p = &e->pkts[tag];
-            if (p->expect_discard == 1) {  /* (not counted in live_pkts) */
+            if (p->expect_discard == 1) { /* (not counted in live_pkts) */
                 e->bad_discards++;
             } else {
-                e->mask_discards++;        /* every option masked: dropped, and accounted for here */
+                e->mask_discards++; /* every option masked: dropped, and accounted for here */
                 e->live_pkts--;
             }
-            p->expect_discard = 2;         /* left (as a discard): a later flit of it is an error */
+            p->expect_discard = 2; /* left (as a discard): a later flit of it is an error */
             p->live = 0;
         }
     }
@@ -347,14 +368,15 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             e->ctl_out++;
             e->ctl_ret[o]++;
             if (topo_port_class(t, o) == PORT_TERMINAL || e->port_pkt[o] >= 0) {
-                snprintf(msg, sizeof msg, "cycle %ld: port %d: an FD/FR packet on a terminal port or inside a packet", cycle, o);
+                snprintf(msg, sizeof msg, "cycle %ld: port %d: an FD/FR packet on a terminal port or inside a packet",
+                         cycle, o);
                 fail(e, msg);
             }
             continue;
         }
         e->delivered_flits++;
         int cap = e->prm->ds_depth[topo_port_class(t, o)];
-        if ((e->faulted_ports >> o) & 1) {   /* the router refills a dead link's credits */
+        if ((e->faulted_ports >> o) & 1) { /* the router refills a dead link's credits */
             if (e->ds_held[o][f->vc & 3] < cap) e->ds_held[o][f->vc & 3]++;
         } else if (++e->ds_held[o][f->vc & 3] > cap) {
             snprintf(msg, sizeof msg, "cycle %ld: port %d VC %d sent beyond its credits", cycle, o, f->vc);
@@ -364,24 +386,29 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         int seq = f->head ? 0 : (int)(f->data & 0xffff);
         env_pkt *p = &e->pkts[tag];
         if (!p->live) {
-            snprintf(msg, sizeof msg, "cycle %ld: port %d: flit of packet %d that is not in flight (duplicate?)", cycle, o, tag);
+            snprintf(msg, sizeof msg, "cycle %ld: port %d: flit of packet %d that is not in flight (duplicate?)", cycle,
+                     o, tag);
             fail(e, msg);
             continue;
         }
         if (p->expect_discard) {
-            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d that must be drained (protocol error) was delivered", cycle, o, tag);
+            snprintf(msg, sizeof msg,
+                     "cycle %ld: port %d: packet %d that must be drained (protocol error) was delivered", cycle, o,
+                     tag);
             fail(e, msg);
             continue;
         }
         if (masked(p)) {
-            snprintf(msg, sizeof msg, "cycle %ld: port %d: packet %d left though the masks invalidated every option (0x%llx)",
-                     cycle, o, tag, (unsigned long long)p->expect_ports);
+            snprintf(msg, sizeof msg,
+                     "cycle %ld: port %d: packet %d left though the masks invalidated every option (0x%llx)", cycle, o,
+                     tag, (unsigned long long)p->expect_ports);
             fail(e, msg);
             continue;
         }
         if (p->mask_known && !p->mcast && !((p->mask_at >> o) & 1)) {
-            snprintf(msg, sizeof msg, "cycle %ld: packet %d left on port %d, an option the mask invalidated (mask 0x%llx)",
-                     cycle, tag, o, (unsigned long long)p->mask_at);
+            snprintf(msg, sizeof msg,
+                     "cycle %ld: packet %d left on port %d, an option the mask invalidated (mask 0x%llx)", cycle, tag,
+                     o, (unsigned long long)p->mask_at);
             fail(e, msg);
         }
         /* Heads leave in order within an input VC among packets that can only take the same port
@@ -392,14 +419,16 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             for (int j = 0; j < n && at < 0; j++)
                 if (e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ] == tag) at = j;
             if (at < 0) {
-                snprintf(msg, sizeof msg, "cycle %ld: packet %d left but is not waiting in input %d VC %d", cycle, tag, i, v);
+                snprintf(msg, sizeof msg, "cycle %ld: packet %d left but is not waiting in input %d VC %d", cycle, tag,
+                         i, v);
                 fail(e, msg);
             } else {
                 for (int j = 0; j < at; j++) {
                     const env_pkt *y = &e->pkts[e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ]];
-                    if (!p->mcast && !y->mcast && !y->expect_discard && !masked(y) && p->expect_ports == ((uint64_t)1 << o) &&
-                        y->expect_ports == p->expect_ports) {
-                        snprintf(msg, sizeof msg, "cycle %ld: packet %d left port %d before an older packet of input %d VC %d to it",
+                    if (!p->mcast && !y->mcast && !y->expect_discard && !masked(y) &&
+                        p->expect_ports == ((uint64_t)1 << o) && y->expect_ports == p->expect_ports) {
+                        snprintf(msg, sizeof msg,
+                                 "cycle %ld: packet %d left port %d before an older packet of input %d VC %d to it",
                                  cycle, tag, o, i, v);
                         fail(e, msg);
                         break;
@@ -411,7 +440,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         /* contiguity: a port carries one packet at a time */
         if (f->head) {
             if (e->port_pkt[o] >= 0) {
-                snprintf(msg, sizeof msg, "cycle %ld: port %d: head of packet %d inside packet %d", cycle, o, tag, e->port_pkt[o]);
+                snprintf(msg, sizeof msg, "cycle %ld: port %d: head of packet %d inside packet %d", cycle, o, tag,
+                         e->port_pkt[o]);
                 fail(e, msg);
             }
             if (!f->tail) e->port_pkt[o] = tag;
@@ -419,7 +449,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             if (p->mcast && p->first_head < 0) p->first_head = cycle;
         } else {
             if (e->port_pkt[o] != tag) {
-                snprintf(msg, sizeof msg, "cycle %ld: port %d: body of packet %d while packet %d is in progress", cycle, o, tag, e->port_pkt[o]);
+                snprintf(msg, sizeof msg, "cycle %ld: port %d: body of packet %d while packet %d is in progress", cycle,
+                         o, tag, e->port_pkt[o]);
                 fail(e, msg);
             }
             if (f->tail) e->port_pkt[o] = -1;
@@ -430,12 +461,14 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             if (!p->mcast) {
                 port_class ic = topo_port_class(t, p->in_port), oc = topo_port_class(t, o);
                 int lin = ic == PORT_GLOBAL ? 2 : 1, lout = oc == PORT_GLOBAL ? 2 : 1;
-                if (ic == PORT_TERMINAL) want = 0;
-                else if (oc != PORT_TERMINAL && lout >= lin) want = p->vc + 1 > 3 ? 3 : p->vc + 1;
+                if (ic == PORT_TERMINAL)
+                    want = 0;
+                else if (oc != PORT_TERMINAL && lout >= lin)
+                    want = p->vc + 1 > 3 ? 3 : p->vc + 1;
             }
             if ((f->vc & 3) != want) {
-                snprintf(msg, sizeof msg, "cycle %ld: packet %d (in port %d, vc %d) left port %d on VC %d, want %d", cycle,
-                         tag, p->in_port, p->vc, o, f->vc, want);
+                snprintf(msg, sizeof msg, "cycle %ld: packet %d (in port %d, vc %d) left port %d on VC %d, want %d",
+                         cycle, tag, p->in_port, p->vc, o, f->vc, want);
                 fail(e, msg);
             }
         }
@@ -445,7 +478,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             fail(e, msg);
         }
         if (seq != p->next_seq[o]) {
-            snprintf(msg, sizeof msg, "cycle %ld: packet %d on port %d: flit %d, expected %d", cycle, tag, o, seq, p->next_seq[o]);
+            snprintf(msg, sizeof msg, "cycle %ld: packet %d on port %d: flit %d, expected %d", cycle, tag, o, seq,
+                     p->next_seq[o]);
             fail(e, msg);
         }
         p->next_seq[o] = seq + 1;
@@ -480,18 +514,22 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         int i = __builtin_ctzll(m);
         int tag = e->probe_tag[i];
         if (tag < 0) {
-            snprintf(msg, sizeof msg, "cycle %ld: input buffer overflow on port %d without a flit beyond credits", cycle, i);
+            snprintf(msg, sizeof msg, "cycle %ld: input buffer overflow on port %d without a flit beyond credits",
+                     cycle, i);
             fail(e, msg);
             continue;
         }
         env_pkt *p = &e->pkts[tag];
         int v = p->vc, n = e->vcq_n[i][v];
         for (int j = 0; j < n; j++)
-            if (e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ] == tag) { vcq_take(e, i, v, j); break; }
-        if (p->live && !p->expect_discard) e->live_pkts--;   /* (expected discards are not counted) */
+            if (e->vcq[i][v][(e->vcq_head[i][v] + j) % ENV_VCQ] == tag) {
+                vcq_take(e, i, v, j);
+                break;
+            }
+        if (p->live && !p->expect_discard) e->live_pkts--; /* (expected discards are not counted) */
         p->live = 0;
-        p->expect_discard = 2;   /* a flit of it that leaves is an error */
-        e->up_cred[i][v]++;      /* the flit sent without a credit is gone: no credit will return */
+        p->expect_discard = 2; /* a flit of it that leaves is an error */
+        e->up_cred[i][v]++;    /* the flit sent without a credit is gone: no credit will return */
         e->probe_tag[i] = -1;
         e->ovf_drops++;
     }
@@ -500,7 +538,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
      * then the event and the FD/FR packets of this cycle */
     fault_tick(e->fu);
     if (e->pend_ev) fault_event(e->fu, (fault_event_kind)e->pend_ev_kind, e->pend_ev_port);
-    for (uint64_t m = e->pend_ctl; m; m &= m - 1) fault_receive(e->fu, __builtin_ctzll(m), &e->pend_msg[__builtin_ctzll(m)]);
+    for (uint64_t m = e->pend_ctl; m; m &= m - 1)
+        fault_receive(e->fu, __builtin_ctzll(m), &e->pend_msg[__builtin_ctzll(m)]);
     e->pend_ev = 0;
     e->pend_ctl = 0;
     for (int i = 0; i < t->k; i++)
@@ -518,7 +557,7 @@ void env_check_stuck(router_env *e, long cycle, long bound) {
             snprintf(msg, sizeof msg, "cycle %ld: packet %d (from port %d, %s) stuck for %ld cycles", cycle, tag,
                      p->in_port, p->mcast ? "multicast" : "unicast", cycle - p->born);
             fail(e, msg);
-            p->born = cycle;   /* report once per bound */
+            p->born = cycle; /* report once per bound */
         }
     }
 }
@@ -535,17 +574,27 @@ int env_setup(router_env *e, long n, router_in *in) {
         in->tw_valid = 1;
         in->tw_port = port;
         if (n == 0 && chance(e, e->tablec_prob)) e->c_bad_ports = (uint64_t)1 << below(e, t->p);
-        if (row < ts->depth_a) { in->tw_table = 0; in->tw_addr = (int)row; in->tw_data = pt->a[row]; }
-        else if (row < ts->depth_a + ts->depth_b) { in->tw_table = 1; in->tw_addr = (int)(row - ts->depth_a); in->tw_data = pt->b[row - ts->depth_a]; }
-        else { in->tw_table = 2; in->tw_addr = (int)(row - ts->depth_a - ts->depth_b); in->tw_data = pt->c[row - ts->depth_a - ts->depth_b]; }
-        if (in->tw_table == 2 && ((e->c_bad_ports >> port) & 1)) {   /* one valid item, port >= k */
+        if (row < ts->depth_a) {
+            in->tw_table = 0;
+            in->tw_addr = (int)row;
+            in->tw_data = pt->a[row];
+        } else if (row < ts->depth_a + ts->depth_b) {
+            in->tw_table = 1;
+            in->tw_addr = (int)(row - ts->depth_a);
+            in->tw_data = pt->b[row - ts->depth_a];
+        } else {
+            in->tw_table = 2;
+            in->tw_addr = (int)(row - ts->depth_a - ts->depth_b);
+            in->tw_data = pt->c[row - ts->depth_a - ts->depth_b];
+        }
+        if (in->tw_table == 2 && ((e->c_bad_ports >> port) & 1)) { /* one valid item, port >= k */
             uint8_t item = (uint8_t)(CITEM_VALID | (unsigned)(t->k + below(e, 64 - t->k)));
             in->tw_data = tables_c_entry(&item, 1);
         }
         return 1;
     }
     n -= per_port * t->k;
-    if (n < (long)t->k * ts->depth_a) {   /* the fault units' options per (port, entry) and role */
+    if (n < (long)t->k * ts->depth_a) { /* the fault units' options per (port, entry) and role */
         int port = (int)(n / ts->depth_a), entry = (int)(n % ts->depth_a);
         in->fw_valid = 1;
         in->fw_port = port;

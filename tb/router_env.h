@@ -34,10 +34,11 @@ extern "C" {
 #endif
 
 #define ENV_MAX_TAGS 65536
-#define ENV_VCQ 64           /* packets per input VC not yet left (buffer depth bounds it) */
-#define ENV_PROBE_WINDOW 8   /* cycles after an overflow probe within which its drop shows */
-#define ENV_RECENT 8         /* heads remembered per input (ring by arrival cycle) */
-#define ENV_MASK_AT 1        /* a head arriving in cycle t has its mask row read at the start of
+#define ENV_VCQ 64         /* packets per input VC not yet left (buffer depth bounds it) */
+#define ENV_PROBE_WINDOW 8 /* cycles after an overflow probe within which its drop shows */
+#define ENV_RECENT 8       /* heads remembered per input (ring by arrival cycle) */
+#define ENV_MASK_AT                                                                                                    \
+    1 /* a head arriving in cycle t has its mask row read at the start of
                                 t+1 (csim/rcu.h: stage 2's synchronous read, used in t+2) */
 
 typedef struct {
@@ -47,13 +48,13 @@ typedef struct {
 typedef struct {
     uint8_t live, mcast, vc, expect_discard;
     int in_port, len, got_flits_ports;
-    long born, first_head;   /* cycle of the first head out (a multicast's copies leave together) */
-    uint64_t expect_ports;   /* multicast: its set; unicast: the ports the tables allow */
-    int entry;               /* unicast: the fault units' entry (table A row) its route reads */
-    uint8_t mask_known;      /* mask_at is the mask its route-compute unit read */
-    uint64_t mask_at;        /* the mask model's valid mask for (in_port, entry) at that read */
-    uint64_t seen_ports;     /* ports whose copy completed */
-    int next_seq[ROUTER_MAX_PORTS];  /* per output: flits of this packet seen so far */
+    long born, first_head;          /* cycle of the first head out (a multicast's copies leave together) */
+    uint64_t expect_ports;          /* multicast: its set; unicast: the ports the tables allow */
+    int entry;                      /* unicast: the fault units' entry (table A row) its route reads */
+    uint8_t mask_known;             /* mask_at is the mask its route-compute unit read */
+    uint64_t mask_at;               /* the mask model's valid mask for (in_port, entry) at that read */
+    uint64_t seen_ports;            /* ports whose copy completed */
+    int next_seq[ROUTER_MAX_PORTS]; /* per output: flits of this packet seen so far */
 } env_pkt;
 
 typedef struct {
@@ -64,8 +65,8 @@ typedef struct {
     env_rng rng;
     /* stimulus knobs, changed by phases */
     double load, mcast_frac, drain_prob, sb_prob;
-    double short_frac;   /* share of one-flit packets on top of the uniform 1..max_len lengths */
-    double drain_port[ROUTER_MAX_PORTS];   /* per output port drain probability; < 0: drain_prob */
+    double short_frac;                   /* share of one-flit packets on top of the uniform 1..max_len lengths */
+    double drain_port[ROUTER_MAX_PORTS]; /* per output port drain probability; < 0: drain_prob */
     int injecting;
     /* upstream, per input port */
     int up_cred[ROUTER_MAX_PORTS][4];
@@ -76,25 +77,25 @@ typedef struct {
     uint64_t mcast_sets[ROUTER_MAX_PORTS][256];
     int mgroups;
     /* ledger */
-    env_pkt *pkts;           /* [ENV_MAX_TAGS] */
+    env_pkt *pkts; /* [ENV_MAX_TAGS] */
     int next_tag;
     long injected_pkts, injected_flits, delivered_flits, delivered_copies, live_pkts, discarded_pkts;
-    int port_pkt[ROUTER_MAX_PORTS];  /* per output: tag of the packet in progress (-1: none) */
-    double bad_header_frac;          /* unicast headers with a destination out of range */
+    int port_pkt[ROUTER_MAX_PORTS]; /* per output: tag of the packet in progress (-1: none) */
+    double bad_header_frac;         /* unicast headers with a destination out of range */
     /* per input VC: tags of the packets whose head has not left, oldest first */
     int vcq[ROUTER_MAX_PORTS][4][ENV_VCQ];
     int vcq_head[ROUTER_MAX_PORTS][4], vcq_n[ROUTER_MAX_PORTS][4];
     /* fault traffic */
     double ctl_prob, ev_prob;
-    int up_ctl[ROUTER_MAX_PORTS];    /* control credits toward the router's inputs */
-    int ctl_ret[ROUTER_MAX_PORTS];   /* control flits received, credit not yet returned */
+    int up_ctl[ROUTER_MAX_PORTS];  /* control credits toward the router's inputs */
+    int ctl_ret[ROUTER_MAX_PORTS]; /* control flits received, credit not yet returned */
     uint8_t link_down[ROUTER_MAX_PORTS];
-    uint64_t faulted_ports;          /* ports that saw an event: their data credits are not checked */
+    uint64_t faulted_ports; /* ports that saw an event: their data credits are not checked */
     long ctl_in, ctl_out, events, mask_discards, bad_discards, mcast_copies;
     long errors;
     char first_error[512];
     long stat_mcast, stat_unicast;
-    long mcast_six, mcast_all;       /* multicasts delivered to 6 ports / to every port but their input */
+    long mcast_six, mcast_all; /* multicasts delivered to 6 ports / to every port but their input */
     /* protocol errors (issue 21 item 2c; docs/architecture.md "Protocol errors"), all 0 by default:
      * proto_prob: a new packet's header len is 0 or above max_len (drained); ovf_prob: per port
      * and cycle, a one-flit packet sent without a credit on a VC whose credits are spent (dropped
@@ -117,11 +118,11 @@ typedef struct {
     int pend_ev, pend_ev_kind, pend_ev_port;
     uint64_t pend_ctl;
     fault_msg pend_msg[ROUTER_MAX_PORTS];
-    int recent[ROUTER_MAX_PORTS][ENV_RECENT];   /* per input: tag of the head that arrived in cycle c at c mod ENV_RECENT */
+    int recent[ROUTER_MAX_PORTS]
+              [ENV_RECENT]; /* per input: tag of the head that arrived in cycle c at c mod ENV_RECENT */
 } router_env;
 
-int env_init(router_env *e, const topo *t, const table_set *ts, const router_params *prm, int router_id,
-             uint64_t seed);
+int env_init(router_env *e, const topo *t, const table_set *ts, const router_params *prm, int router_id, uint64_t seed);
 void env_free(router_env *e);
 uint64_t env_rand(router_env *e);
 /* Fills *in for this cycle from the env's state (sources, credit returns, side-bands). */

@@ -40,9 +40,9 @@ using harness::put;
 
 struct Options : harness::Options {
     std::string scenario = "random";
-    bool final_wave = false;  // also keep an FST of the last cycles of a passing run
-    int c_cong_demand = -1;   // >= 0: the C model's router_params.cong_demand (a planted model
-                              // difference when it is not the RTL's CONG_DEMAND)
+    bool final_wave = false;   // also keep an FST of the last cycles of a passing run
+    int c_cong_demand = -1;    // >= 0: the C model's router_params.cong_demand (a planted model
+                               // difference when it is not the RTL's CONG_DEMAND)
     Options() { window = 100; }
 };
 
@@ -60,7 +60,9 @@ struct Coverage {
     long proto_len = 0, proto_tablec = 0, ovf_drops = 0, ovf_accepted = 0;
 };
 
-struct Stats { long flits_in = 0, flits_out = 0, pkts = 0, epochs = 0, setup_cycles = 0, traffic_cycles = 0; };
+struct Stats {
+    long flits_in = 0, flits_out = 0, pkts = 0, epochs = 0, setup_cycles = 0, traffic_cycles = 0;
+};
 
 class Run {
   public:
@@ -98,12 +100,16 @@ class Run {
     long cycle_ = 0, sim_time_ = 0;
 };
 
-
 // The widths of rtl/router.v's ports for this router (tb/router_ports.h's width names).
-#define ROUTER_PORT_WIDTHS(t)                                                                      \
-    const int K = (t).k, H = (t).h, AH = (t).a * (t).h, GW = router_port_width((t).g),           \
-              BW = router_port_width((t).a), TAW = router_port_width((t).p + (t).a + (t).g);    \
-    (void)K; (void)H; (void)AH; (void)GW; (void)BW; (void)TAW
+#define ROUTER_PORT_WIDTHS(t)                                                                                          \
+    const int K = (t).k, H = (t).h, AH = (t).a * (t).h, GW = router_port_width((t).g), BW = router_port_width((t).a),  \
+              TAW = router_port_width((t).p + (t).a + (t).g);                                                          \
+    (void)K;                                                                                                           \
+    (void)H;                                                                                                           \
+    (void)AH;                                                                                                          \
+    (void)GW;                                                                                                          \
+    (void)BW;                                                                                                          \
+    (void)TAW
 
 // Every input port from the cycle's router_in and the configuration (tb/router_ports.h).
 void Run::apply(const router_in &in, int rst) {
@@ -111,11 +117,11 @@ void Run::apply(const router_in &in, int rst) {
     ROUTER_PORT_WIDTHS(t_);
     const router_cfg_in &cfg = cfg_;
     v.rst = (CData)rst;
-#define APPLY(name, W, N, KIND, FIELD)                                                             \
-    {                                                                                              \
-        Bits b((W) * (N));                                                                         \
-        for (int i = 0; i < (N); i++) b.set((W) * i, (W), ROUTER_PORT_GET(KIND, FIELD, i));        \
-        put(v.name, b, (W) * (N));                                                                 \
+#define APPLY(name, W, N, KIND, FIELD)                                                                                 \
+    {                                                                                                                  \
+        Bits b((W) * (N));                                                                                             \
+        for (int i = 0; i < (N); i++) b.set((W)*i, (W), ROUTER_PORT_GET(KIND, FIELD, i));                              \
+        put(v.name, b, (W) * (N));                                                                                     \
     }
     ROUTER_PORTS_IN(APPLY)
 #undef APPLY
@@ -128,11 +134,11 @@ void Run::read_rtl(router_out &out) {
     ROUTER_PORT_WIDTHS(t_);
     memset(&out, 0, sizeof out);
     int ready = 0;
-#define READ(name, W, N, KIND, FIELD, WHEN)                                                        \
-    {                                                                                              \
-        Bits b((W) * (N));                                                                         \
-        get(v.name, b);                                                                            \
-        for (int i = 0; i < (N); i++) ROUTER_PORT_SET(KIND, FIELD, i, b.get((W) * i, (W)));        \
+#define READ(name, W, N, KIND, FIELD, WHEN)                                                                            \
+    {                                                                                                                  \
+        Bits b((W) * (N));                                                                                             \
+        get(v.name, b);                                                                                                \
+        for (int i = 0; i < (N); i++) ROUTER_PORT_SET(KIND, FIELD, i, b.get((W)*i, (W)));                              \
     }
     ROUTER_PORTS_OUT(READ)
 #undef READ
@@ -155,30 +161,34 @@ int Run::compare(long cycle, const router_out &exp, const router_out &a, std::st
         if (!e.out[o].valid) e.out[o] = flit{0, 0, 0, 0, 0};
     char buf[512];
     int bad = 0;
-#define CMP(name, W, N, KIND, FIELD, WHEN)                                                         \
-    for (int i = 0; i < (N); i++) {                                                                \
-        uint64_t ev, av;                                                                           \
-        bool when;                                                                                 \
-        {                                                                                          \
-            const router_out &out = e;                                                             \
-            const int ready = ev_ready_c_;                                                         \
-            (void)out; (void)ready;                                                                \
-            ev = ROUTER_PORT_GET(KIND, FIELD, i);                                                  \
-            when = (WHEN) != 0;                                                                    \
-        }                                                                                          \
-        {                                                                                          \
-            const router_out &out = a;                                                             \
-            const int ready = ev_ready_rtl_;                                                       \
-            (void)out; (void)ready;                                                                \
-            av = ROUTER_PORT_GET(KIND, FIELD, i);                                                  \
-        }                                                                                          \
-        if (when && ev != av) {                                                                    \
-            if ((N) > 1) snprintf(buf, sizeof buf, "  port %d %s: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", \
-                                  i, #name, ev, av);                                               \
-            else snprintf(buf, sizeof buf, "  %s: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", #name, ev, av); \
-            report += buf;                                                                         \
-            bad = 1;                                                                               \
-        }                                                                                          \
+#define CMP(name, W, N, KIND, FIELD, WHEN)                                                                             \
+    for (int i = 0; i < (N); i++) {                                                                                    \
+        uint64_t ev, av;                                                                                               \
+        bool when;                                                                                                     \
+        {                                                                                                              \
+            const router_out &out = e;                                                                                 \
+            const int ready = ev_ready_c_;                                                                             \
+            (void)out;                                                                                                 \
+            (void)ready;                                                                                               \
+            ev = ROUTER_PORT_GET(KIND, FIELD, i);                                                                      \
+            when = (WHEN) != 0;                                                                                        \
+        }                                                                                                              \
+        {                                                                                                              \
+            const router_out &out = a;                                                                                 \
+            const int ready = ev_ready_rtl_;                                                                           \
+            (void)out;                                                                                                 \
+            (void)ready;                                                                                               \
+            av = ROUTER_PORT_GET(KIND, FIELD, i);                                                                      \
+        }                                                                                                              \
+        if (when && ev != av) {                                                                                        \
+            if ((N) > 1)                                                                                               \
+                snprintf(buf, sizeof buf, "  port %d %s: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", i, #name,    \
+                         ev, av);                                                                                      \
+            else                                                                                                       \
+                snprintf(buf, sizeof buf, "  %s: expected 0x%" PRIx64 ", actual 0x%" PRIx64 "\n", #name, ev, av);      \
+            report += buf;                                                                                             \
+            bad = 1;                                                                                                   \
+        }                                                                                                              \
     }
     ROUTER_PORTS_OUT(CMP)
 #undef CMP
@@ -237,7 +247,10 @@ int Run::step(const router_in &in, int rst, router_out &exp, std::string &report
 // The C model's fault unit for router rid (the RTL's takes its options through the fw_* writes).
 int Run::bind(int rid) {
     char err[DOAR_ERRLEN];
-    if (router_enable_faults(&model_, &ts_, rid, err)) { fprintf(stderr, "router_lockstep: %s\n", err); return -1; }
+    if (router_enable_faults(&model_, &ts_, rid, err)) {
+        fprintf(stderr, "router_lockstep: %s\n", err);
+        return -1;
+    }
     return 0;
 }
 
@@ -252,7 +265,10 @@ int Run::start(router_params &prm) {
     ctx_.reset(new VerilatedContext);
     ctx_->traceEverOn(true);
     top_.reset(new Vrouter(ctx_.get(), "router"));
-    if (router_init(&model_, &t_, &prm, &tp, err)) { fprintf(stderr, "router_lockstep: %s\n", err); return -1; }
+    if (router_init(&model_, &t_, &prm, &tp, err)) {
+        fprintf(stderr, "router_lockstep: %s\n", err);
+        return -1;
+    }
     return 0;
 }
 
@@ -265,7 +281,14 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         fst_->open(fst_path);
     }
     env_rng seeder = {o_.seed * 0x9E3779B97F4A7C15ull + 7};
-    auto next_seed = [&]() { uint64_t x = seeder.s; x ^= x >> 12; x ^= x << 25; x ^= x >> 27; seeder.s = x; return x * 0x2545F4914F6CDD1Dull; };
+    auto next_seed = [&]() {
+        uint64_t x = seeder.s;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        seeder.s = x;
+        return x * 0x2545F4914F6CDD1Dull;
+    };
     int mismatches = 0;
     time_t last = time(nullptr);
     // a line on stderr at most every 5 s (a tianhe run takes minutes)
@@ -282,7 +305,8 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         cov.epochs++;
         st.epochs++;
         int rid;
-        do rid = (int)(next_seed() % (uint64_t)t_.n_routers); while (!ts_.present[rid]);
+        do rid = (int)(next_seed() % (uint64_t)t_.n_routers);
+        while (!ts_.present[rid]);
         router_env env;
         if (env_init(&env, &t_, &ts_, &prm, rid, next_seed())) return -1;
         // protocol errors at a low rate (issue 21 item 2c): bad lengths, overflow probes, and in a
@@ -338,33 +362,54 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             env_observe(&env, cycle_ - 1, &in, &exp);
             int stall = 0;
             for (int p = 0; p < t_.k && !stall; p++)
-                for (int v = 0; v < 4; v++) if (model_.cred[p][v] < prm.max_len) stall = 1;
+                for (int v = 0; v < 4; v++)
+                    if (model_.cred[p][v] < prm.max_len) stall = 1;
             cov.credit_stall += stall;
             if (model_.cg.cong_local) cov.congl++;
             if (model_.cg.congg) cov.congg++;
             for (int x = 0; x < t_.a; x++)
                 if (x != cfg_.bid)
                     for (int hh = 0; hh < t_.h; hh++)
-                        if (gbm_test(&model_.cg.group, x * t_.h + hh)) { cov.group_nb++; x = t_.a; break; }
+                        if (gbm_test(&model_.cg.group, x * t_.h + hh)) {
+                            cov.group_nb++;
+                            x = t_.a;
+                            break;
+                        }
             if (exp.sb_valid) cov.sb_out++;
             uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
             for (int q = 0; q < model_.np; q++)
-                if (model_.grb_free[q] != all) { cov.bulletin_held++; break; }
+                if (model_.grb_free[q] != all) {
+                    cov.bulletin_held++;
+                    break;
+                }
             // output queues: one without room for a longest packet; an output whose link serves one
             // queue while another waits (planes queue behind the link)
             for (int n = 0; n < t_.k * model_.np; n++)
-                if (model_.oqs[n].room < prm.max_len) { cov.oq_full++; break; }
+                if (model_.oqs[n].room < prm.max_len) {
+                    cov.oq_full++;
+                    break;
+                }
             for (int n = 0; n < t_.k * model_.np; n++)
-                if (model_.oqs[n].count == model_.oqs[n].depth) { cov.oq_depth_full++; break; }
+                if (model_.oqs[n].count == model_.oqs[n].depth) {
+                    cov.oq_depth_full++;
+                    break;
+                }
             for (int p = 0; p < t_.k; p++)
-                if (exp.out[p].valid && !fault_is_ctl(&exp.out[p])) cov.vc_out[topo_port_class(&t_, p)][exp.out[p].vc & 3]++;
+                if (exp.out[p].valid && !fault_is_ctl(&exp.out[p]))
+                    cov.vc_out[topo_port_class(&t_, p)][exp.out[p].vc & 3]++;
             for (int p = 0, full = 0; p < t_.k && !full; p++)
                 for (int v = 0; v < 4 && !full; v++)
-                    if (model_.in[p].rcount[v] == model_.in[p].depth) { cov.route_fifo_full++; full = 1; }
+                    if (model_.in[p].rcount[v] == model_.in[p].depth) {
+                        cov.route_fifo_full++;
+                        full = 1;
+                    }
             for (int o = 0; o < t_.k; o++) {
                 int nonempty = 0;
                 for (int q = 0; q < model_.np; q++) nonempty += model_.oqs[o * model_.np + q].count > 0;
-                if (nonempty > 1) { cov.link_wait++; break; }
+                if (nonempty > 1) {
+                    cov.link_wait++;
+                    break;
+                }
             }
             if ((cycle_ & 1023) == 0) env_check_stuck(&env, cycle_, 30000);
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
@@ -375,11 +420,28 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         env.drain_prob = 1.0;
         env.ctl_prob = env.ev_prob = 0.0;
         for (int p = 0; p < ROUTER_MAX_PORTS; p++) env.drain_port[p] = -1.0;
-        auto ctl_pending = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) n += env.ctl_ret[p]; return n; };
-        auto held = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) for (int v = 0; v < 4; v++) n += env.ds_held[p][v]; return n; };
+        auto ctl_pending = [&]() {
+            long n = 0;
+            for (int p = 0; p < t_.k; p++) n += env.ctl_ret[p];
+            return n;
+        };
+        auto held = [&]() {
+            long n = 0;
+            for (int p = 0; p < t_.k; p++)
+                for (int v = 0; v < 4; v++) n += env.ds_held[p][v];
+            return n;
+        };
         // credits the router still owes upstream (router v2 returns one per input per cycle)
-        auto owed = [&]() { long n = 0; for (int p = 0; p < t_.k; p++) for (int v = 0; v < 4; v++) n += prm.depth[topo_port_class(&t_, p)] - env.up_cred[p][v]; return n; };
-        for (long n = 0; !mismatches && n < 40000 && (env.live_pkts || router_buffered(&model_) || held() || ctl_pending() || owed() || !fault_idle(model_.fu)); n++) {
+        auto owed = [&]() {
+            long n = 0;
+            for (int p = 0; p < t_.k; p++)
+                for (int v = 0; v < 4; v++) n += prm.depth[topo_port_class(&t_, p)] - env.up_cred[p][v];
+            return n;
+        };
+        for (long n = 0;
+             !mismatches && n < 40000 &&
+             (env.live_pkts || router_buffered(&model_) || held() || ctl_pending() || owed() || !fault_idle(model_.fu));
+             n++) {
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
             env_drive(&env, cycle_, &in);
             mismatches += step(in, 0, exp, report);
@@ -406,23 +468,28 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         if (!mismatches && !(stop_at_ >= 0)) {
             // after the drain the router must be back at rest: credits full, no port held or reserved
             // (read from the C model, so only when it runs: not in --mode rtl)
-            int rest = o_.mode == 2 || (!model_.res_valid && router_buffered(&model_) == 0 && !model_.lk_lock &&
-                                        !model_.crp_ports);
+            int rest = o_.mode == 2 ||
+                       (!model_.res_valid && router_buffered(&model_) == 0 && !model_.lk_lock && !model_.crp_ports);
             uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
             for (int q = 0; q < model_.np && o_.mode != 2; q++)
                 rest = rest && !model_.locked[q] && !model_.in_busy[q] && !model_.g_go[q] && model_.grb_free[q] == all;
-            for (int n = 0; n < t_.k * model_.np && o_.mode != 2; n++) rest = rest && model_.oqs[n].room == prm.oq_depth;
+            for (int n = 0; n < t_.k * model_.np && o_.mode != 2; n++)
+                rest = rest && model_.oqs[n].room == prm.oq_depth;
             for (int p = 0; p < t_.k && o_.mode != 2; p++)
                 for (int v = 0; v < 4; v++) rest = rest && model_.cred[p][v] == prm.ds_depth[topo_port_class(&t_, p)];
             for (int p = 0; p < t_.k && o_.mode != 2; p++) rest = rest && model_.ctl_cred[p] == prm.ctl_depth;
             if (!rest && !env.errors) {
                 env.errors++;
-                snprintf(env.first_error, sizeof env.first_error, "after the drain the router is not at rest (credits, slots, streams, output queues or bulletin)");
+                snprintf(
+                    env.first_error, sizeof env.first_error,
+                    "after the drain the router is not at rest (credits, slots, streams, output queues or bulletin)");
             }
             if (env.errors || env.live_pkts) {
                 char buf[800];
-                snprintf(buf, sizeof buf, "CONSERVATION FAILED in epoch %ld (router %d): %ld errors, %ld packets not delivered; first: %s\n",
-                         cov.epochs, rid, env.errors, env.live_pkts, env.errors ? env.first_error : "-");
+                snprintf(
+                    buf, sizeof buf,
+                    "CONSERVATION FAILED in epoch %ld (router %d): %ld errors, %ld packets not delivered; first: %s\n",
+                    cov.epochs, rid, env.errors, env.live_pkts, env.errors ? env.first_error : "-");
                 report += buf;
                 env_free(&env);
                 mismatches = -2;
@@ -468,7 +535,10 @@ int Run::scenario_deadlock(std::string &result, std::string &report, long &parti
     const int p2 = t_.first_local, p3 = t_.first_local + 1;   // two intra-group ports
     for (int port = 0; port < 2 && !bad; port++) {
         memset(&in, 0, sizeof in);
-        in.mw_valid = 1; in.mw_port = port; in.mw_group = 0; in.mw_set = (1ull << p2) | (1ull << p3);
+        in.mw_valid = 1;
+        in.mw_port = port;
+        in.mw_group = 0;
+        in.mw_set = (1ull << p2) | (1ull << p3);
         bad += step(in, 0, exp, report);
     }
     int g = cfg_.gid, b = cfg_.bid;
@@ -480,7 +550,11 @@ int Run::scenario_deadlock(std::string &result, std::string &report, long &parti
     const uint8_t v1 = (uint8_t)((prm.speedup - 1) % prm.speedup);
     for (long c = 0; c < 3000 && !bad; c++) {
         memset(&in, 0, sizeof in);
-        for (int o = 0; o < t_.k; o++) { in.cr_valid[o] = cr[o]; in.cr_vc[o] = crvc[o]; cr[o] = 0; }
+        for (int o = 0; o < t_.k; o++) {
+            in.cr_valid[o] = cr[o];
+            in.cr_vc[o] = crvc[o];
+            cr[o] = 0;
+        }
         if (c == 0) {
             in.in[1] = flit{1, 1, 1, v1, flit_header(g, to2, 0, g, 0, 0, 1, 1)};
             in.in[0] = flit{1, 1, 1, 0, flit_header(g, to3, 0, g, 0, 0, 1, 2)};
@@ -489,7 +563,10 @@ int Run::scenario_deadlock(std::string &result, std::string &report, long &parti
             in.in[0] = flit{1, 1, 0, 0, flit_header(g, b, 0, g, 1, 0, 2, 3)};
             in.in[1] = flit{1, 1, 0, v1, flit_header(g, b, 0, g, 1, 0, 2, 4)};
         }
-        if (c == 21) { in.in[0] = flit{1, 0, 1, 0, 1}; in.in[1] = flit{1, 0, 1, v1, 1}; }
+        if (c == 21) {
+            in.in[0] = flit{1, 0, 1, 0, 1};
+            in.in[1] = flit{1, 0, 1, v1, 1};
+        }
         bad += step(in, 0, exp, report);
         int part = 0;
         for (int i = 0; i < t_.k; i++)
@@ -497,7 +574,10 @@ int Run::scenario_deadlock(std::string &result, std::string &report, long &parti
         partial_hold += part;
         uint64_t all = t_.k >= 64 ? ~0ull : ((1ull << t_.k) - 1);
         for (int q = 0; q < model_.np; q++)
-            if (model_.grb_free[q] != all) { bulletin_held++; break; }
+            if (model_.grb_free[q] != all) {
+                bulletin_held++;
+                break;
+            }
         for (int o = 0; o < t_.k; o++)
             if (exp.out[o].valid) {
                 cr[o] = 1;
@@ -507,8 +587,8 @@ int Run::scenario_deadlock(std::string &result, std::string &report, long &parti
     }
     long stuck = router_buffered(&model_);
     char buf[200];
-    snprintf(buf, sizeof buf, "bulletin=%d multicast_copies_out=%ld stuck_flits=%ld result=%s", DOAR_BULLETIN, delivered,
-             stuck, stuck ? "deadlock" : "completed");
+    snprintf(buf, sizeof buf, "bulletin=%d multicast_copies_out=%ld stuck_flits=%ld result=%s", DOAR_BULLETIN,
+             delivered, stuck, stuck ? "deadlock" : "completed");
     result = buf;
     env_free(&env);
     top_->final();
@@ -549,7 +629,10 @@ int Run::scenario_wave(const std::string &name, const std::string &fst_path, std
         for (int port = 0; port < t_.k && !bad; port++)
             for (int grp = 0; grp < 3 && !bad; grp++) {
                 memset(&in, 0, sizeof in);
-                in.mw_valid = 1; in.mw_port = port; in.mw_group = grp; in.mw_set = sets[grp] & ~(1ull << port);
+                in.mw_valid = 1;
+                in.mw_port = port;
+                in.mw_group = grp;
+                in.mw_set = sets[grp] & ~(1ull << port);
                 env.mcast_sets[port][grp] = in.mw_set;
                 bad += step(in, 0, exp, report);
             }
@@ -570,12 +653,16 @@ int Run::scenario_wave(const std::string &name, const std::string &fst_path, std
             env_drive(&env, cycle_, &in);
             for (int p = 0; p < t_.p; p++)
                 if (!in.in[p].valid && (c % 3) == 0 && env.up_cred[p][0] > 0) {   // a one-flit packet to dst_group
-                    in.in[p] = flit{1, 1, 1, 0, flit_header(dst_group, (int)(c % t_.a), 0, cfg_.gid, 0, 0, 1, 60000 + (int)(c % 1000))};
+                    in.in[p] =
+                        flit{1, 1, 1, 0,
+                             flit_header(dst_group, (int)(c % t_.a), 0, cfg_.gid, 0, 0, 1, 60000 + (int)(c % 1000))};
                     env.up_cred[p][0]--;
                 }
             bad += step(in, 0, exp, report);
-            for (int i = 0; i < t_.k; i++) if (exp.cr_valid[i]) env.up_cred[i][exp.cr_vc[i] & 3]++;
-            for (int o = 0; o < t_.k; o++) if (exp.out[o].valid) env.ds_held[o][exp.out[o].vc & 3]++;
+            for (int i = 0; i < t_.k; i++)
+                if (exp.cr_valid[i]) env.up_cred[i][exp.cr_vc[i] & 3]++;
+            for (int o = 0; o < t_.k; o++)
+                if (exp.out[o].valid) env.ds_held[o][exp.out[o].vc & 3]++;
         }
         len = 0;
     }
@@ -596,34 +683,53 @@ void write_wave_gtkw(const std::string &path, const std::string &fst, const topo
     const int K = t.k;
     harness::Gtkw w(path, fst, "router", 0);
     w.begin("Links in");
-    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", K); w.sig("in_head", K); w.sig("cr_in_valid", K);
+    w.sig("clk", 1);
+    w.sig("rst", 1);
+    w.sig("in_valid", K);
+    w.sig("in_head", K);
+    w.sig("cr_in_valid", K);
     w.end("Links in");
     if (scenario == "multicast-contention") {
         w.begin("Global Resource Bulletin");
-        w.sig("grb_free", K * DOAR_SPEEDUP); w.sig("locked", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
+        w.sig("grb_free", K * DOAR_SPEEDUP);
+        w.sig("locked", K * DOAR_SPEEDUP);
+        w.sig("mc_valid", 1);
         w.sig("mc_in", (K > 1) ? 32 - __builtin_clz(K - 1) : 1);
         w.end("Global Resource Bulletin");
         w.begin("Allocation");
-        w.sig("pk_valid", K * DOAR_SPEEDUP); w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP);
+        w.sig("pk_valid", K * DOAR_SPEEDUP);
+        w.sig("pk_vc", 2 * K * DOAR_SPEEDUP);
+        w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP);
         w.sig("pop", 4 * K);
         w.end("Allocation");
     } else {
         char name[96];
         const int GPW = (t.ah > 1) ? 32 - __builtin_clz(t.ah - 1) : 1;
         w.begin("Congestion");
-        w.sig("cong_local", K); w.sig("cong_group", t.ah); w.sig("congestion.congg", t.h);
+        w.sig("cong_local", K);
+        w.sig("cong_group", t.ah);
+        w.sig("congestion.congg", t.h);
         w.end("Congestion");
         w.begin("Route compute, input port 0");
-        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_ga"); w.sig(name, t.ah);
-        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_gc"); w.sig(name, t.ah);
-        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_gd"); w.sig(name, t.ah);
-        snprintf(name, sizeof name, "inputs.g_in[0].route.out_class"); w.sig(name, 4);
-        snprintf(name, sizeof name, "inputs.g_in[0].route.out_gport"); w.sig(name, GPW);
-        snprintf(name, sizeof name, "inputs.g_in[0].route.out_port"); w.sig(name, 6);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_ga");
+        w.sig(name, t.ah);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_gc");
+        w.sig(name, t.ah);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.s3_ok_gd");
+        w.sig(name, t.ah);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.out_class");
+        w.sig(name, 4);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.out_gport");
+        w.sig(name, GPW);
+        snprintf(name, sizeof name, "inputs.g_in[0].route.out_port");
+        w.sig(name, 6);
         w.end("Route compute, input port 0");
     }
     w.begin("Links out");
-    w.sig("out_valid", K); w.sig("out_head", K); w.sig("out_tail", K); w.sig("cr_out_valid", K);
+    w.sig("out_valid", K);
+    w.sig("out_head", K);
+    w.sig("out_tail", K);
+    w.sig("cr_out_valid", K);
     w.end("Links out");
 }
 
@@ -631,14 +737,28 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     const int K = t.k;
     harness::Gtkw w(path, fst, "router", start_time);
     w.begin("Links in");
-    w.sig("clk", 1); w.sig("rst", 1); w.sig("in_valid", K); w.sig("in_head", K); w.sig("in_tail", K);
-    w.sig("in_vc", 2 * K); w.sig("cr_in_valid", K); w.sig("sb_in_valid", K);
+    w.sig("clk", 1);
+    w.sig("rst", 1);
+    w.sig("in_valid", K);
+    w.sig("in_head", K);
+    w.sig("in_tail", K);
+    w.sig("in_vc", 2 * K);
+    w.sig("cr_in_valid", K);
+    w.sig("sb_in_valid", K);
     w.end("Links in");
     w.begin("Allocation");
-    w.sig("locked", K * DOAR_SPEEDUP); w.sig("grb_free", K * DOAR_SPEEDUP); w.sig("pk_valid", K * DOAR_SPEEDUP);
-    w.sig("pk_vc", 2 * K * DOAR_SPEEDUP); w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP); w.sig("mc_valid", 1);
-    w.sig("pop", 4 * K); w.sig("inputs.rpush", K); w.sig("inputs.plane_void", K * DOAR_SPEEDUP);
-    w.sig("inputs.g_valid", K * DOAR_SPEEDUP); w.sig("inputs.in_busy", K * DOAR_SPEEDUP); w.sig("lk_lock", K);
+    w.sig("locked", K * DOAR_SPEEDUP);
+    w.sig("grb_free", K * DOAR_SPEEDUP);
+    w.sig("pk_valid", K * DOAR_SPEEDUP);
+    w.sig("pk_vc", 2 * K * DOAR_SPEEDUP);
+    w.sig("alloc.out_granted_f", K * DOAR_SPEEDUP);
+    w.sig("mc_valid", 1);
+    w.sig("pop", 4 * K);
+    w.sig("inputs.rpush", K);
+    w.sig("inputs.plane_void", K * DOAR_SPEEDUP);
+    w.sig("inputs.g_valid", K * DOAR_SPEEDUP);
+    w.sig("inputs.in_busy", K * DOAR_SPEEDUP);
+    w.sig("lk_lock", K);
     w.end("Allocation");
     w.begin("Congestion");
     // what the congestion unit compares with TL / TG: per port, occupancy (+ demand on intra-group
@@ -646,14 +766,21 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
     router_params prm;
     router_default_params(&t, &prm);
     int max_depth = prm.depth[0], demand_bits = 0, occ_bits = 13;
-    for (int c = 1; c < 3; c++) if (prm.depth[c] > max_depth) max_depth = prm.depth[c];
+    for (int c = 1; c < 3; c++)
+        if (prm.depth[c] > max_depth) max_depth = prm.depth[c];
     while ((1L << demand_bits) < (long)K * 4 * max_depth + 1) demand_bits++;
     w.sig("occ_cong", K * ((demand_bits > occ_bits ? demand_bits : occ_bits) + 1));
-    w.sig("cong_local", K); w.sig("cong_group", t.ah);
+    w.sig("cong_local", K);
+    w.sig("cong_group", t.ah);
     w.end("Congestion");
     w.begin("Links out");
-    w.sig("out_valid", K); w.sig("out_head", K); w.sig("out_tail", K); w.sig("out_vc", 2 * K);
-    w.sig("cr_out_valid", K); w.sig("sb_out_valid", 1); w.sig("overflow", K);
+    w.sig("out_valid", K);
+    w.sig("out_head", K);
+    w.sig("out_tail", K);
+    w.sig("out_vc", 2 * K);
+    w.sig("cr_out_valid", K);
+    w.sig("sb_out_valid", 1);
+    w.sig("overflow", K);
     w.end("Links out");
 }
 
@@ -669,7 +796,7 @@ int usage(FILE *f, int rc) {
     return rc;
 }
 
-}  // namespace
+}   // namespace
 
 int main(int argc, char **argv) {
     Options o;
@@ -677,11 +804,17 @@ int main(int argc, char **argv) {
         std::string a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : nullptr;
         if (a == "-h" || a == "--help") return usage(stdout, 0);
-        if (a == "--final-wave") { o.final_wave = true; continue; }
+        if (a == "--final-wave") {
+            o.final_wave = true;
+            continue;
+        }
         bool used = false;
         int r = harness::parse_common("router_lockstep", a, v, o, &used);
         if (r < 0) return kExitBadInput;
-        if (r > 0) { i += used; continue; }
+        if (r > 0) {
+            i += used;
+            continue;
+        }
         if (a == "--c-cong-demand" && v) {
             if (strcmp(v, "0") && strcmp(v, "1")) {
                 fprintf(stderr, "router_lockstep: --c-cong-demand '%s': expected 0 or 1\n", v);
@@ -696,8 +829,10 @@ int main(int argc, char **argv) {
             i++;
             if (o.scenario != "random" && o.scenario != "mcast-deadlock" && o.scenario != "multicast-contention" &&
                 o.scenario != "nonminimal") {
-                fprintf(stderr, "router_lockstep: --scenario '%s': expected random, mcast-deadlock, "
-                                "multicast-contention or nonminimal\n", v);
+                fprintf(stderr,
+                        "router_lockstep: --scenario '%s': expected random, mcast-deadlock, "
+                        "multicast-contention or nonminimal\n",
+                        v);
                 return kExitBadInput;
             }
             continue;
@@ -714,7 +849,10 @@ int main(int argc, char **argv) {
         std::string result, report;
         long partial = 0, held = 0;
         int bad = run.scenario_deadlock(result, report, partial, held);
-        if (bad) { fputs(report.c_str(), stdout); rc = kExitFail; }
+        if (bad) {
+            fputs(report.c_str(), stdout);
+            rc = kExitFail;
+        }
         printf("coverage (every row must be non-zero):\n");
         const std::vector<harness::CovRow> rows = {
             {"multicast holding part of its set", partial, DOAR_BULLETIN ? "the bulletin grants whole sets" : nullptr},
@@ -726,7 +864,10 @@ int main(int argc, char **argv) {
     }
     if (o.scenario == "multicast-contention" || o.scenario == "nonminimal") {
         std::string mk = "mkdir -p '" + o.wave_dir + "'";
-        if (system(mk.c_str()) != 0) { fprintf(stderr, "router_lockstep: cannot create %s\n", o.wave_dir.c_str()); return kExitBadInput; }
+        if (system(mk.c_str()) != 0) {
+            fprintf(stderr, "router_lockstep: cannot create %s\n", o.wave_dir.c_str());
+            return kExitBadInput;
+        }
         std::string base = o.wave_dir + "/" + o.scenario, report;
         Run run(o, ts, 0, -1);
         int bad = run.scenario_wave(o.scenario, base + ".fst", report);
@@ -751,10 +892,14 @@ int main(int argc, char **argv) {
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    if (mismatches == -1) { tables_free(&ts); return kExitBadInput; }
+    if (mismatches == -1) {
+        tables_free(&ts);
+        return kExitBadInput;
+    }
     if (o.mode != 0) {
         printf("bench router: config=%s side=%s cycles=%ld flits_in=%ld seconds=%.3f router_cycles_per_s=%.0f\n",
-               o.config.c_str(), o.mode == 1 ? "c-model" : "verilator", cycles_run, st.flits_in, secs, cycles_run / secs);
+               o.config.c_str(), o.mode == 1 ? "c-model" : "verilator", cycles_run, st.flits_in, secs,
+               cycles_run / secs);
         tables_free(&ts);
         return 0;
     }
@@ -776,7 +921,8 @@ int main(int argc, char **argv) {
         Run replay(o, ts, from, mcycle);
         replay.go(c2, s2, r2, fst.c_str());
         write_gtkw(gtkw, fst, ts.t, 2 * from);
-        printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s\n", fst.c_str(), from, mcycle + 1, gtkw.c_str());
+        printf("waveform: %s (cycles %ld..%ld; time = 2*cycle)\nsave file: %s\n", fst.c_str(), from, mcycle + 1,
+               gtkw.c_str());
         rc = kExitFail;
     }
     if (!rc && o.final_wave) {
@@ -804,32 +950,52 @@ int main(int argc, char **argv) {
     // keep theirs.
     const char *one_plane = DOAR_SPEEDUP == 1 ? "S=1: one plane" : nullptr;
     std::vector<harness::CovRow> rows = {
-        {"unicast packets", cov.unicast}, {"multicast copies", cov.mcast_copies}, {"discarded headers", cov.discarded},
-        {"credit-stall cycles", cov.credit_stall}, {"CongL cycles", cov.congl}, {"CongG cycles", cov.congg},
-        {"neighbour CongG", cov.group_nb}, {"side-band out", cov.sb_out}, {"side-band in", cov.sb_in},
-        {"bulletin held", cov.bulletin_held}, {"idle cycles", cov.idle}, {"saturated cycles", cov.saturated},
-        {"FD/FR packets in", cov.ctl_in}, {"FD/FR packets out", cov.ctl_out}, {"local events", cov.events},
-        {"discards (options masked)", cov.mask_discards}, {"output queue full", cov.oq_full},
+        {"unicast packets", cov.unicast},
+        {"multicast copies", cov.mcast_copies},
+        {"discarded headers", cov.discarded},
+        {"credit-stall cycles", cov.credit_stall},
+        {"CongL cycles", cov.congl},
+        {"CongG cycles", cov.congg},
+        {"neighbour CongG", cov.group_nb},
+        {"side-band out", cov.sb_out},
+        {"side-band in", cov.sb_in},
+        {"bulletin held", cov.bulletin_held},
+        {"idle cycles", cov.idle},
+        {"saturated cycles", cov.saturated},
+        {"FD/FR packets in", cov.ctl_in},
+        {"FD/FR packets out", cov.ctl_out},
+        {"local events", cov.events},
+        {"discards (options masked)", cov.mask_discards},
+        {"output queue full", cov.oq_full},
         {"output queue holds DEPTH flits", cov.oq_depth_full,
          DOAR_SPEEDUP == 1 ? "S=1: one plane writes a flit a cycle, the link takes one" : nullptr},
         {"route FIFO full", cov.route_fifo_full},
         {"multicasts to 6 ports", cov.mcast_six, ts.t.k - 1 >= 6 ? nullptr : "k-1 < 6"},
         {"multicasts to every other port", cov.mcast_all},
-        {"bad len drained", cov.proto_len}, {"table C port>=k drained", cov.proto_tablec},
+        {"bad len drained", cov.proto_len},
+        {"table C port>=k drained", cov.proto_tablec},
         {"overflow probes dropped", cov.ovf_drops},
-        {"planes into one output", cov.multi_plane, one_plane}, {"queue waits for link", cov.link_wait, one_plane}};
+        {"planes into one output", cov.multi_plane, one_plane},
+        {"queue waits for link", cov.link_wait, one_plane}};
     const char *cls[3] = {"terminal", "local", "global"};
     for (int c = 0; c < 3; c++)
         for (int v = 0; v < 4; v++)
-            if (c != PORT_TERMINAL || v == 0) rows.push_back({std::string("flits in ") + cls[c] + " VC" + std::to_string(v), cov.vc_in[c][v]});
+            if (c != PORT_TERMINAL || v == 0)
+                rows.push_back({std::string("flits in ") + cls[c] + " VC" + std::to_string(v), cov.vc_in[c][v]});
     for (int c = 0; c < 3; c++)
-        for (int v = 0; v < 4; v++) rows.push_back({std::string("flits out ") + cls[c] + " VC" + std::to_string(v), cov.vc_out[c][v]});
+        for (int v = 0; v < 4; v++)
+            rows.push_back({std::string("flits out ") + cls[c] + " VC" + std::to_string(v), cov.vc_out[c][v]});
     int holes = harness::report_coverage("", rows);
     // not a row: a probe finds room when credits were still on their way (rare; either is legal)
     printf("  (overflow probes that found room: %ld)\n", cov.ovf_accepted);
-    printf("  epochs %ld, packets %ld, %.1f s, %.0f cycles/s\n", cov.epochs, st.pkts, secs, secs > 0 ? cycles_run / secs : 0.0);
-    printf("  cycles: %ld reset and table/multicast set-up, %ld traffic and drain\n", st.setup_cycles, st.traffic_cycles);
-    if (holes && !rc) { printf("coverage: %d hole(s)\n", holes); rc = kExitFail; }
+    printf("  epochs %ld, packets %ld, %.1f s, %.0f cycles/s\n", cov.epochs, st.pkts, secs,
+           secs > 0 ? cycles_run / secs : 0.0);
+    printf("  cycles: %ld reset and table/multicast set-up, %ld traffic and drain\n", st.setup_cycles,
+           st.traffic_cycles);
+    if (holes && !rc) {
+        printf("coverage: %d hole(s)\n", holes);
+        rc = kExitFail;
+    }
     printf("lockstep router: config=%s seed=%" PRIu64 " cycles=%ld flits_in=%ld flits_out=%ld mismatches=%d\n",
            o.config.c_str(), o.seed, cycles_run, st.flits_in, st.flits_out, mismatches);
     tables_free(&ts);

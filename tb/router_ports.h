@@ -84,7 +84,7 @@
 // Store element i (v) into a field, by KIND; a MASK field must be zero before its first element.
 #define ROUTER_PORT_SET_ONE(f, i, v) ((f) = (std::remove_reference<decltype(f)>::type)(v))
 #define ROUTER_PORT_SET_EACH(f, i, v) ((f) = (std::remove_reference<decltype(f)>::type)(v))
-#define ROUTER_PORT_SET_MASK(f, i, v) ((f) |= (uint64_t)((v) & 1u) << (i))
+#define ROUTER_PORT_SET_MASK(f, i, v) ((f) |= (uint64_t)((v)&1u) << (i))
 #define ROUTER_PORT_SET(KIND, f, i, v) ROUTER_PORT_SET_##KIND(f, i, v)
 
 // rtl/router.v's index widths: GW = router_port_width(G), BW = (A), TAW = (P + A + G): $clog2(n),

@@ -17,7 +17,9 @@
 #include "router_ports.h"
 
 // Verilator --sc port types by width: 1 bool, 2..32 uint32_t, 33..64 uint64_t, wider sc_bv<W>.
-template <int W, bool B = (W == 1), bool S = (W <= 32), bool L = (W <= 64)> struct sc_port_type { typedef sc_bv<W> type; };
+template <int W, bool B = (W == 1), bool S = (W <= 32), bool L = (W <= 64)> struct sc_port_type {
+    typedef sc_bv<W> type;
+};
 template <int W> struct sc_port_type<W, true, true, true> { typedef bool type; };
 template <int W> struct sc_port_type<W, false, true, true> { typedef uint32_t type; };
 template <int W> struct sc_port_type<W, false, false, true> { typedef uint64_t type; };
@@ -55,7 +57,10 @@ int sc_main(int argc, char **argv) {
         bool used = false;
         int r = harness::parse_common("router_sc", a, i + 1 < argc ? argv[i + 1] : nullptr, o, &used);
         if (r < 0) return harness::kExitBadInput;
-        if (r == 0) { fprintf(stderr, "router_sc: unknown option '%s'\n", a.c_str()); return harness::kExitBadInput; }
+        if (r == 0) {
+            fprintf(stderr, "router_sc: unknown option '%s'\n", a.c_str());
+            return harness::kExitBadInput;
+        }
         i += used;
     }
     table_set ts;
@@ -96,35 +101,35 @@ int sc_main(int argc, char **argv) {
     long cycle = 0;
     auto step = [&](const router_in &in, int reset) {
         rst.write(reset);
-#define APPLY(name, W, N, KIND, FIELD)                                                             \
-    {                                                                                              \
-        harness::Bits b((W) * (N));                                                                \
-        for (int i = 0; i < (N); i++) b.set((W) * i, (W), ROUTER_PORT_GET(KIND, FIELD, i));        \
-        to_sig(name, b, (W) * (N));                                                                \
+#define APPLY(name, W, N, KIND, FIELD)                                                                                 \
+    {                                                                                                                  \
+        harness::Bits b((W) * (N));                                                                                    \
+        for (int i = 0; i < (N); i++) b.set((W)*i, (W), ROUTER_PORT_GET(KIND, FIELD, i));                              \
+        to_sig(name, b, (W) * (N));                                                                                    \
     }
         ROUTER_PORTS_IN(APPLY)
 #undef APPLY
-        sc_start(1, SC_NS);            // inputs settle; outputs are this cycle's registers
+        sc_start(1, SC_NS);   // inputs settle; outputs are this cycle's registers
         router_out out;
         memset(&out, 0, sizeof out);
         int ready = 0;
-#define READ(name, W, N, KIND, FIELD, WHEN)                                                        \
-    {                                                                                              \
-        harness::Bits b((W) * (N));                                                                \
-        from_sig(name, b);                                                                         \
-        for (int i = 0; i < (N); i++) ROUTER_PORT_SET(KIND, FIELD, i, b.get((W) * i, (W)));        \
+#define READ(name, W, N, KIND, FIELD, WHEN)                                                                            \
+    {                                                                                                                  \
+        harness::Bits b((W) * (N));                                                                                    \
+        from_sig(name, b);                                                                                             \
+        for (int i = 0; i < (N); i++) ROUTER_PORT_SET(KIND, FIELD, i, b.get((W)*i, (W)));                              \
     }
         ROUTER_PORTS_OUT(READ)
 #undef READ
-        (void)ready;                   // the event input is never driven here
+        (void)ready;   // the event input is never driven here
         if (!reset) env_observe(&env, cycle, &in, &out);
-        sc_start(9, SC_NS);            // through the rising edge
+        sc_start(9, SC_NS);   // through the rising edge
         cycle++;
     };
 
     router_in in;
     memset(&in, 0, sizeof in);
-    sc_start(4, SC_NS);                // to the middle of the first low phase... then one cycle per step
+    sc_start(4, SC_NS);   // to the middle of the first low phase... then one cycle per step
     for (int r = 0; r < 2; r++) step(in, 1);
     for (long n = 0; env_setup(&env, n, &in); n++) step(in, 0);
     long t0 = cycle;

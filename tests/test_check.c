@@ -19,8 +19,8 @@ static int code_of(const char *shape) {
 
 static void test_shapes(test_ctx *c) {
     /* Seed 001 sec. 2.1 / 3.1 and Fig. 7(c): the paths DOAR may take. */
-    const char *inter_ok[] = {"L-G-L", "G-L-GL", "LG-L-G", "G-L-G", "LG-L-GL", "G-LL-GL", "LG-LL-G",
-                              "LG-LL-GL", "G-LL-G", "G", "L-G", "G-L", "LG-GL", "G-G"};
+    const char *inter_ok[] = {"L-G-L",    "G-L-GL", "LG-L-G", "G-L-G", "LG-L-GL", "G-LL-GL", "LG-LL-G",
+                              "LG-LL-GL", "G-LL-G", "G",      "L-G",   "G-L",     "LG-GL",   "G-G"};
     const char *inter_bad[] = {"L-L-G-L", "L-G-L-L", "LG-LLL-GL", "LG-L-G-G", "LG-LL-GLL", "LL-G-L", "L"};
     for (size_t i = 0; i < sizeof inter_ok / sizeof *inter_ok; i++)
         EXPECT(c, check_shape_allowed(code_of(inter_ok[i]), 0), "%s must be allowed", inter_ok[i]);
@@ -35,7 +35,10 @@ static void test_shapes(test_ctx *c) {
     EXPECT(c, !strcmp(name, "L-G-L"), "name %s", name);
 }
 
-typedef struct { table_set ts; topo t; } net;
+typedef struct {
+    table_set ts;
+    topo t;
+} net;
 
 static void make_net(net *n, const char *name) {
     char err[DOAR_ERRLEN];
@@ -54,12 +57,24 @@ static int run(const net *n, vc_rule_kind rule, check_result *res) {
 }
 
 /* Brute force: every route by explicit recursion, no memo; shape judged from group ids. */
-typedef struct { const table_set *ts; int dest; uint64_t routes; int bad; int groups[8], ng; } brute;
+typedef struct {
+    const table_set *ts;
+    int dest;
+    uint64_t routes;
+    int bad;
+    int groups[8], ng;
+} brute;
 
 static void walk(brute *b, int r, int in_port, int hops, int src_group) {
     const topo *t = &b->ts->t;
-    if (r == b->dest) { b->routes++; return; }
-    if (hops > 6) { b->bad++; return; }
+    if (r == b->dest) {
+        b->routes++;
+        return;
+    }
+    if (hops > 6) {
+        b->bad++;
+        return;
+    }
     int gid = topo_gid(t, r), index;
     table_zone z = tables_zone(gid, topo_bid(t, r), topo_gid(t, b->dest), topo_bid(t, b->dest), 0, &index);
     const port_tables *pt = tables_port(b->ts, r, in_port);
@@ -73,7 +88,10 @@ static void walk(brute *b, int r, int in_port, int hops, int src_group) {
     }
     for (; cand; cand &= cand - 1) {
         int o = __builtin_ctzll(cand), pr, pp;
-        if (topo_peer(t, r, o, &pr, &pp) || pr < 0) { b->bad++; continue; }
+        if (topo_peer(t, r, o, &pr, &pp) || pr < 0) {
+            b->bad++;
+            continue;
+        }
         walk(b, pr, pp, hops + 1, src_group);
     }
 }

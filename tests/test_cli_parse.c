@@ -34,7 +34,7 @@ static void test_one_line(test_ctx *c) {
     char out[32];
     cli_one_line("ur\nx\t\x1b", out, sizeof out);
     EXPECT(c, !strcmp(out, "ur\\x0ax\\x09\\x1b"), "escaped: %s", out);
-    cli_one_line("abcdefgh\n", out, 11);   /* room for 10: the escape is not cut in half */
+    cli_one_line("abcdefgh\n", out, 11); /* room for 10: the escape is not cut in half */
     EXPECT(c, !strcmp(out, "abcdefgh"), "cut: %s", out);
     cli_one_line(NULL, out, sizeof out);
     EXPECT(c, !strcmp(out, ""), "NULL: %s", out);
@@ -55,7 +55,10 @@ static int read_text(const char *text, sweep_resumed *res, char err[DOAR_ERRLEN]
 static void test_resume(test_ctx *c) {
     sweep_resumed *res = malloc(sizeof *res);
     char err[DOAR_ERRLEN];
-    if (!res) { EXPECT(c, 0, "out of memory"); return; }
+    if (!res) {
+        EXPECT(c, 0, "out of memory");
+        return;
+    }
     const char *load1 = "sweep: rate=0.2500 accepted=0.2444 latency=112.0 hops=1.793 saturated=0 stopped=0 time=0.5s\n";
     const char *load2 = "sweep: rate=0.5000 accepted=0.4700 latency=116.3 hops=1.858 saturated=1 stopped=1\n";
     char text[2048];

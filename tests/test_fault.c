@@ -10,7 +10,10 @@
 #include "fault_oracle.h"
 #include "testutil.h"
 
-typedef struct { table_set ts; topo t; } net;
+typedef struct {
+    table_set ts;
+    topo t;
+} net;
 
 static void make_net(net *n, const char *name) {
     char err[DOAR_ERRLEN];
@@ -29,7 +32,7 @@ static int run_to_idle(fault_unit *fu) {
     fault_msg m;
     while (!fault_idle(fu) && cycles < 100000) {
         fault_tick(fu);
-        while (fault_pop(fu, &p, &m)) { }
+        while (fault_pop(fu, &p, &m)) {}
         cycles++;
     }
     return cycles;
@@ -42,8 +45,11 @@ static void test_cycle_costs(test_ctx *c, const char *cfg) {
     char err[DOAR_ERRLEN];
     fault_unit fu;
     int r = topo_router(t, 1, 1);
-    if (fault_init(&fu, &n.ts, r, err)) { EXPECT(c, 0, "%s", err); return; }
-    const int et_num = t->p + t->a + t->g;   /* one A+B entry per zone row */
+    if (fault_init(&fu, &n.ts, r, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
+    const int et_num = t->p + t->a + t->g; /* one A+B entry per zone row */
     const int t1 = FAULT_T1, t2 = FAULT_T2;
     EXPECT(c, fu.et_num == et_num, "%s: et_num %d", cfg, fu.et_num);
     fault_event(&fu, FEV_LINK_DOWN, t->first_global);
@@ -97,7 +103,10 @@ static void test_local_fault_effect(test_ctx *c) {
     int j = topo_gport_to_group(t, 0, 2), r = topo_router(t, 0, j / t->h), gp = topo_global_port(t, j);
     EXPECT(c, j / t->h == 1, "G0s1 owns the link to G2");
     fault_unit fu;
-    if (fault_init(&fu, &n.ts, r, err)) { EXPECT(c, 0, "%s", err); return; }
+    if (fault_init(&fu, &n.ts, r, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
     fault_event(&fu, FEV_LINK_DOWN, gp);
     int sent_to[DOAR_MAX_RADIX] = {0}, p;
     fault_msg m;
@@ -117,7 +126,8 @@ static void test_local_fault_effect(test_ctx *c) {
         if (pc == PORT_LOCAL) {
             /* G0s1 is G0's exit to G2: its intra-group inputs had only that port (Fig. 7a) */
             EXPECT(c, fault_acc(&fu, port, e) == 0, "local input %d: G[2] inaccessible", port);
-            EXPECT(c, sent_to[port] == 1, "local input %d: one FD for G2 to the neighbour (got %d)", port, sent_to[port]);
+            EXPECT(c, sent_to[port] == 1, "local input %d: one FD for G2 to the neighbour (got %d)", port,
+                   sent_to[port]);
         }
         if (pc == PORT_TERMINAL) {
             EXPECT(c, fault_acc(&fu, port, e) == FAULT_ROLES, "terminal %d keeps non-minimal options to G2", port);
@@ -129,7 +139,7 @@ static void test_local_fault_effect(test_ctx *c) {
     fault_event(&fu, FEV_UP, gp);
     while (!fault_idle(&fu)) {
         fault_tick(&fu);
-        while (fault_pop(&fu, &p, &m)) { }
+        while (fault_pop(&fu, &p, &m)) {}
     }
     int restored = 1;
     for (int i = 0; i < t->k * fu.et_num; i++) restored &= fu.mask[i] == ~(uint64_t)0;
@@ -146,7 +156,10 @@ static void test_roles(test_ctx *c) {
     char err[DOAR_ERRLEN];
     int r = topo_router(t, 0, 0), toward = topo_local_port(t, 0, 1);
     fault_unit fu;
-    if (fault_init(&fu, &n.ts, r, err)) { EXPECT(c, 0, "%s", err); return; }
+    if (fault_init(&fu, &n.ts, r, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
     int D = 5, e = fault_entry_of(&n.ts, ZONE_G, D);
     fault_msg fd = {FMSG_FD, FAULT_PREFIX_GROUP, FAULT_ROLE_SOURCE, (uint16_t)D, 0, 0};
     fault_receive(&fu, toward, &fd);
@@ -176,7 +189,8 @@ static void test_oracle_known(test_ctx *c) {
     fault_oracle_free(&o);
     /* the intra-group link (0,0)-(0,2): at (0,0)'s terminal input the direct option to (0,2) goes,
      * the refractions through (0,1) and (0,3) stay (Fig. 9g's "loses the minimal path") */
-    int a = topo_router(t, 0, 0), pa = topo_local_port(t, 0, 2), b = topo_router(t, 0, 2), pb = topo_local_port(t, 2, 0);
+    int a = topo_router(t, 0, 0), pa = topo_local_port(t, 0, 2), b = topo_router(t, 0, 2),
+        pb = topo_local_port(t, 2, 0);
     pd[(size_t)a * t->k + pa] = pd[(size_t)b * t->k + pb] = 1;
     EXPECT(c, fault_oracle_run(&o, &n.ts, rd, pd, err) == 0, "%s", err);
     size_t i = ((size_t)a * t->k + 0) * o.et_num + tables_row_a(&n.ts, ZONE_B, 2);
@@ -194,7 +208,10 @@ static void test_oracle_known(test_ctx *c) {
 /* Walk every route a source may still choose; count the ones that do not arrive. */
 static long walk(const fault_net *nt, int r, int in_port, int src_gid, int d, int hops, long *arrived) {
     const topo *t = nt->t;
-    if (r == d) { (*arrived)++; return 0; }
+    if (r == d) {
+        (*arrived)++;
+        return 0;
+    }
     if (hops >= 6) return 1;
     const fault_unit *fu = &nt->fu[r];
     int index;
@@ -206,7 +223,10 @@ static long walk(const fault_net *nt, int r, int in_port, int src_gid, int d, in
     long bad = 0;
     for (uint64_t m = opts; m; m &= m - 1) {
         int p = __builtin_ctzll(m), q, qp;
-        if (topo_peer(t, r, p, &q, &qp) || nt->router_dead[q] || nt->port_dead[(size_t)r * t->k + p]) { bad++; continue; }
+        if (topo_peer(t, r, p, &q, &qp) || nt->router_dead[q] || nt->port_dead[(size_t)r * t->k + p]) {
+            bad++;
+            continue;
+        }
         bad += walk(nt, q, qp, src_gid, d, hops + 1, arrived);
     }
     return bad;
@@ -220,12 +240,18 @@ static void test_delivery_after_diagnosis(test_ctx *c) {
     uint64_t rng = 12345;
     for (int campaign = 0; campaign < 20; campaign++) {
         fault_net nt;
-        if (fault_net_init(&nt, &n.ts, 10, 100, err)) { EXPECT(c, 0, "%s", err); return; }
+        if (fault_net_init(&nt, &n.ts, 10, 100, err)) {
+            EXPECT(c, 0, "%s", err);
+            return;
+        }
         for (int f = 0; f < 1 + campaign % 8; f++) {
             rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-            int r = (int)((rng >> 33) % (uint64_t)t->n_routers), p = t->p + (int)((rng >> 20) % (uint64_t)(t->k - t->p));
-            if (f % 4 == 3) fault_net_fail_router(&nt, r);
-            else fault_net_fail_link(&nt, r, p);
+            int r = (int)((rng >> 33) % (uint64_t)t->n_routers),
+                p = t->p + (int)((rng >> 20) % (uint64_t)(t->k - t->p));
+            if (f % 4 == 3)
+                fault_net_fail_router(&nt, r);
+            else
+                fault_net_fail_link(&nt, r, p);
         }
         EXPECT(c, fault_net_run(&nt, 1000000) >= 0, "diagnosis settles");
         long bad = 0, arrived = 0, pairs = 0;

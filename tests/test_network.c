@@ -9,11 +9,13 @@
 #include "testutil.h"
 
 /* csim/router.h contract: a head arriving in cycle t is on the output in cycle t+9. */
-#define ROUTER_HEAD_DELAY 9   /* docs/architecture.md "Router v2": head in at t, out at t+9 */
+#define ROUTER_HEAD_DELAY 9 /* docs/architecture.md "Router v2": head in at t, out at t+9 */
 #define TEST_PACKET_LEN 4
 #define PER_PACKET_CYCLE_CAP 5000
 
-typedef struct { int local_links, global_links; } min_path;
+typedef struct {
+    int local_links, global_links;
+} min_path;
 
 /* The minimal path between two routers, from the wiring rules of the brief ("Topology"): one
  * global link joins every pair of groups; the routers owning its ends are reached by at most one
@@ -22,7 +24,10 @@ static min_path minimal_path(const topo *t, int rs, int rd) {
     min_path m = {0, 0};
     int gs = topo_gid(t, rs), bs = topo_bid(t, rs), gd = topo_gid(t, rd), bd = topo_bid(t, rd);
     if (rs == rd) return m;
-    if (gs == gd) { m.local_links = 1; return m; }
+    if (gs == gd) {
+        m.local_links = 1;
+        return m;
+    }
     int j_out = topo_gport_to_group(t, gs, gd), j_in = topo_gport_to_group(t, gd, gs);
     m.global_links = 1;
     m.local_links = (j_out / t->h != bs) + (j_in / t->h != bd);
@@ -78,8 +83,8 @@ static void test_zero_load_exact(test_ctx *c, const char *name, int lat_t, int l
             packets++;
             if (n.delivered != delivered0 + 1 || got != want || hops != m.local_links + m.global_links) {
                 if (wrong++ < 3)
-                    EXPECT(c, 0, "%s: node %d -> %d: latency %ld hops %d, derived %ld hops %d", name, src, dst, got, hops,
-                           want, m.local_links + m.global_links);
+                    EXPECT(c, 0, "%s: node %d -> %d: latency %ld hops %d, derived %ld hops %d", name, src, dst, got,
+                           hops, want, m.local_links + m.global_links);
             }
         }
     EXPECT(c, wrong == 0, "%s: %d of %d single packets off the derived zero-load latency", name, wrong, packets);
@@ -129,11 +134,14 @@ static void test_low_load(test_ctx *c) {
             pairs++;
         }
     double lat0 = lat_sum / (double)pairs, hop0 = hop_sum / (double)pairs;
-    EXPECT(c, r.latency > lat0 * 0.97 && r.latency < lat0 * 1.08, "latency %.1f vs zero-load mean %.1f", r.latency, lat0);
+    EXPECT(c, r.latency > lat0 * 0.97 && r.latency < lat0 * 1.08, "latency %.1f vs zero-load mean %.1f", r.latency,
+           lat0);
     EXPECT(c, r.hops > hop0 * 0.97 && r.hops < hop0 * 1.03, "hops %.3f vs minimal mean %.3f", r.hops, hop0);
-    EXPECT(c, r.accepted > p.rate - 0.01 && r.accepted < p.rate + 0.01, "accepted %.4f offered %.4f", r.accepted, p.rate);
-    printf("  small UR 0.05: latency %.1f (zero-load mean %.1f), hops %.3f (minimal %.3f), accepted %.4f, %ld packets\n",
-           r.latency, lat0, r.hops, hop0, r.accepted, r.created);
+    EXPECT(c, r.accepted > p.rate - 0.01 && r.accepted < p.rate + 0.01, "accepted %.4f offered %.4f", r.accepted,
+           p.rate);
+    printf(
+        "  small UR 0.05: latency %.1f (zero-load mean %.1f), hops %.3f (minimal %.3f), accepted %.4f, %ld packets\n",
+        r.latency, lat0, r.hops, hop0, r.accepted, r.created);
 }
 
 static void test_determinism(test_ctx *c) {
@@ -150,8 +158,9 @@ static void test_determinism(test_ctx *c) {
     p.seed = 12;
     run(c, &t, &p, &d);
     EXPECT(c, a.lost == 0 && b.lost == 0 && d.lost == 0, "lost %ld %ld %ld", a.lost, b.lost, d.lost);
-    EXPECT(c, a.created == b.created && a.delivered == b.delivered && a.latency == b.latency && a.accepted == b.accepted &&
-                  memcmp(a.hops_hist, b.hops_hist, sizeof a.hops_hist) == 0 && a.cycles == b.cycles,
+    EXPECT(c,
+           a.created == b.created && a.delivered == b.delivered && a.latency == b.latency && a.accepted == b.accepted &&
+               memcmp(a.hops_hist, b.hops_hist, sizeof a.hops_hist) == 0 && a.cycles == b.cycles,
            "same seed, different runs: latency %.3f vs %.3f, delivered %ld vs %ld", a.latency, b.latency, a.delivered,
            b.delivered);
     EXPECT(c, a.created != d.created || a.latency != d.latency, "seeds 11 and 12 gave the same run");
@@ -168,7 +177,7 @@ static void test_adversarial(test_ctx *c) {
     topo_named(&t, "small", err);
     params(&t, &p, 0.15, 1000, 2000, 3);
     EXPECT(c, traffic_parse("adv+1", &t, &p.traffic, err) == 0, "%s", err);
-    p.drain_limit = 20000;   /* MIN's backlog needs a while to drain */
+    p.drain_limit = 20000; /* MIN's backlog needs a while to drain */
     p.routing = NET_ROUTING_MIN;
     run(c, &t, &p, &rmin);
     p.routing = NET_ROUTING_DOAR;
@@ -185,8 +194,8 @@ static void test_adversarial(test_ctx *c) {
     EXPECT(c, longer > 0, "DOAR never went non-minimal on ADV+1");
     EXPECT(c, rmin.lost == 0 && rdoar.lost == 0 && rmin.errors == 0 && rdoar.errors == 0, "lost %ld %ld: %s %s",
            rmin.lost, rdoar.lost, rmin.report, rdoar.report);
-    printf("  small ADV+1 %.2f: MIN accepted %.4f (bound %.4f), DOAR accepted %.4f hops %.3f\n", p.rate, rmin.accepted, bound,
-           rdoar.accepted, rdoar.hops);
+    printf("  small ADV+1 %.2f: MIN accepted %.4f (bound %.4f), DOAR accepted %.4f hops %.3f\n", p.rate, rmin.accepted,
+           bound, rdoar.accepted, rdoar.hops);
 }
 
 /* net_run's blocks (net_params.block: a router runs several cycles before the next) change the
@@ -195,12 +204,12 @@ static void test_adversarial(test_ctx *c) {
  * links (block 3) and a chosen block. */
 static int same_result(const net_result *a, const net_result *b) {
     return a->cycles == b->cycles && a->created == b->created && a->delivered == b->delivered && a->lost == b->lost &&
-           a->accepted == b->accepted && a->generated == b->generated && a->latency == b->latency && a->hops == b->hops &&
-           memcmp(a->hops_hist, b->hops_hist, sizeof a->hops_hist) == 0 && a->sample_created == b->sample_created &&
-           a->sample_delivered == b->sample_delivered && a->channel_min == b->channel_min &&
-           a->channel_max == b->channel_max && a->channel_mean == b->channel_mean && a->stopped == b->stopped &&
-           a->deadlock == b->deadlock && a->livelock == b->livelock && a->errors == b->errors && a->decisions == b->decisions &&
-           a->nonminimal == b->nonminimal;
+           a->accepted == b->accepted && a->generated == b->generated && a->latency == b->latency &&
+           a->hops == b->hops && memcmp(a->hops_hist, b->hops_hist, sizeof a->hops_hist) == 0 &&
+           a->sample_created == b->sample_created && a->sample_delivered == b->sample_delivered &&
+           a->channel_min == b->channel_min && a->channel_max == b->channel_max && a->channel_mean == b->channel_mean &&
+           a->stopped == b->stopped && a->deadlock == b->deadlock && a->livelock == b->livelock &&
+           a->errors == b->errors && a->decisions == b->decisions && a->nonminimal == b->nonminimal;
 }
 
 static void test_block_exact(test_ctx *c) {
@@ -218,9 +227,9 @@ static void test_block_exact(test_ctx *c) {
             for (size_t li = 0; li < sizeof rates / sizeof rates[0]; li++)
                 for (int variant = 0; variant < 2; variant++) {
                     params(&t, &p, rates[li], 600, 900, 5 + ri);
-                    p.stop_latency = 500.0;   /* a saturated load stops early: at the same cycle */
+                    p.stop_latency = 500.0; /* a saturated load stops early: at the same cycle */
                     p.stop_share = 0.95;
-                    if (variant) {   /* short links: blocks of 3, and of 2 when chosen */
+                    if (variant) { /* short links: blocks of 3, and of 2 when chosen */
                         p.lat_local = 3;
                         p.lat_global = 9;
                     }
@@ -237,19 +246,25 @@ static void test_block_exact(test_ctx *c) {
                            one.block_cycles);
                     int ok = same_result(&one, &blocked);
                     same += ok;
-                    EXPECT(c, ok,
-                           "%s %s %.2f lat %d,%d block %d: cycles %ld/%ld delivered %ld/%ld latency %.3f/%.3f channel max "
-                           "%.4f/%.4f",
-                           routings[ri], traffics[ti], rates[li], p.lat_local, p.lat_global, p.block, one.cycles,
-                           blocked.cycles, one.delivered, blocked.delivered, one.latency, blocked.latency, one.channel_max,
-                           blocked.channel_max);
+                    EXPECT(
+                        c, ok,
+                        "%s %s %.2f lat %d,%d block %d: cycles %ld/%ld delivered %ld/%ld latency %.3f/%.3f channel max "
+                        "%.4f/%.4f",
+                        routings[ri], traffics[ti], rates[li], p.lat_local, p.lat_global, p.block, one.cycles,
+                        blocked.cycles, one.delivered, blocked.delivered, one.latency, blocked.latency, one.channel_max,
+                        blocked.channel_max);
                 }
     /* faults: blocks only where no fault activity couples the routers (network.c faults_quiet);
      * every field of the result must agree, the loss split and the diagnosis / recovery times too */
-    static const struct { int links, routers; long at, repair; double rate; const char *traffic; } faulty[] = {
-        {4, 0, 0, -1, 0.3, "ur"},         /* a sweep's faults: from cycle 0, never repaired */
+    static const struct {
+        int links, routers;
+        long at, repair;
+        double rate;
+        const char *traffic;
+    } faulty[] = {
+        {4, 0, 0, -1, 0.3, "ur"}, /* a sweep's faults: from cycle 0, never repaired */
         {0, 1, 0, -1, 0.3, "adv+1"},
-        {3, 1, 700, 1500, 0.35, "ur"},    /* fail, diagnose, repair, recover within the run */
+        {3, 1, 700, 1500, 0.35, "ur"}, /* fail, diagnose, repair, recover within the run */
         {2, 0, 650, -1, 0.5, "rp"},
     };
     int fruns = 0, fsame = 0;
@@ -264,19 +279,22 @@ static void test_block_exact(test_ctx *c) {
         run(c, &t, &p, &one);
         p.block = 0;
         run(c, &t, &p, &blocked);
-        EXPECT(c, one.block_cycles == 0 && blocked.block_cycles > (p.warmup + p.sample) / 2,
-               "faults: %ld of %ld cycles in blocks (want more than half of the %ld up to the sample's end; cycle by cycle: %ld)",
-               blocked.block_cycles, blocked.cycles, p.warmup + p.sample, one.block_cycles);
+        EXPECT(
+            c, one.block_cycles == 0 && blocked.block_cycles > (p.warmup + p.sample) / 2,
+            "faults: %ld of %ld cycles in blocks (want more than half of the %ld up to the sample's end; cycle by cycle: %ld)",
+            blocked.block_cycles, blocked.cycles, p.warmup + p.sample, one.block_cycles);
         one.seconds = blocked.seconds = 0.0;
         one.block_cycles = blocked.block_cycles = 0;
         int ok = memcmp(&one, &blocked, sizeof one) == 0;
         fruns++;
         fsame += ok;
-        EXPECT(c, ok, "faults %d links %d routers at %ld repair %ld: delivered %ld/%ld lost %ld/%ld diagnosis %ld/%ld recovery %ld/%ld",
-               p.fault_links, p.fault_routers, p.fault_at, p.repair_at, one.delivered, blocked.delivered, one.lost,
-               blocked.lost, one.diagnosis_cycles, blocked.diagnosis_cycles, one.recovery_cycles, blocked.recovery_cycles);
-        EXPECT(c, one.diagnosis_cycles > 0 && one.lost > 0, "faults: no diagnosis (%ld) or no loss (%ld): not exercised",
-               one.diagnosis_cycles, one.lost);
+        EXPECT(
+            c, ok,
+            "faults %d links %d routers at %ld repair %ld: delivered %ld/%ld lost %ld/%ld diagnosis %ld/%ld recovery %ld/%ld",
+            p.fault_links, p.fault_routers, p.fault_at, p.repair_at, one.delivered, blocked.delivered, one.lost,
+            blocked.lost, one.diagnosis_cycles, blocked.diagnosis_cycles, one.recovery_cycles, blocked.recovery_cycles);
+        EXPECT(c, one.diagnosis_cycles > 0 && one.lost > 0,
+               "faults: no diagnosis (%ld) or no loss (%ld): not exercised", one.diagnosis_cycles, one.lost);
     }
     printf("  blocks with faults against cycle by cycle: %d of %d runs the same (links, routers, repaired or not)\n",
            fsame, fruns);
@@ -328,8 +346,10 @@ static void test_traffic(test_ctx *c) {
     traffic tr;
     topo_named(&t, "small", err);
     EXPECT(c, traffic_parse("adv+9", &t, &s, err) != 0, "adv+9 on g=9 accepted");
-    EXPECT(c, traffic_parse("adv+0", &t, &s, err) != 0 && traffic_parse("adv", &t, &s, err) != 0 &&
-                  traffic_parse("xx", &t, &s, err) != 0, "bad names accepted");
+    EXPECT(c,
+           traffic_parse("adv+0", &t, &s, err) != 0 && traffic_parse("adv", &t, &s, err) != 0 &&
+               traffic_parse("xx", &t, &s, err) != 0,
+           "bad names accepted");
     EXPECT(c, traffic_parse("rp", &t, &s, err) == 0, "%s", err);
     EXPECT(c, traffic_init(&tr, &t, &s, 42, err) == 0, "%s", err);
     int *seen = calloc((size_t)t.n_nodes, sizeof *seen);
@@ -378,7 +398,10 @@ static long credit_mismatches(const network *n, char *first, size_t len) {
     const topo *t = &n->t;
     long bad = 0;
     first[0] = 0;
-#define MISMATCH(...) do { if (bad++ == 0) snprintf(first, len, __VA_ARGS__); } while (0)
+#define MISMATCH(...)                                                                                                  \
+    do {                                                                                                               \
+        if (bad++ == 0) snprintf(first, len, __VA_ARGS__);                                                             \
+    } while (0)
     for (int r = 0; r < t->n_routers; r++) {
         const router *R = &n->routers[r];
         if (router_buffered(R)) MISMATCH("router %d buffers %d flits", r, router_buffered(R));
@@ -389,7 +412,8 @@ static long credit_mismatches(const network *n, char *first, size_t len) {
             if (topo_peer(t, r, o, &pr, &pp)) continue;
             int want = n->prm.rprm.ds_depth[topo_port_class(t, o)];
             for (int v = 0; v < VCBUF_NUM_VCS; v++)
-                if (R->cred[o][v] != want) MISMATCH("router %d port %d VC %d: %d credits, depth %d", r, o, v, R->cred[o][v], want);
+                if (R->cred[o][v] != want)
+                    MISMATCH("router %d port %d VC %d: %d credits, depth %d", r, o, v, R->cred[o][v], want);
             if (R->fu && R->ctl_cred[o] != n->prm.rprm.ctl_depth)
                 MISMATCH("router %d port %d: %d control credits of %d", r, o, R->ctl_cred[o], n->prm.rprm.ctl_depth);
             if (n->link_down && n->link_down[r * t->k + o]) MISMATCH("link of router %d port %d still down", r, o);
@@ -398,7 +422,8 @@ static long credit_mismatches(const network *n, char *first, size_t len) {
     for (int node = 0; node < t->n_nodes; node++)
         for (int v = 0; v < VCBUF_NUM_VCS; v++)
             if (n->nodes[node].cred[v] != n->prm.rprm.depth[PORT_TERMINAL])
-                MISMATCH("node %d VC %d: %d credits of %d", node, v, n->nodes[node].cred[v], n->prm.rprm.depth[PORT_TERMINAL]);
+                MISMATCH("node %d VC %d: %d credits of %d", node, v, n->nodes[node].cred[v],
+                         n->prm.rprm.depth[PORT_TERMINAL]);
 #undef MISMATCH
     return bad;
 }
@@ -448,25 +473,29 @@ static void test_router_fault_directed(test_ctx *c) {
         while (n.cycle < 1000) net_cycle(&n);
         EXPECT(c, net_router_dead(&n, rd) && net_send(&n, src, dst) != 0, "a dead router's node sent a packet");
         if (scenario == 1)
-            EXPECT(c, n.lost_router == 1 && n.lost_dead_source == 9, "source queue: lost in router %ld (want 1), in the "
-                   "dead source %ld (want 9)", n.lost_router, n.lost_dead_source);
+            EXPECT(c, n.lost_router == 1 && n.lost_dead_source == 9,
+                   "source queue: lost in router %ld (want 1), in the "
+                   "dead source %ld (want 9)",
+                   n.lost_router, n.lost_dead_source);
         else
             EXPECT(c, n.lost_router == 1 && n.lost_dead_source == 0 && n.flits_delivered == 2 && n.delivered == 0,
                    "cut off: lost in router %ld (want 1), flits at the sink %ld (want 2), delivered %ld (want 0)",
                    n.lost_router, n.flits_delivered, n.delivered);
         EXPECT(c, n.created == n.delivered + n.lost_router + n.lost_dead_source && n.errors == 0, "%s", n.first_error);
-        while (n.cycle < 2000) net_cycle(&n);   /* repaired at 1500 */
+        while (n.cycle < 2000) net_cycle(&n); /* repaired at 1500 */
         long delivered = n.delivered;
-        EXPECT(c, !net_router_dead(&n, rd) && net_send(&n, src, dst) == 0 && net_send(&n, dst, src) == 0, "after repair");
+        EXPECT(c, !net_router_dead(&n, rd) && net_send(&n, src, dst) == 0 && net_send(&n, dst, src) == 0,
+               "after repair");
         int rc = net_run(&n, &r);
         EXPECT(c, rc == 0 && n.delivered == delivered + 2 && r.lost == n.lost_router + n.lost_dead_source,
-               "after the repair: rc %d, delivered %ld more (want 2), lost %ld: %s", rc, n.delivered - delivered, r.lost,
-               r.report);
+               "after the repair: rc %d, delivered %ld more (want 2), lost %ld: %s", rc, n.delivered - delivered,
+               r.lost, r.report);
         settle(&n);
         EXPECT(c, credit_mismatches(&n, first, sizeof first) == 0, "scenario %d: %s", scenario, first);
         printf("  small, router %d dies at %ld (%s): lost in the router %ld, in its source queue %ld; after the repair "
-               "2 of 2 delivered, credits exact\n", rd, p.fault_at, scenario == 1 ? "10 packets at its node" :
-               "mid-packet", n.lost_router, n.lost_dead_source);
+               "2 of 2 delivered, credits exact\n",
+               rd, p.fault_at, scenario == 1 ? "10 packets at its node" : "mid-packet", n.lost_router,
+               n.lost_dead_source);
         net_free(&n);
     }
 }
@@ -496,16 +525,18 @@ static void test_router_faults_load(test_ctx *c) {
         for (int i = 0; i < t.n_routers; i++) dead += n.router_failed[i];
         int rc = net_run(&n, &r);
         EXPECT(c, rc == 0 && dead == 3, "run %d: rc %d (%s), %d routers chosen", run, rc, r.report, dead);
-        EXPECT(c, r.created == r.delivered + r.lost &&
-                      r.lost == r.lost_link + r.lost_discard + r.lost_router + r.lost_dead_source,
+        EXPECT(c,
+               r.created == r.delivered + r.lost &&
+                   r.lost == r.lost_link + r.lost_discard + r.lost_router + r.lost_dead_source,
                "run %d: created %ld delivered %ld lost %ld = link %ld + discard %ld + router %ld + source %ld", run,
                r.created, r.delivered, r.lost, r.lost_link, r.lost_discard, r.lost_router, r.lost_dead_source);
         EXPECT(c, r.lost_router > 0 && r.diagnosis_cycles > 0 && r.lost_after_recovery == 0,
                "run %d: lost in routers %ld, diagnosis %ld, after recovery %ld", run, r.lost_router, r.diagnosis_cycles,
                r.lost_after_recovery);
         long explained = r.lost_unreachable + r.lost_to_dead_after_diagnosis;
-        EXPECT(c, r.lost_unreachable <= r.created_unreachable && r.lost_to_dead_after_diagnosis <= r.created_to_dead &&
-                      (p.repair_at < 0 ? r.lost_after_diagnosis == explained : r.lost_after_diagnosis >= explained),
+        EXPECT(c,
+               r.lost_unreachable <= r.created_unreachable && r.lost_to_dead_after_diagnosis <= r.created_to_dead &&
+                   (p.repair_at < 0 ? r.lost_after_diagnosis == explained : r.lost_after_diagnosis >= explained),
                "run %d: lost after diagnosis %ld, unreachable %ld (of %ld) + to dead nodes %ld (of %ld)", run,
                r.lost_after_diagnosis, r.lost_unreachable, r.created_unreachable, r.lost_to_dead_after_diagnosis,
                r.created_to_dead);
@@ -516,9 +547,10 @@ static void test_router_faults_load(test_ctx *c) {
         }
         printf("  small UR 0.3, 3 routers%s die at 2000, %s: lost in routers %ld, dead sources %ld, links %ld, "
                "discarded %ld; after diagnosis %ld (unreachable %ld, to dead nodes %ld); diagnosis %ld, recovery %ld "
-               "cycles%s\n", p.fault_links ? " and 4 links" : "", p.repair_at < 0 ? "never repaired" : "back at 4500",
-               r.lost_router, r.lost_dead_source, r.lost_link, r.lost_discard, r.lost_after_diagnosis,
-               r.lost_unreachable, r.lost_to_dead_after_diagnosis, r.diagnosis_cycles, r.recovery_cycles,
+               "cycles%s\n",
+               p.fault_links ? " and 4 links" : "", p.repair_at < 0 ? "never repaired" : "back at 4500", r.lost_router,
+               r.lost_dead_source, r.lost_link, r.lost_discard, r.lost_after_diagnosis, r.lost_unreachable,
+               r.lost_to_dead_after_diagnosis, r.diagnosis_cycles, r.recovery_cycles,
                p.repair_at < 0 ? "" : "; credits exact");
         net_free(&n);
     }

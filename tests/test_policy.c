@@ -26,7 +26,7 @@ static int minimal_hops(const topo *t, int rs, int rd) {
 
 typedef struct {
     topo t;
-    policy_state *st;   /* one per router */
+    policy_state *st; /* one per router */
     int n;
 } fabric;
 
@@ -54,7 +54,10 @@ static void fabric_free(fabric *f) {
     free(f->st);
 }
 
-typedef struct { int hops, max_vc, ok, went_nonmin; char why[160]; } walk_result;
+typedef struct {
+    int hops, max_vc, ok, went_nonmin;
+    char why[160];
+} walk_result;
 
 /* Carries one packet from node src to node dst, hop by hop, with the given views. */
 static walk_result walk(fabric *f, int src, int dst, const int *occ, const int *group_occ) {
@@ -73,8 +76,11 @@ static walk_result walk(fabric *f, int src, int dst, const int *occ, const int *
             return w;
         }
         if (d.vc > w.max_vc) w.max_vc = d.vc;
-        if (d.port < 0 || d.port >= t->k) { snprintf(w.why, sizeof w.why, "port %d out of range", d.port); return w; }
-        if (d.port < t->p) {   /* a terminal port: delivered here */
+        if (d.port < 0 || d.port >= t->k) {
+            snprintf(w.why, sizeof w.why, "port %d out of range", d.port);
+            return w;
+        }
+        if (d.port < t->p) { /* a terminal port: delivered here */
             w.ok = r == dst / t->p && d.port == dnid;
             if (!w.ok) snprintf(w.why, sizeof w.why, "delivered at router %d port %d", r, d.port);
             return w;
@@ -96,10 +102,10 @@ static walk_result walk(fabric *f, int src, int dst, const int *occ, const int *
 
 static int hop_bound(route_policy k) {
     switch (k) {
-    case POLICY_MIN: return 3;
-    case POLICY_PAR:
-    case POLICY_PAR_PH: return 7;   /* L, then L-G-L-L-G-L from the second router */
-    default: return 6;              /* L-G-L-L-G-L */
+        case POLICY_MIN: return 3;
+        case POLICY_PAR:
+        case POLICY_PAR_PH: return 7; /* L, then L-G-L-L-G-L from the second router */
+        default: return 6;            /* L-G-L-L-G-L */
     }
 }
 
@@ -118,12 +124,14 @@ static void test_walks(test_ctx *c, const topo *t) {
             int src = (int)prng_below(&rng, (uint32_t)t->n_nodes), dst = (int)prng_below(&rng, (uint32_t)t->n_nodes);
             if (src == dst) continue;
             walk_result w = walk(&f, src, dst, occ, gocc);
-            if (!w.ok && bad++ == 0) EXPECT(c, w.ok, "%s on %s: %d -> %d: %s", policy_name(kind), t->name, src, dst, w.why);
+            if (!w.ok && bad++ == 0)
+                EXPECT(c, w.ok, "%s on %s: %d -> %d: %s", policy_name(kind), t->name, src, dst, w.why);
             if (w.hops > hop_bound((route_policy)kind) && over++ == 0)
                 EXPECT(c, 0, "%s on %s: %d -> %d took %d hops (bound %d)", policy_name(kind), t->name, src, dst, w.hops,
                        hop_bound((route_policy)kind));
             if (w.max_vc >= policy_vcs((route_policy)kind) && vc_over++ == 0)
-                EXPECT(c, 0, "%s on %s: VC %d with %d VCs", policy_name(kind), t->name, w.max_vc, policy_vcs((route_policy)kind));
+                EXPECT(c, 0, "%s on %s: VC %d with %d VCs", policy_name(kind), t->name, w.max_vc,
+                       policy_vcs((route_policy)kind));
             if (src / (t->a * t->p) != dst / (t->a * t->p)) {
                 inter++;
                 nonmin += w.went_nonmin;
@@ -137,7 +145,8 @@ static void test_walks(test_ctx *c, const topo *t) {
         EXPECT(c, bad == 0 && over == 0 && vc_over == 0, "%s on %s: %d undelivered, %d too long, %d VC overflows",
                policy_name(kind), t->name, bad, over, vc_over);
         if (kind == POLICY_MIN) EXPECT(c, nonmin == 0, "min never goes non-minimally");
-        if (kind == POLICY_VAL) EXPECT(c, nonmin == inter, "val: every inter-group packet non-minimal (%d of %d)", nonmin, inter);
+        if (kind == POLICY_VAL)
+            EXPECT(c, nonmin == inter, "val: every inter-group packet non-minimal (%d of %d)", nonmin, inter);
         free(gocc);
         fabric_free(&f);
     }
@@ -166,7 +175,8 @@ static void test_ugal_choices(test_ctx *c, const topo *t) {
                 policy_reset(&f.st[rs], topo_gid(t, rs), topo_bid(t, rs), 3);
                 int dgid = gd, dbid = (dst / t->p) % t->a;
                 int j = topo_gport_to_group(t, gs, dgid), owner = j / t->h;
-                int min_port = owner == topo_bid(t, rs) ? topo_global_port(t, j) : topo_local_port(t, topo_bid(t, rs), owner);
+                int min_port =
+                    owner == topo_bid(t, rs) ? topo_global_port(t, j) : topo_local_port(t, topo_bid(t, rs), owner);
                 for (int o = 0; o < t->k; o++) full[o] = o == min_port ? HUGE_QUEUE : 0;
                 policy_view v = {full, gzero};
                 policy_decision d;
@@ -181,13 +191,15 @@ static void test_ugal_choices(test_ctx *c, const topo *t) {
                 int nm_port = oi == topo_bid(t, rs) ? topo_global_port(t, ji) : topo_local_port(t, topo_bid(t, rs), oi);
                 policy_route(&f.st[rs], &v, src % t->p, 0, hdr, &d);
                 int went = (int)((d.hdr >> POLICY_NONMIN_SHIFT) & 1);
-                EXPECT(c, went == (nm_port != min_port), "%s: %d -> %d (candidate group %d via port %d, minimal port %d): "
-                       "non-minimal=%d", policy_name(kinds[i]), src, dst, gi, nm_port, min_port, went);
+                EXPECT(c, went == (nm_port != min_port),
+                       "%s: %d -> %d (candidate group %d via port %d, minimal port %d): "
+                       "non-minimal=%d",
+                       policy_name(kinds[i]), src, dst, gi, nm_port, min_port, went);
                 full_nonmin += went;
                 same_port += nm_port == min_port;
             }
-        EXPECT(c, pairs > 0 && empty_nonmin == 0, "%s: %d of %d packets non-minimal on empty queues", policy_name(kinds[i]),
-               empty_nonmin, pairs);
+        EXPECT(c, pairs > 0 && empty_nonmin == 0, "%s: %d of %d packets non-minimal on empty queues",
+               policy_name(kinds[i]), empty_nonmin, pairs);
         EXPECT(c, full_nonmin == pairs - same_port && full_nonmin > pairs / 2,
                "%s: %d of %d non-minimal with a full minimal queue", policy_name(kinds[i]), full_nonmin, pairs);
         free(gzero);
@@ -224,7 +236,7 @@ static void test_tpr(test_ctx *c, const topo *t) {
     for (int adversarial = 0; adversarial <= 1; adversarial++) {
         fabric f;
         EXPECT(c, fabric_init(&f, t, POLICY_TPR, 2) == 0, "init");
-        policy_state *s = &f.st[0];   /* router <0,0> */
+        policy_state *s = &f.st[0]; /* router <0,0> */
         policy_view v = {zero, NULL};
         policy_decision d;
         for (int n = 0; n < 4 * t->g; n++) {
@@ -250,9 +262,10 @@ static void test_names(test_ctx *c) {
     EXPECT(c, policy_parse("UGAL_L", &p) != 0 && policy_parse("", &p) != 0 && policy_parse("ugal", &p) != 0,
            "unknown names are refused");
     /* seed 001 Table 1 */
-    EXPECT(c, policy_vcs(POLICY_MIN) == 2 && policy_vcs(POLICY_PAR_PH) == 5 && policy_vcs(POLICY_VAL) == 4 &&
-                  policy_vcs(POLICY_UGAL_L) == 4 && policy_vcs(POLICY_UGAL_G) == 4 && policy_vcs(POLICY_TPR) == 4 &&
-                  policy_vcs(POLICY_UGAL_LE) == 4 && policy_vcs(POLICY_DOAR) == 4,
+    EXPECT(c,
+           policy_vcs(POLICY_MIN) == 2 && policy_vcs(POLICY_PAR_PH) == 5 && policy_vcs(POLICY_VAL) == 4 &&
+               policy_vcs(POLICY_UGAL_L) == 4 && policy_vcs(POLICY_UGAL_G) == 4 && policy_vcs(POLICY_TPR) == 4 &&
+               policy_vcs(POLICY_UGAL_LE) == 4 && policy_vcs(POLICY_DOAR) == 4,
            "VC counts of Table 1");
 }
 

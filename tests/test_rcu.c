@@ -15,8 +15,15 @@
 #include "fault.h"
 #include "testutil.h"
 
-typedef struct { uint64_t s; } prng;
-static uint64_t rnd(prng *p) { p->s ^= p->s << 13; p->s ^= p->s >> 7; p->s ^= p->s << 17; return p->s; }
+typedef struct {
+    uint64_t s;
+} prng;
+static uint64_t rnd(prng *p) {
+    p->s ^= p->s << 13;
+    p->s ^= p->s >> 7;
+    p->s ^= p->s << 17;
+    return p->s;
+}
 static int below(prng *p, int n) { return (int)(rnd(p) % (uint64_t)n); }
 
 /* ---------------- Algorithm 1, read from the paper ---------------- */
@@ -24,14 +31,14 @@ static int below(prng *p, int n) { return (int)(rnd(p) % (uint64_t)n); }
 typedef struct {
     const topo *t;
     int c_ways, nm_slots;
-    int gid, bid;              /* current router C_i */
+    int gid, bid; /* current router C_i */
     port_class pc;
-    const char *wired;         /* [a*h] */
-    uint64_t row_a, row_b;     /* the rows the destination selects */
-    const uint64_t *table_c;   /* [a] */
+    const char *wired;       /* [a*h] */
+    uint64_t row_a, row_b;   /* the rows the destination selects */
+    const uint64_t *table_c; /* [a] */
     rcu_header hdr;
-    const char *cong_l;        /* [k]  CongL */
-    const char *cong_g;        /* [a*h] CongG */
+    const char *cong_l; /* [k]  CongL */
+    const char *cong_g; /* [a*h] CongG */
 } alg1_state;
 
 /* What the paper allows: the class of the line that routes, and the outputs it may take: group-
@@ -74,7 +81,7 @@ static alg1_allowed alg1(const alg1_state *s) {
     alg1_allowed o;
     memset(&o, 0, sizeof o);
     o.cls = RCU_NONE;
-    if (s->pc == PORT_TERMINAL && s->hdr.dst_gid != s->gid) {        /* line 1 */
+    if (s->pc == PORT_TERMINAL && s->hdr.dst_gid != s->gid) { /* line 1 */
         char GA[DOAR_MAX_GROUP_PORTS] = {0}, NM[DOAR_MAX_GROUP_PORTS] = {0};
         char G2[DOAR_MAX_GROUP_PORTS] = {0}, G3[DOAR_MAX_GROUP_PORTS] = {0};
         char GB[DOAR_MAX_GROUP_PORTS] = {0}, GC[DOAR_MAX_GROUP_PORTS] = {0}, GD[DOAR_MAX_GROUP_PORTS] = {0};
@@ -93,13 +100,13 @@ static alg1_allowed alg1(const alg1_state *s) {
             }
         }
         for (int g = 0; g < AH; g++) {
-            G2[g] = NM[g] && g / t->h == s->bid;                /* line 3: {hR_s .. hR_s+h-1} */
-            G3[g] = NM[g] && g / t->h == s->hdr.dst_bid;        /* line 4: {hR_d .. hR_d+h-1} */
+            G2[g] = NM[g] && g / t->h == s->bid;         /* line 3: {hR_s .. hR_s+h-1} */
+            G3[g] = NM[g] && g / t->h == s->hdr.dst_bid; /* line 4: {hR_d .. hR_d+h-1} */
         }
         for (int g = 0; g < AH; g++) {
-            GB[g] = G2[g] && G3[g];                             /* line 5 */
-            GC[g] = (G2[g] || G3[g]) && !GB[g];                 /* line 6 */
-            GD[g] = NM[g] && !(G2[g] || G3[g]);                 /* line 7 */
+            GB[g] = G2[g] && G3[g];             /* line 5 */
+            GC[g] = (G2[g] || G3[g]) && !GB[g]; /* line 6 */
+            GD[g] = NM[g] && !(G2[g] || G3[g]); /* line 7 */
         }
         /* lines 8-15: the first class with a g free of CongG whose Lport is free of CongL routes;
          * any such g of that class may be the one */
@@ -107,7 +114,10 @@ static alg1_allowed alg1(const alg1_state *s) {
         for (int c = 0; c < 4 && o.cls == RCU_NONE; c++)
             for (int g = 0; g < AH; g++) {
                 int l = cls[c][g] ? lport(s, g) : -1;
-                if (l >= 0 && !s->cong_g[g] && !s->cong_l[l]) { o.cls = RCU_GA + c; o.gport[g] = 1; }
+                if (l >= 0 && !s->cong_g[g] && !s->cong_l[l]) {
+                    o.cls = RCU_GA + c;
+                    o.gport[g] = 1;
+                }
             }
         if (o.cls != RCU_NONE) return o;
         /* line 16, as decided (docs/architecture.md "Fallback set"): any g of the fewest-hop class
@@ -117,7 +127,10 @@ static alg1_allowed alg1(const alg1_state *s) {
             for (int g = 0; g < AH && fb < 0; g++)
                 if (cls[c][g] && lport(s, g) >= 0) fb = c;
         for (int g = 0; g < AH && fb >= 0; g++)
-            if (cls[fb][g] && lport(s, g) >= 0) { o.cls = RCU_RTA_RAND; o.gport[g] = 1; }
+            if (cls[fb][g] && lport(s, g) >= 0) {
+                o.cls = RCU_RTA_RAND;
+                o.gport[g] = 1;
+            }
         return o;
     }
     /* lines 18-22 */
@@ -126,21 +139,27 @@ static alg1_allowed alg1(const alg1_state *s) {
     for (int l = 0; l < K; l++) {
         LE[l] = (s->row_a >> l) & 1;
         LF[l] = !zone_n && ((s->row_b >> l) & 1);
-        if (zone_g && LF[l]) {   /* filter F (Fig. 6) */
+        if (zone_g && LF[l]) { /* filter F (Fig. 6) */
             int is_local = l >= t->p && l < t->p + t->a - 1, is_global = l >= t->p + t->a - 1;
-            if (s->hdr.src_gid == s->gid && is_local) LF[l] = 0;   /* source group: leave by a global port */
-            if (s->hdr.src_gid != s->gid && is_global) LF[l] = 0;  /* intermediate group: refract */
+            if (s->hdr.src_gid == s->gid && is_local) LF[l] = 0;  /* source group: leave by a global port */
+            if (s->hdr.src_gid != s->gid && is_global) LF[l] = 0; /* intermediate group: refract */
         }
     }
     const char *sets[2] = {LE, LF};
-    for (int c = 0; c < 2 && o.cls == RCU_NONE; c++)           /* lines 20, 21 */
+    for (int c = 0; c < 2 && o.cls == RCU_NONE; c++) /* lines 20, 21 */
         for (int l = 0; l < K; l++)
-            if (sets[c][l] && !s->cong_l[l]) { o.cls = RCU_S1 + c; o.port[l] = 1; }
+            if (sets[c][l] && !s->cong_l[l]) {
+                o.cls = RCU_S1 + c;
+                o.port[l] = 1;
+            }
     if (o.cls != RCU_NONE) return o;
-    int le_any = 0;   /* line 22, as decided: any l of LE, or of LF when LE is empty, randomly */
+    int le_any = 0; /* line 22, as decided: any l of LE, or of LF when LE is empty, randomly */
     for (int l = 0; l < K; l++) le_any |= LE[l];
     for (int l = 0; l < K; l++)
-        if (le_any ? LE[l] : LF[l]) { o.cls = RCU_RTB_RAND; o.port[l] = 1; }
+        if (le_any ? LE[l] : LF[l]) {
+            o.cls = RCU_RTB_RAND;
+            o.port[l] = 1;
+        }
     return o;
 }
 
@@ -159,7 +178,6 @@ static int alg1_accepts(const alg1_state *s, const alg1_allowed *w, const rcu_ou
 }
 
 /* ---------------- random states through the pipeline ---------------- */
-
 
 static uint64_t random_row(prng *pr, const topo *t, int global_cfg, int is_a, int nm_slots) {
     if (below(pr, 10) == 0) return 0;
@@ -201,13 +219,18 @@ static void compare_config(test_ctx *c, int p, int a, int h, int g, int trials, 
         for (int x = 0; x < a; x++) {
             uint8_t items[8] = {0};
             for (int w = 0; w < prm.c_ways; w++)
-                if (below(&pr, 3)) items[w] = below(&pr, 4) == 0 || a < 2 ? CITEM_VALID | CITEM_SELF
-                                                : (uint8_t)(CITEM_VALID | (t.first_local + below(&pr, a - 1)));
+                if (below(&pr, 3))
+                    items[w] = below(&pr, 4) == 0 || a < 2
+                                   ? CITEM_VALID | CITEM_SELF
+                                   : (uint8_t)(CITEM_VALID | (t.first_local + below(&pr, a - 1)));
             r.c[x] = tables_c_entry(items, prm.c_ways);
         }
         rcu_header hdr = {1, below(&pr, g), below(&pr, a), below(&pr, p), 0, 0};
         int zs = below(&pr, 4);
-        if (zs == 0) { hdr.dst_gid = cfg.gid; hdr.dst_bid = cfg.bid; }
+        if (zs == 0) {
+            hdr.dst_gid = cfg.gid;
+            hdr.dst_bid = cfg.bid;
+        }
         if (zs == 1) hdr.dst_gid = cfg.gid;
         hdr.src_gid = below(&pr, 2) ? cfg.gid : below(&pr, g);
         hdr.vc = cfg.pc == PORT_TERMINAL ? 0 : below(&pr, 4);
@@ -220,30 +243,36 @@ static void compare_config(test_ctx *c, int p, int a, int h, int g, int trials, 
         if (z != ZONE_N) r.b[row_b] = random_row(&pr, &t, gcfg, 0, prm.nm_slots);
         r.ptr_rta = below(&pr, t.ah);
         r.ptr_rtb = below(&pr, t.k);
-        r.lfsr = (uint32_t)rnd(&pr) | 1;   /* any pointer and LFSR state: the paper allows any member */
+        r.lfsr = (uint32_t)rnd(&pr) | 1; /* any pointer and LFSR state: the paper allows any member */
         double dl = (double)below(&pr, 5) / 4, dg = (double)below(&pr, 5) / 4;
         rcu_in in[5];
         memset(in, 0, sizeof in);
         in[0].hdr = hdr;
-        for (int cyc = 0; cyc < 5; cyc++) {   /* noise at every cycle; stage 3 (cycle 2) must use cycle 2's */
-            for (int j = 0; j < t.k; j++) if ((double)(rnd(&pr) % 1000) / 1000 < dl) in[cyc].cong_local |= 1ull << j;
-            for (int j = 0; j < t.ah; j++) if ((double)(rnd(&pr) % 1000) / 1000 < dg) gbm_set(&in[cyc].cong_global, j);
+        for (int cyc = 0; cyc < 5; cyc++) { /* noise at every cycle; stage 3 (cycle 2) must use cycle 2's */
+            for (int j = 0; j < t.k; j++)
+                if ((double)(rnd(&pr) % 1000) / 1000 < dl) in[cyc].cong_local |= 1ull << j;
+            for (int j = 0; j < t.ah; j++)
+                if ((double)(rnd(&pr) % 1000) / 1000 < dg) gbm_set(&in[cyc].cong_global, j);
         }
         for (int j = 0; j < t.k; j++) cong_l[j] = (char)((in[2].cong_local >> j) & 1);
         for (int j = 0; j < t.ah; j++) cong_g[j] = (char)gbm_test(&in[2].cong_global, j);
-        alg1_state st = {&t, prm.c_ways, prm.nm_slots, cfg.gid, cfg.bid, cfg.pc, wired, r.a[row_a],
-                         z == ZONE_N ? 0 : r.b[row_b], r.c, hdr, cong_l, cong_g};
+        alg1_state st = {
+            &t,  prm.c_ways, prm.nm_slots, cfg.gid, cfg.bid, cfg.pc, wired, r.a[row_a], z == ZONE_N ? 0 : r.b[row_b],
+            r.c, hdr,        cong_l,       cong_g};
         alg1_allowed want = alg1(&st);
         rcu_out got;
         for (int cyc = 0; cyc < 5; cyc++) rcu_cycle(&r, &in[cyc], &got);
         if (!alg1_accepts(&st, &want, &got)) {
             if (bad++ < 3)
-                fprintf(stderr, "dfly(%d,%d,%d,%d) trial %d: the paper allows class %s; model port %d class %s gport %d vc %d\n",
-                        p, a, h, g, n, rcu_class_name(want.cls), got.port, rcu_class_name(got.cls), got.gport, got.vc);
+                fprintf(
+                    stderr,
+                    "dfly(%d,%d,%d,%d) trial %d: the paper allows class %s; model port %d class %s gport %d vc %d\n", p,
+                    a, h, g, n, rcu_class_name(want.cls), got.port, rcu_class_name(got.cls), got.gport, got.vc);
         }
         seen[want.cls]++;
     }
-    EXPECT(c, bad == 0, "dfly(%d,%d,%d,%d): %d of %d decisions outside what Algorithm 1 allows", p, a, h, g, bad, trials);
+    EXPECT(c, bad == 0, "dfly(%d,%d,%d,%d): %d of %d decisions outside what Algorithm 1 allows", p, a, h, g, bad,
+           trials);
     for (int k = 0; k < RCU_NUM_CLASSES; k++)
         EXPECT(c, seen[k] > 0, "dfly(%d,%d,%d,%d): class %s never exercised", p, a, h, g, rcu_class_name(k));
     rcu_free(&r);
@@ -260,10 +289,14 @@ static void test_timing(test_ctx *c) {
     rcu_init(&r, &t, &prm, err);
     rcu_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.gid = 1; cfg.bid = 2; cfg.pc = PORT_LOCAL; cfg.lfsr_seed = 5;
+    cfg.gid = 1;
+    cfg.bid = 2;
+    cfg.pc = PORT_LOCAL;
+    cfg.lfsr_seed = 5;
     rcu_reset(&r, &cfg);
     /* zone N rows: node n -> terminal port n */
-    r.a[0] = 1; r.a[1] = 2;
+    r.a[0] = 1;
+    r.a[1] = 2;
     rcu_in in;
     rcu_out o;
     int outs[12];
@@ -285,10 +318,16 @@ static void test_timing(test_ctx *c) {
         for (int cyc = 0; cyc < 5; cyc++) {
             memset(&in, 0, sizeof in);
             if (cyc == 0) in.hdr = (rcu_header){1, 1, 2, 0, 1, 0};
-            if (cyc == (early ? 0 : 1)) { in.tw_valid = 1; in.tw_table = RCU_TW_A; in.tw_addr = 0; in.tw_data = 2; }
+            if (cyc == (early ? 0 : 1)) {
+                in.tw_valid = 1;
+                in.tw_table = RCU_TW_A;
+                in.tw_addr = 0;
+                in.tw_data = 2;
+            }
             rcu_cycle(&r, &in, &o);
         }
-        EXPECT(c, o.valid && o.port == (early ? 1 : 0), "write %s the read: port %d", early ? "before" : "during", o.port);
+        EXPECT(c, o.valid && o.port == (early ? 1 : 0), "write %s the read: port %d", early ? "before" : "during",
+               o.port);
     }
     rcu_free(&r);
 }
@@ -301,7 +340,10 @@ static void test_masks(test_ctx *c, const char *cfgname, int trials) {
     table_set ts;
     char err[DOAR_ERRLEN];
     tables_default_params(&prm);
-    if (topo_named(&t, cfgname, err) || tables_generate(&ts, &t, &prm, err)) { EXPECT(c, 0, "%s", err); return; }
+    if (topo_named(&t, cfgname, err) || tables_generate(&ts, &t, &prm, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
     rcu r;
     rcu_init(&r, &t, &prm, err);
     prng pr = {77};
@@ -330,13 +372,15 @@ static void test_masks(test_ctx *c, const char *cfgname, int trials) {
         if (!opts) continue;
         uint64_t inv = 0;
         int all = below(&pr, 4) == 0;
-        for (int j = 0; j < t.k; j++) if (all ? (opts >> j) & 1 : below(&pr, 3) == 0) inv |= 1ull << j;
+        for (int j = 0; j < t.k; j++)
+            if (all ? (opts >> j) & 1 : below(&pr, 3) == 0) inv |= 1ull << j;
         rcu_in in[5];
         memset(in, 0, sizeof in);
         in[0].hdr = hdr;
-        in[2].opt_invalid = inv;   /* stage 3 of the header */
+        in[2].opt_invalid = inv; /* stage 3 of the header */
         for (int cyc = 0; cyc < 5; cyc++)
-            for (int j = 0; j < t.k; j++) if (below(&pr, 2)) in[cyc].cong_local |= 1ull << j;
+            for (int j = 0; j < t.k; j++)
+                if (below(&pr, 2)) in[cyc].cong_local |= 1ull << j;
         rcu_out o;
         int row_seen = -1;
         for (int cyc = 0; cyc < 5; cyc++) {
@@ -345,12 +389,15 @@ static void test_masks(test_ctx *c, const char *cfgname, int trials) {
         }
         if (row_seen != entry) bad++;
         if ((opts & ~inv) == 0) {
-            if (o.valid && o.cls == RCU_NONE) none_ok++;
-            else bad++;
+            if (o.valid && o.cls == RCU_NONE)
+                none_ok++;
+            else
+                bad++;
         } else if (!o.valid || o.cls == RCU_NONE || ((inv >> o.port) & 1) || !((opts >> o.port) & 1)) {
             if (bad++ < 3)
-                fprintf(stderr, "%s: router %d port %d entry %d opts %llx invalid %llx: decided port %d class %s\n", cfgname,
-                        router, port, entry, (unsigned long long)opts, (unsigned long long)inv, o.port, rcu_class_name(o.cls));
+                fprintf(stderr, "%s: router %d port %d entry %d opts %llx invalid %llx: decided port %d class %s\n",
+                        cfgname, router, port, entry, (unsigned long long)opts, (unsigned long long)inv, o.port,
+                        rcu_class_name(o.cls));
         } else {
             chosen++;
         }
@@ -370,16 +417,22 @@ static void test_share(test_ctx *c, const char *cfgname, int cycles) {
     table_set ts;
     char err[DOAR_ERRLEN];
     tables_default_params(&prm);
-    if (topo_named(&t, cfgname, err) || tables_generate(&ts, &t, &prm, err)) { EXPECT(c, 0, "%s", err); return; }
+    if (topo_named(&t, cfgname, err) || tables_generate(&ts, &t, &prm, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
     prng pr = {4242};
-    const int router = below(&pr, t.n_routers), port = 0;   /* a terminal port: both RTA and RTB */
+    const int router = below(&pr, t.n_routers), port = 0; /* a terminal port: both RTA and RTB */
     port_tables *pt = tables_port(&ts, router, port);
     const size_t na = (size_t)ts.depth_a, nb = (size_t)ts.depth_b, nc = (size_t)ts.depth_c;
     uint64_t *a0 = malloc(na * 8), *b0 = malloc(nb * 8), *c0 = malloc(nc * 8);
     rcu ld, sh;
     if (!a0 || !b0 || !c0 || rcu_init(&ld, &t, &prm, err) || rcu_init(&sh, &t, &prm, err)) {
         EXPECT(c, 0, "set-up: %s", err);
-        free(a0); free(b0); free(c0); tables_free(&ts);
+        free(a0);
+        free(b0);
+        free(c0);
+        tables_free(&ts);
         return;
     }
     memcpy(a0, pt->a, na * 8);
@@ -403,23 +456,26 @@ static void test_share(test_ctx *c, const char *cfgname, int cycles) {
         memset(&in, 0, sizeof in);
         if (below(&pr, 2))
             in.hdr = (rcu_header){1, below(&pr, t.g), below(&pr, t.a), below(&pr, t.p), below(&pr, t.g), below(&pr, 4)};
-        for (int j = 0; j < t.k; j++) if (below(&pr, 4) == 0) in.cong_local |= 1ull << j;
-        for (int j = 0; j < t.ah; j++) if (below(&pr, 4) == 0) gbm_set(&in.cong_global, j);
-        if (cyc >= cycles / 2 && below(&pr, 50) == 0) {   /* table writes in the second half only */
+        for (int j = 0; j < t.k; j++)
+            if (below(&pr, 4) == 0) in.cong_local |= 1ull << j;
+        for (int j = 0; j < t.ah; j++)
+            if (below(&pr, 4) == 0) gbm_set(&in.cong_global, j);
+        if (cyc >= cycles / 2 && below(&pr, 50) == 0) { /* table writes in the second half only */
             in.tw_valid = 1;
             in.tw_table = below(&pr, 3);
             const int depth = in.tw_table == RCU_TW_A ? ts.depth_a : in.tw_table == RCU_TW_B ? ts.depth_b : ts.depth_c;
             in.tw_addr = below(&pr, depth);
-            in.tw_data = in.tw_table == RCU_TW_A ? ld.a[below(&pr, ts.depth_a)]   /* another valid row */
-                         : in.tw_table == RCU_TW_B ? ld.b[below(&pr, ts.depth_b)] : ld.c[below(&pr, ts.depth_c)];
+            in.tw_data = in.tw_table == RCU_TW_A   ? ld.a[below(&pr, ts.depth_a)] /* another valid row */
+                         : in.tw_table == RCU_TW_B ? ld.b[below(&pr, ts.depth_b)]
+                                                   : ld.c[below(&pr, ts.depth_c)];
             writes++;
         }
         rcu_out ol, os;
         rcu_cycle(&ld, &in, &ol);
         rcu_cycle(&sh, &in, &os);
         if (memcmp(&ol, &os, sizeof ol) && differ++ < 3)
-            fprintf(stderr, "%s: cycle %d: shared unit decided port %d class %d, loaded one port %d class %d\n", cfgname,
-                    cyc, os.port, os.cls, ol.port, ol.cls);
+            fprintf(stderr, "%s: cycle %d: shared unit decided port %d class %d, loaded one port %d class %d\n",
+                    cfgname, cyc, os.port, os.cls, ol.port, ol.cls);
         if (copied_at < 0 && !sh.shared) copied_at = cyc;
     }
     EXPECT(c, differ == 0, "%s: %d cycles where the shared unit's output differed", cfgname, differ);
@@ -429,12 +485,14 @@ static void test_share(test_ctx *c, const char *cfgname, int cycles) {
            "%s: a table write through a shared unit changed the table set", cfgname);
     EXPECT(c, !memcmp(ld.a, sh.a, na * 8) && !memcmp(ld.b, sh.b, nb * 8) && !memcmp(ld.c, sh.c, nc * 8),
            "%s: the unit's copy missed a write", cfgname);
-    rcu_share(&sh, pt);   /* and back: rcu_load of a sharing unit copies into storage of its own */
+    rcu_share(&sh, pt); /* and back: rcu_load of a sharing unit copies into storage of its own */
     rcu_load(&sh, pt);
     EXPECT(c, !sh.shared && sh.a != pt->a && !memcmp(sh.a, pt->a, na * 8), "%s: rcu_load after rcu_share", cfgname);
     rcu_free(&ld);
     rcu_free(&sh);
-    free(a0); free(b0); free(c0);
+    free(a0);
+    free(b0);
+    free(c0);
     tables_free(&ts);
 }
 
@@ -464,9 +522,15 @@ static void test_round_robin(test_ctx *c) {
     table_params prm;
     char err[DOAR_ERRLEN];
     tables_default_params(&prm);
-    if (topo_named(&t, "mid", err)) { EXPECT(c, 0, "%s", err); return; }
+    if (topo_named(&t, "mid", err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
     rcu r;
-    if (rcu_init(&r, &t, &prm, err)) { EXPECT(c, 0, "%s", err); return; }
+    if (rcu_init(&r, &t, &prm, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
     for (int rta = 0; rta < 2; rta++)
         for (int congested = 0; congested < 2; congested++) {
             rcu_cfg cfg;
@@ -479,7 +543,7 @@ static void test_round_robin(test_ctx *c) {
             rcu_reset(&r, &cfg);
             memset(r.a, 0, (size_t)r.depth_a * 8);
             memset(r.b, 0, (size_t)r.depth_b * 8);
-            for (int x = 0; x < t.a; x++) {   /* table C: every router reached through local port first_local */
+            for (int x = 0; x < t.a; x++) { /* table C: every router reached through local port first_local */
                 uint8_t items[8] = {(uint8_t)(CITEM_VALID | t.first_local)};
                 r.c[x] = tables_c_entry(items, prm.c_ways);
             }
@@ -489,13 +553,16 @@ static void test_round_robin(test_ctx *c) {
             int row_a = tables_row_a(&(table_set){.nz = t.p, .bz = t.a}, z, index);
             char member[64] = {0};
             int n_members = 0;
-            if (rta) {   /* GA: router 3's global ports 12..15 (gp bits 0..3) */
+            if (rta) { /* GA: router 3's global ports 12..15 (gp bits 0..3) */
                 r.a[row_a] = tables_global_a(3, 0xf);
                 for (int i = 0; i < t.h; i++) member[3 * t.h + i] = 1;
                 n_members = t.h;
-            } else {     /* LE: five router ports of all classes */
+            } else { /* LE: five router ports of all classes */
                 const int ports[5] = {1, 4, 7, 9, 12};
-                for (int i = 0; i < 5; i++) { r.a[row_a] |= 1ull << ports[i]; member[ports[i]] = 1; }
+                for (int i = 0; i < 5; i++) {
+                    r.a[row_a] |= 1ull << ports[i];
+                    member[ports[i]] = 1;
+                }
                 n_members = 5;
             }
             rcu_in in;
@@ -513,8 +580,10 @@ static void test_round_robin(test_ctx *c) {
                 if (cyc < RCU_LATENCY) continue;
                 int want_cls = rta ? (congested ? RCU_RTA_RAND : RCU_GA) : (congested ? RCU_RTB_RAND : RCU_S1);
                 int pick = rta ? o.gport : o.port;
-                if (!o.valid || o.cls != want_cls || pick < 0 || pick >= 64 || !member[pick]) outside++;
-                else got[m++] = pick;
+                if (!o.valid || o.cls != want_cls || pick < 0 || pick >= 64 || !member[pick])
+                    outside++;
+                else
+                    got[m++] = pick;
             }
             const char *what = rta ? (congested ? "line 16 (RTA random)" : "GA round robin")
                                    : (congested ? "line 22 (RTB random)" : "S1 round robin");
@@ -524,7 +593,7 @@ static void test_round_robin(test_ctx *c) {
             int reached = 0;
             for (int j = 0; j < 64; j++) reached += member[j] && seen[j] > 0;
             EXPECT(c, reached == n_members, "%s: %d of %d members ever chosen", what, reached, n_members);
-            if (!congested) {   /* every window of n_members consecutive decisions: each member once */
+            if (!congested) { /* every window of n_members consecutive decisions: each member once */
                 int unfair = 0;
                 for (int i = 0; i + n_members <= m; i++) {
                     int w[64] = {0};

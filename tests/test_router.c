@@ -8,7 +8,14 @@
 #include "router_env.h"
 #include "testutil.h"
 
-typedef struct { topo t; table_set ts; router_params prm; router r; router_env env; router_cfg_in cfg; } bench;
+typedef struct {
+    topo t;
+    table_set ts;
+    router_params prm;
+    router r;
+    router_env env;
+    router_cfg_in cfg;
+} bench;
 
 static int setup(test_ctx *c, bench *b, const char *name, int router_id, int bulletin, uint64_t seed) {
     char err[DOAR_ERRLEN];
@@ -54,7 +61,12 @@ static int demand_matches(const router *r, int *port, int *want, int *have) {
             }
     }
     for (int o = 0; o < r->t.k; o++)
-        if (d[o] != r->demand[o]) { *port = o; *want = d[o]; *have = r->demand[o]; return 0; }
+        if (d[o] != r->demand[o]) {
+            *port = o;
+            *want = d[o];
+            *have = r->demand[o];
+            return 0;
+        }
     return 1;
 }
 
@@ -68,9 +80,11 @@ static void test_route_fifo(test_ctx *c) {
     uint64_t seq = 0x9e3779b97f4a7c15ull, tag = 0;
     int mismatches = 0, overflows = 0, max_count = 0;
     for (int step = 0; step < 200000; step++) {
-        seq ^= seq << 13; seq ^= seq >> 7; seq ^= seq << 17;
+        seq ^= seq << 13;
+        seq ^= seq >> 7;
+        seq ^= seq << 17;
         const int vc = (int)(seq % (uint64_t)nvcs);
-        const int phase = (step / 5000) % 3;   /* filling, emptying, balanced */
+        const int phase = (step / 5000) % 3; /* filling, emptying, balanced */
         const int push = (int)((seq >> 8) % 100) < (phase == 0 ? 70 : phase == 1 ? 30 : 50);
         if (push) {
             route_entry e;
@@ -113,7 +127,7 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     long cycle = 0, max_buffered = 0, demand_bad = -1, max_demand = 0;
     int dport = 0, dwant = 0, dhave = 0;
     for (; cycle < cycles; cycle++) {
-        if (cycle % 500 == 0) {   /* phases: idle, light, saturated; back-pressure from none to heavy */
+        if (cycle % 500 == 0) { /* phases: idle, light, saturated; back-pressure from none to heavy */
             int m = (int)(env_rand(&b.env) % 6);
             b.env.load = m == 0 ? 0.0 : m < 3 ? 0.2 : 1.0;
             b.env.drain_prob = (double)(1 + env_rand(&b.env) % 10) / 10.0;
@@ -141,10 +155,10 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     EXPECT(c, b.env.live_pkts == 0 && router_buffered(&b.r) == 0, "%s: %ld packets never left", name, b.env.live_pkts);
     EXPECT(c, b.env.injected_flits > cycles / 10 && b.env.stat_mcast > 100, "%s: too little traffic", name);
     EXPECT(c, max_buffered > b.t.k * 4, "%s: buffers never filled (%ld)", name, max_buffered);
-    EXPECT(c, demand_bad < 0, "%s: cycle %ld: demand of port %d is %d, the route FIFOs say %d", name, demand_bad,
-           dport, dhave, dwant);
+    EXPECT(c, demand_bad < 0, "%s: cycle %ld: demand of port %d is %d, the route FIFOs say %d", name, demand_bad, dport,
+           dhave, dwant);
     EXPECT(c, max_demand > b.prm.max_len, "%s: no queue ever formed for a global port (%ld)", name, max_demand);
-    int grown = 0;   /* route FIFOs that outgrew their first storage (short packets: vcbuf.h) */
+    int grown = 0; /* route FIFOs that outgrew their first storage (short packets: vcbuf.h) */
     for (int i = 0; i < b.t.k; i++)
         for (int v = 0; v < b.r.in[i].nvcs; v++) grown += b.r.in[i].rcap[v] > b.r.in[i].depth / b.prm.max_len + 2;
     EXPECT(c, grown > 0, "%s: no route FIFO ever grew", name);
@@ -167,7 +181,7 @@ static void test_latency(test_ctx *c) {
     int seen = -1;
     for (int cyc = 0; cyc < 20; cyc++) {
         memset(&in, 0, sizeof in);
-        if (cyc == 0) {   /* node 0 -> node 1 of the same router (zone N): port 1 */
+        if (cyc == 0) { /* node 0 -> node 1 of the same router (zone N): port 1 */
             in.in[0].valid = 1;
             in.in[0].head = in.in[0].tail = 1;
             in.in[0].data = flit_header(b.cfg.gid, b.cfg.bid, 1, b.cfg.gid, 0, 0, 1, 7);
@@ -196,8 +210,8 @@ static void test_back_to_back(test_ctx *c) {
         int first[2] = {-1, -1}, last[2] = {-1, -1}, n[2] = {0, 0};
         const int port2 = same ? 1 : 2;
         int dst_bid = b.cfg.bid, dst_nid = 1;
-        if (!same) {   /* the router at the other end of port 2 */
-            int lj = 2 - b.t.first_local;   /* intra-group port j leads to bid j, or j+1 from our bid on */
+        if (!same) {                      /* the router at the other end of port 2 */
+            int lj = 2 - b.t.first_local; /* intra-group port j leads to bid j, or j+1 from our bid on */
             dst_bid = lj >= b.cfg.bid ? lj + 1 : lj;
             dst_nid = 0;
         }
@@ -207,14 +221,14 @@ static void test_back_to_back(test_ctx *c) {
                 in.in[0].valid = 1;
                 in.in[0].head = cyc % 4 == 0;
                 in.in[0].tail = cyc % 4 == 3;
-                in.in[0].data = cyc == 0 ? flit_header(b.cfg.gid, b.cfg.bid, 1, b.cfg.gid, 0, 0, 4, 8)
-                              : cyc == 4 ? flit_header(b.cfg.gid, dst_bid, dst_nid, b.cfg.gid, 0, 0, 4, 9)
-                                         : (uint64_t)cyc;
+                in.in[0].data = cyc == 0   ? flit_header(b.cfg.gid, b.cfg.bid, 1, b.cfg.gid, 0, 0, 4, 8)
+                                : cyc == 4 ? flit_header(b.cfg.gid, dst_bid, dst_nid, b.cfg.gid, 0, 0, 4, 9)
+                                           : (uint64_t)cyc;
             }
             router_cycle(&b.r, &in, &out);
             for (int pk = 0; pk < 2; pk++) {
                 const int o = pk ? port2 : 1;
-                if (!out.out[o].valid || (same && (cyc < 13) != (pk == 0))) continue;   /* same: by time */
+                if (!out.out[o].valid || (same && (cyc < 13) != (pk == 0))) continue; /* same: by time */
                 if (first[pk] < 0) first[pk] = cyc;
                 n[pk]++;
                 last[pk] = cyc;
@@ -256,8 +270,8 @@ static void test_one_flit_stream(test_ctx *c) {
             n++;
         }
     }
-    EXPECT(c, n == 8 && at_expected == 8, "one-flit packets: %d out, %d of them in cycles 9, 11, ..., 23 (want 8 and 8)",
-           n, at_expected);
+    EXPECT(c, n == 8 && at_expected == 8,
+           "one-flit packets: %d out, %d of them in cycles 9, 11, ..., 23 (want 8 and 8)", n, at_expected);
     teardown(&b);
 }
 
@@ -279,18 +293,21 @@ static long crossed_multicast(test_ctx *c, int bulletin, long *delivered) {
     const int v1 = (b.prm.speedup - 1) % b.prm.speedup;
     for (int port = 0; port < 2; port++) {
         memset(&in, 0, sizeof in);
-        in.mw_valid = 1; in.mw_port = port; in.mw_group = 0; in.mw_set = (1u << 2) | (1u << 3);
+        in.mw_valid = 1;
+        in.mw_port = port;
+        in.mw_group = 0;
+        in.mw_set = (1u << 2) | (1u << 3);
         router_cycle(&b.r, &in, &out);
     }
     long last_progress = 0, cyc;
     *delivered = 0;
     for (cyc = 0; cyc < 3000; cyc++) {
         memset(&in, 0, sizeof in);
-        if (cyc == 0) {   /* prime: input 1 -> port 2, input 0 -> port 3 */
+        if (cyc == 0) { /* prime: input 1 -> port 2, input 0 -> port 3 */
             in.in[1] = (flit){1, 1, 1, (uint8_t)v1, flit_header(gid, to2, 0, gid, 0, 0, 1, 1)};
             in.in[0] = (flit){1, 1, 1, 0, flit_header(gid, to3, 0, gid, 0, 0, 1, 2)};
         }
-        if (cyc == 20) {  /* the two multicasts, 2 flits each, arrive together */
+        if (cyc == 20) { /* the two multicasts, 2 flits each, arrive together */
             in.in[0] = (flit){1, 1, 0, 0, flit_header(gid, bid, 0, gid, 1, 0, 2, 3)};
             in.in[1] = (flit){1, 1, 0, (uint8_t)v1, flit_header(gid, bid, 0, gid, 1, 0, 2, 4)};
         }
@@ -304,7 +321,7 @@ static long crossed_multicast(test_ctx *c, int bulletin, long *delivered) {
             if (out.out[o].valid) {
                 last_progress = cyc;
                 if (out.out[o].tail && cyc > 20) (*delivered)++;
-                in.cr_valid[o] = 1;   /* sinks return credits immediately (next cycle is enough) */
+                in.cr_valid[o] = 1; /* sinks return credits immediately (next cycle is enough) */
             }
     }
     long stuck = router_buffered(&b.r);
@@ -335,7 +352,10 @@ static void test_no_starvation(test_ctx *c) {
     int gid = b.cfg.gid, bid = b.cfg.bid;
     int to2 = topo_local_peer(t, bid, 2), to3 = topo_local_peer(t, bid, 3);
     memset(&in, 0, sizeof in);
-    in.mw_valid = 1; in.mw_port = 0; in.mw_group = 0; in.mw_set = (1u << 2) | (1u << 3);
+    in.mw_valid = 1;
+    in.mw_port = 0;
+    in.mw_group = 0;
+    in.mw_set = (1u << 2) | (1u << 3);
     router_cycle(&b.r, &in, &out);
     int up[ROUTER_MAX_PORTS] = {0}, seq4 = 0, seq5 = 0, mc_copies = 0;
     uint8_t cr[ROUTER_MAX_PORTS] = {0}, crvc[ROUTER_MAX_PORTS] = {0};
@@ -344,19 +364,28 @@ static void test_no_starvation(test_ctx *c) {
     const int sp = b.prm.speedup, vc4 = (sp - 4 % sp) % sp, vc5 = (sp - 5 % sp) % sp;
     for (int cyc = 0; cyc < 3000; cyc++) {
         memset(&in, 0, sizeof in);
-        for (int o = 0; o < t->k; o++) { in.cr_valid[o] = cr[o]; in.cr_vc[o] = crvc[o]; cr[o] = 0; }
+        for (int o = 0; o < t->k; o++) {
+            in.cr_valid[o] = cr[o];
+            in.cr_vc[o] = crvc[o];
+            cr[o] = 0;
+        }
         /* inputs 4 and 5 (intra-group ports) stream 2-flit packets on VC 1 */
         if (up[4] > 0 && cyc >= 1) {
-            in.in[4] = (flit){1, seq4 % 2 == 0, seq4 % 2 == 1, (uint8_t)vc4, seq4 % 2 == 0 ? flit_header(gid, to2, 0, gid, 0, 0, 2, 100) : 1};
-            seq4++; up[4]--;
+            in.in[4] = (flit){1, seq4 % 2 == 0, seq4 % 2 == 1, (uint8_t)vc4,
+                              seq4 % 2 == 0 ? flit_header(gid, to2, 0, gid, 0, 0, 2, 100) : 1};
+            seq4++;
+            up[4]--;
         }
         if (up[5] > 0) {
-            in.in[5] = (flit){1, seq5 % 2 == 0, seq5 % 2 == 1, (uint8_t)vc5, seq5 % 2 == 0 ? flit_header(gid, to3, 0, gid, 0, 0, 2, 101) : 1};
-            seq5++; up[5]--;
+            in.in[5] = (flit){1, seq5 % 2 == 0, seq5 % 2 == 1, (uint8_t)vc5,
+                              seq5 % 2 == 0 ? flit_header(gid, to3, 0, gid, 0, 0, 2, 101) : 1};
+            seq5++;
+            up[5]--;
         }
         if (cyc == 10) in.in[0] = (flit){1, 1, 1, 0, flit_header(gid, bid, 0, gid, 1, 0, 1, 99)};
         router_cycle(&b.r, &in, &out);
-        for (int i = 0; i < t->k; i++) if (out.cr_valid[i]) up[i]++;
+        for (int i = 0; i < t->k; i++)
+            if (out.cr_valid[i]) up[i]++;
         for (int o = 0; o < t->k; o++)
             if (out.out[o].valid) {
                 cr[o] = 1;
@@ -384,11 +413,16 @@ static void test_env_can_fail(test_ctx *c) {
             if (!tampered && cycle > 2000)
                 for (int o = 0; o < b.t.k && !tampered; o++) {
                     if (!out.out[o].valid) continue;
-                    if (mode == 0) out.out[o].valid = 0, tampered = 1;                 /* lose a flit */
-                    else if (out.out[o].tail && out.out[o].head) dup = out, tampered = 2;  /* remember a packet */
+                    if (mode == 0)
+                        out.out[o].valid = 0, tampered = 1; /* lose a flit */
+                    else if (out.out[o].tail && out.out[o].head)
+                        dup = out, tampered = 2; /* remember a packet */
                 }
             env_observe(&b.env, cycle, &in, &out);
-            if (tampered == 2) { env_observe(&b.env, cycle, &in, &dup); tampered = 3; }   /* ... and deliver it again */
+            if (tampered == 2) {
+                env_observe(&b.env, cycle, &in, &dup);
+                tampered = 3;
+            } /* ... and deliver it again */
         }
         b.env.injecting = 0;
         b.env.drain_prob = 1.0;

@@ -62,7 +62,7 @@ static long run_against_ref(test_ctx *c, bench *b, long start, long limit, long 
     *sent = 0;
     for (long cyc = start; cyc < start + limit; cyc++) {
         memset(&in, 0, sizeof in);
-        for (int o = 0; o < b->t.k; o++) in.ctl_cr_valid[o] = 1;   /* the far side frees at once */
+        for (int o = 0; o < b->t.k; o++) in.ctl_cr_valid[o] = 1; /* the far side frees at once */
         router_cycle(&b->r, &in, &out);
         fault_tick(&b->ref);
         for (int o = 0; o < b->t.k; o++) {
@@ -73,8 +73,9 @@ static long run_against_ref(test_ctx *c, bench *b, long start, long limit, long 
             int have = fault_out_head(&b->ref, o, &want);
             EXPECT(c, have, "cycle %ld port %d: a message the reference did not produce", cyc, o);
             if (have) {
-                EXPECT(c, got.kind == want.kind && got.prefix == want.prefix && got.role == want.role &&
-                              got.g == want.g && got.b == want.b && got.n == want.n,
+                EXPECT(c,
+                       got.kind == want.kind && got.prefix == want.prefix && got.role == want.role && got.g == want.g &&
+                           got.b == want.b && got.n == want.n,
                        "cycle %ld port %d: message differs from the reference", cyc, o);
                 fault_out_take(&b->ref, o);
             }
@@ -89,8 +90,9 @@ static long run_against_ref(test_ctx *c, bench *b, long start, long limit, long 
     }
     for (int p = 0; p < b->t.k; p++)
         for (int e = 0; e < b->ref.et_num; e++)
-            EXPECT(c, fault_mask(b->r.fu, p, e) == fault_mask(&b->ref, p, e) &&
-                          fault_acc(b->r.fu, p, e) == fault_acc(&b->ref, p, e),
+            EXPECT(c,
+                   fault_mask(b->r.fu, p, e) == fault_mask(&b->ref, p, e) &&
+                       fault_acc(b->r.fu, p, e) == fault_acc(&b->ref, p, e),
                    "port %d entry %d: mask or accessibility differs from the reference", p, e);
     return first;
 }
@@ -103,14 +105,23 @@ static void send_to_group(bench *b, int target, int dead, long *via_dead, long *
     *via_dead = *other = *discarded = 0;
     for (int n = 0; n < 400; n++) {
         memset(&in, 0, sizeof in);
-        for (int o = 0; o < b->t.k; o++) { in.cr_valid[o] = 1; in.cr_vc[o] = (uint8_t)(n & 3); in.ctl_cr_valid[o] = 1; }
+        for (int o = 0; o < b->t.k; o++) {
+            in.cr_valid[o] = 1;
+            in.cr_vc[o] = (uint8_t)(n & 3);
+            in.ctl_cr_valid[o] = 1;
+        }
         if (n % 4 == 0 && n < 300) {
             in.in[0].valid = in.in[0].head = in.in[0].tail = 1;
             in.in[0].data = flit_header(target, (n / 4) % b->t.a, (n / 8) % b->t.p, b->cfg.gid, 0, 0, 1, n);
         }
         router_cycle(&b->r, &in, &out);
         for (int o = 0; o < b->t.k; o++)
-            if (out.out[o].valid) { if (o == dead) (*via_dead)++; else (*other)++; }
+            if (out.out[o].valid) {
+                if (o == dead)
+                    (*via_dead)++;
+                else
+                    (*other)++;
+            }
         if (out.discard & 1) (*discarded)++;
     }
 }
@@ -127,7 +138,7 @@ static void test_event(test_ctx *c) {
     in.ev_valid = 1;
     in.ev_kind = FEV_LINK_DOWN;
     in.ev_port = dead;
-    router_cycle(&b.r, &in, &out);   /* cycle 0 */
+    router_cycle(&b.r, &in, &out); /* cycle 0 */
     fault_tick(&b.ref);
     fault_event(&b.ref, FEV_LINK_DOWN, dead);
     long sent;
@@ -148,8 +159,8 @@ static void test_event(test_ctx *c) {
     EXPECT(c, via_dead == 0, "%ld packets still routed to the dead port", via_dead);
     EXPECT(c, other + discarded == 75, "packets lost: %ld out, %ld discarded of 75", other, discarded);
     EXPECT(c, router_buffered(&b.r) == 0, "router did not drain");
-    printf("  after diagnosis: 75 packets to group %d, %ld routed around, %ld discarded, 0 via the dead port\n",
-           target, other, discarded);
+    printf("  after diagnosis: 75 packets to group %d, %ld routed around, %ld discarded, 0 via the dead port\n", target,
+           other, discarded);
     teardown(&b);
 
     /* the same packets without the fault: the direct global port is used (the check can fail) */
@@ -174,7 +185,7 @@ static void test_packets_in(test_ctx *c) {
     memset(&in, 0, sizeof in);
     in.in[port].valid = in.in[port].head = in.in[port].tail = 1;
     in.in[port].data = fault_msg_pack(&fd);
-    router_cycle(&b.r, &in, &out);   /* cycle 0 */
+    router_cycle(&b.r, &in, &out); /* cycle 0 */
     fault_tick(&b.ref);
     fault_receive(&b.ref, port, &fd);
     EXPECT(c, router_buffered(&b.r) == 0, "an FD packet entered the VC buffers");
@@ -203,7 +214,7 @@ static void test_packets_in(test_ctx *c) {
     router_cycle(&b.r, &in, &out);
     memset(&in, 0, sizeof in);
     long ctl_out = 0;
-    for (int cyc = 1; cyc < 400; cyc++) {   /* no control credit ever returns */
+    for (int cyc = 1; cyc < 400; cyc++) { /* no control credit ever returns */
         router_cycle(&b.r, &in, &out);
         for (int o = 0; o < b.t.k; o++) ctl_out += out.out[o].valid;
     }
@@ -226,11 +237,19 @@ static void test_dead_link_drains(test_ctx *c) {
     long injected = 0, out_flits = 0;
     for (int cyc = 0; cyc < 3000; cyc++) {
         memset(&in, 0, sizeof in);
-        if (cyc == 0) { in.ev_valid = 1; in.ev_kind = FEV_LINK_DOWN; in.ev_port = dead; }
+        if (cyc == 0) {
+            in.ev_valid = 1;
+            in.ev_kind = FEV_LINK_DOWN;
+            in.ev_port = dead;
+        }
         /* no data credit ever returns on the dead port; the others return at once */
         for (int o = 0; o < b.t.k; o++)
-            if (o != dead) { in.cr_valid[o] = 1; in.cr_vc[o] = (uint8_t)(cyc & 3); in.ctl_cr_valid[o] = 1; }
-        if (cyc < 2000 && cyc % 2 == 0) {   /* 1-flit packets from both terminals to the far group */
+            if (o != dead) {
+                in.cr_valid[o] = 1;
+                in.cr_vc[o] = (uint8_t)(cyc & 3);
+                in.ctl_cr_valid[o] = 1;
+            }
+        if (cyc < 2000 && cyc % 2 == 0) { /* 1-flit packets from both terminals to the far group */
             int t = (cyc / 2) % b.t.p;
             in.in[t].valid = in.in[t].head = in.in[t].tail = 1;
             in.in[t].vc = (uint8_t)((cyc / 4) & 3);
@@ -283,8 +302,9 @@ static void test_mixed(test_ctx *c, const char *name, int router_id, long cycles
            "%s: discards seen %ld + %ld, router counted %ld", name, b.env.mask_discards, b.env.bad_discards,
            (long)b.r.discarded_heads);
     printf("  %s router %d: %ld cycles, %ld packets, %ld FD/FR in, %ld out, %ld events, %ld packets discarded "
-           "(options masked), %ld (bad destination)\n", name, router_id, cycle, b.env.injected_pkts, b.env.ctl_in,
-           b.env.ctl_out, b.env.events, b.env.mask_discards, b.env.bad_discards);
+           "(options masked), %ld (bad destination)\n",
+           name, router_id, cycle, b.env.injected_pkts, b.env.ctl_in, b.env.ctl_out, b.env.events, b.env.mask_discards,
+           b.env.bad_discards);
     teardown(&b);
 }
 

@@ -13,7 +13,8 @@ static int gset(const gport_bitmap *b, const int *want, int n, int ah) {
     gport_bitmap w;
     gbm_clear(&w);
     for (int i = 0; i < n; i++) gbm_set(&w, want[i]);
-    for (int j = 0; j < ah; j++) if (gbm_test(&w, j) != gbm_test(b, j)) return 0;
+    for (int j = 0; j < ah; j++)
+        if (gbm_test(&w, j) != gbm_test(b, j)) return 0;
     return 1;
 }
 
@@ -87,7 +88,8 @@ static int bid_via(const topo *t, int r, int port) { return topo_local_peer(t, t
 /* Does router bid x of group gid own a global port to group dg? */
 static int connected(const topo *t, int gid, int x, int dg) {
     int r = topo_router(t, gid, x);
-    for (int port = t->first_global; port < t->k; port++) if (group_via(t, r, port) == dg) return 1;
+    for (int port = t->first_global; port < t->k; port++)
+        if (group_via(t, r, port) == dg) return 1;
     return 0;
 }
 
@@ -138,8 +140,10 @@ static void test_fig7a(test_ctx *c, const char *name) {
                     for (int s = 0; s < ts.prm.nm_slots; s++) {
                         unsigned lpc = tables_byte(eb, s);
                         if (!(lpc & LPC_VALID)) continue;
-                        if ((int)(lpc & LPC_BID_MASK) == bid) own = 1;
-                        else if ((int)(lpc & LPC_BID_MASK) == x) names_exit = 1;
+                        if ((int)(lpc & LPC_BID_MASK) == bid)
+                            own = 1;
+                        else if ((int)(lpc & LPC_BID_MASK) == x)
+                            names_exit = 1;
                     }
                     EXPECT(c, own, "%s table B of internal port lacks the own router", name);
                     EXPECT(c, !names_exit, "%s table B of internal port names the exit router", name);
@@ -155,7 +159,8 @@ static void test_fig7a(test_ctx *c, const char *name) {
                     EXPECT(c, !ea && eb, "%s indirect group on intra-group port: B only", name);
                     /* B: intra-group ports toward routers connected to dg, plus own global ports. */
                     for (uint64_t m = eb & locals; m; m &= m - 1)
-                        EXPECT(c, connected(&t, gid, bid_via(&t, r, __builtin_ctzll(m)), dg), "%s B local not exit", name);
+                        EXPECT(c, connected(&t, gid, bid_via(&t, r, __builtin_ctzll(m)), dg), "%s B local not exit",
+                               name);
                     EXPECT(c, (eb & globals) != 0, "%s B lacks own global ports", name);
                 } else {
                     /* Global port = intermediate group: A to the exit router, B refracts elsewhere. */
@@ -249,7 +254,8 @@ static void test_literal(test_ctx *c, int p, int a, int h, int g, int nm_slots) 
                     if (got != literal_options(&ts, r, port, dg, db, sg)) mismatches++;
                 }
             }
-    EXPECT(c, mismatches == 0, "dfly(%d,%d,%d,%d) nm_slots=%d: %d option sets differ", p, a, h, g, nm_slots, mismatches);
+    EXPECT(c, mismatches == 0, "dfly(%d,%d,%d,%d) nm_slots=%d: %d option sets differ", p, a, h, g, nm_slots,
+           mismatches);
     tables_free(&ts);
 }
 
@@ -263,9 +269,12 @@ static void test_encodings(test_ctx *c) {
     EXPECT(c, tables_c_entry(items, 2) == 0x84c0ull, "table C encoding");
     table_zone z;
     int idx;
-    z = tables_zone(3, 1, 3, 1, 0, &idx); EXPECT(c, z == ZONE_N && idx == 0, "zone N");
-    z = tables_zone(3, 1, 3, 2, 1, &idx); EXPECT(c, z == ZONE_B && idx == 2, "zone B");
-    z = tables_zone(3, 1, 4, 1, 1, &idx); EXPECT(c, z == ZONE_G && idx == 4, "zone G");
+    z = tables_zone(3, 1, 3, 1, 0, &idx);
+    EXPECT(c, z == ZONE_N && idx == 0, "zone N");
+    z = tables_zone(3, 1, 3, 2, 1, &idx);
+    EXPECT(c, z == ZONE_B && idx == 2, "zone B");
+    z = tables_zone(3, 1, 4, 1, 1, &idx);
+    EXPECT(c, z == ZONE_G && idx == 4, "zone G");
     topo t;
     table_params prm;
     char err[DOAR_ERRLEN];
@@ -322,7 +331,7 @@ int main(void) {
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) test_fig7a(&c, names[i]);
     test_literal(&c, 2, 4, 2, 9, 8);
     test_literal(&c, 2, 4, 2, 8, 8);
-    test_literal(&c, 1, 10, 2, 21, 8);  /* a > nm_slots: table B names 8 of 10 routers */
+    test_literal(&c, 1, 10, 2, 21, 8); /* a > nm_slots: table B names 8 of 10 routers */
     test_literal(&c, 1, 6, 2, 13, 3);
     test_images(&c);
     return test_finish(&c);

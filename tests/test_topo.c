@@ -8,8 +8,11 @@
 
 static void test_named_sizes(test_ctx *c) {
     /* Brief, "Named configurations": radix column; seed 001 sec. 5.1: 876 routers... "5K nodes". */
-    static const struct { const char *name; int k, routers, nodes; } want[] = {
-        {"tiny", 3, 6, 6}, {"small", 7, 36, 72}, {"fig8", 7, 32, 64},
+    static const struct {
+        const char *name;
+        int k, routers, nodes;
+    } want[] = {
+        {"tiny", 3, 6, 6},      {"small", 7, 36, 72},     {"fig8", 7, 32, 64},
         {"mid", 15, 264, 1056}, {"paper", 23, 876, 5256}, {"tianhe", 63, 16416, 262656},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -62,7 +65,8 @@ static void test_symmetry(test_ctx *c, const char *name) {
         }
     for (int x = 0; x < t.g; x++)
         for (int y = 0; y < t.g; y++)
-            if (x != y) EXPECT(c, pair[x * t.g + y] == 1, "%s: groups %d,%d have %d links", name, x, y, pair[x * t.g + y]);
+            if (x != y)
+                EXPECT(c, pair[x * t.g + y] == 1, "%s: groups %d,%d have %d links", name, x, y, pair[x * t.g + y]);
     EXPECT(c, global_ends / 2 == topo_global_links(&t), "%s: global link count", name);
     EXPECT(c, topo_global_links(&t) == (long)t.g * (t.g - 1) / 2, "%s: one link per group pair", name);
     free(pair);

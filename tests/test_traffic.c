@@ -29,12 +29,18 @@ static int setup(test_ctx *c, traffic *tr, const topo *t, const char *name, uint
 
 static void named(topo *t, const char *name) {
     char err[DOAR_ERRLEN];
-    if (topo_named(t, name, err)) { fprintf(stderr, "%s\n", err); exit(1); }
+    if (topo_named(t, name, err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
 }
 
 static void dfly(topo *t, int p, int a, int h, int g) {
     char err[DOAR_ERRLEN];
-    if (topo_init(t, p, a, h, g, NULL, err)) { fprintf(stderr, "%s\n", err); exit(1); }
+    if (topo_init(t, p, a, h, g, NULL, err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
 }
 
 /* Counts of the destinations of `draws` packets from src in cycle `cycle`. */
@@ -42,8 +48,10 @@ static void histogram(const traffic *tr, int src, long cycle, int draws, prng *r
     memset(counts, 0, MAX_NODES * sizeof counts[0]);
     for (int i = 0; i < draws; i++) {
         int d = traffic_dest(tr, src, r, cycle);
-        if (d >= 0 && d < MAX_NODES) counts[d]++;
-        else counts[0] += 1000000;   /* out of range: no set equality can hold */
+        if (d >= 0 && d < MAX_NODES)
+            counts[d]++;
+        else
+            counts[0] += 1000000; /* out of range: no set equality can hold */
     }
 }
 
@@ -68,10 +76,27 @@ static void test_names(test_ctx *c) {
     traffic_spec s, s2;
     named(&t, "small");
     /* canonical names print as themselves and parse back to the same spec */
-    const char *canon[] = {"ur", "rp", "adv+3", "r_mixed_ua(25,75)", "r_mixed_ur(0,100)", "n_mixed_ua(100,0)",
-                           "n_mixed_ur(50,50)", "lu", "lu(linear)", "lu(700)", "fft3d(linear,500)", "fft3d",
-                           "halo3d", "halo3d(linear)", "stencil5d(linear)", "stencil5d", "dl", "dl(linear)",
-                           "lulesh", "lulesh(linear)", "fft3d(linear,1000000000)"};
+    const char *canon[] = {"ur",
+                           "rp",
+                           "adv+3",
+                           "r_mixed_ua(25,75)",
+                           "r_mixed_ur(0,100)",
+                           "n_mixed_ua(100,0)",
+                           "n_mixed_ur(50,50)",
+                           "lu",
+                           "lu(linear)",
+                           "lu(700)",
+                           "fft3d(linear,500)",
+                           "fft3d",
+                           "halo3d",
+                           "halo3d(linear)",
+                           "stencil5d(linear)",
+                           "stencil5d",
+                           "dl",
+                           "dl(linear)",
+                           "lulesh",
+                           "lulesh(linear)",
+                           "fft3d(linear,1000000000)"};
     for (size_t i = 0; i < sizeof canon / sizeof canon[0]; i++) {
         int rc = traffic_parse(canon[i], &t, &s, err);
         EXPECT(c, rc == 0, "'%s' refused: %s", canon[i], err);
@@ -81,9 +106,13 @@ static void test_names(test_ctx *c) {
         EXPECT(c, traffic_parse(buf, &t, &s2, err) == 0 && specs_equal(&s, &s2), "'%s' does not round-trip", buf);
     }
     /* other spellings of the same patterns */
-    const char *alias[][2] = {{"lu(random)", "lu"}, {"fft3d(2000)", "fft3d"}, {"fft3d(500,linear)", "fft3d(linear,500)"},
-                              {"halo3d(random)", "halo3d"}, {"r_mixed_ua(050,50)", "r_mixed_ua(50,50)"},
-                              {"fft3d(random,2000)", "fft3d"}, {"adv+01", "adv+1"}};
+    const char *alias[][2] = {{"lu(random)", "lu"},
+                              {"fft3d(2000)", "fft3d"},
+                              {"fft3d(500,linear)", "fft3d(linear,500)"},
+                              {"halo3d(random)", "halo3d"},
+                              {"r_mixed_ua(050,50)", "r_mixed_ua(50,50)"},
+                              {"fft3d(random,2000)", "fft3d"},
+                              {"adv+01", "adv+1"}};
     for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++) {
         int rc = traffic_parse(alias[i][0], &t, &s, err);
         EXPECT(c, rc == 0, "'%s' refused: %s", alias[i][0], err);
@@ -91,22 +120,54 @@ static void test_names(test_ctx *c) {
         EXPECT(c, rc || !strcmp(buf, alias[i][1]), "'%s' printed as '%s', want '%s'", alias[i][0], buf, alias[i][1]);
     }
     /* what the names mean */
-    EXPECT(c, traffic_parse("n_mixed_ur(30,70)", &t, &s, err) == 0 && s.kind == TRAFFIC_MIXED && s.mix_nodes == 1 &&
-                  s.mix_rp == 1 && s.ur_pct == 30 && s.mix_pct == 70, "n_mixed_ur(30,70) parsed wrong");
+    EXPECT(c,
+           traffic_parse("n_mixed_ur(30,70)", &t, &s, err) == 0 && s.kind == TRAFFIC_MIXED && s.mix_nodes == 1 &&
+               s.mix_rp == 1 && s.ur_pct == 30 && s.mix_pct == 70,
+           "n_mixed_ur(30,70) parsed wrong");
     EXPECT(c, traffic_parse("r_mixed_ua(30,70)", &t, &s, err) == 0 && s.mix_nodes == 0 && s.mix_rp == 0,
            "r_mixed_ua(30,70) parsed wrong");
-    EXPECT(c, traffic_parse("fft3d(500,linear)", &t, &s, err) == 0 && s.kind == TRAFFIC_FFT3D && s.period == 500 &&
-                  s.linear_place == 1, "fft3d(500,linear) parsed wrong");
+    EXPECT(c,
+           traffic_parse("fft3d(500,linear)", &t, &s, err) == 0 && s.kind == TRAFFIC_FFT3D && s.period == 500 &&
+               s.linear_place == 1,
+           "fft3d(500,linear) parsed wrong");
     EXPECT(c, traffic_parse("lu", &t, &s, err) == 0 && s.kind == TRAFFIC_LU && s.period == 2000 && s.linear_place == 0,
            "lu defaults wrong");
     /* refused, with the name quoted in the one-line reason */
-    const char *bad[] = {"r_mixed_ua(30,30)", "r_mixed_ua(a,b)", "r_mixed_ua(101,-1)", "r_mixed_ua", "r_mixed_ua()",
-                         "r_mixed_ua(50,50", "r_mixed_ua(50,50)x", "r_mixed_ua(50, 50)", "r_mixed_ua(+50,50)",
-                         "r_mixed_ua(50,50,0)", "r_mixed_ua(,100)", "r_mixed_ua(100,)", "x_mixed_ua(50,50)",
-                         "r_mixed_uu(50,50)", "R_MIXED_UA(50,50)", "n_mixed_ur(60,60)", "r_mixed_ur(101,0)",
-                         "halo3d(500)", "halo3d()", "halo3d(linear,random)", "halo3d(linear,linear)", "fft3d(0)",
-                         "fft3d(random,)", "fft3d(,random)", "fft3d(1000000001)", "lu(500,600)", "lu(linear))",
-                         "lulesh(", "dl(x)", "stencil5d ", "", "adv+", "adv+-1", "halo3d(Random)", "lu(-5)"};
+    const char *bad[] = {"r_mixed_ua(30,30)",
+                         "r_mixed_ua(a,b)",
+                         "r_mixed_ua(101,-1)",
+                         "r_mixed_ua",
+                         "r_mixed_ua()",
+                         "r_mixed_ua(50,50",
+                         "r_mixed_ua(50,50)x",
+                         "r_mixed_ua(50, 50)",
+                         "r_mixed_ua(+50,50)",
+                         "r_mixed_ua(50,50,0)",
+                         "r_mixed_ua(,100)",
+                         "r_mixed_ua(100,)",
+                         "x_mixed_ua(50,50)",
+                         "r_mixed_uu(50,50)",
+                         "R_MIXED_UA(50,50)",
+                         "n_mixed_ur(60,60)",
+                         "r_mixed_ur(101,0)",
+                         "halo3d(500)",
+                         "halo3d()",
+                         "halo3d(linear,random)",
+                         "halo3d(linear,linear)",
+                         "fft3d(0)",
+                         "fft3d(random,)",
+                         "fft3d(,random)",
+                         "fft3d(1000000001)",
+                         "lu(500,600)",
+                         "lu(linear))",
+                         "lulesh(",
+                         "dl(x)",
+                         "stencil5d ",
+                         "",
+                         "adv+",
+                         "adv+-1",
+                         "halo3d(Random)",
+                         "lu(-5)"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char quoted[64];
         snprintf(quoted, sizeof quoted, "traffic '%s'", bad[i]);
@@ -127,12 +188,21 @@ static void test_names(test_ctx *c) {
 
 /* Grid shapes worked out by hand: the factors with the smallest sum, largest first. */
 static void test_grid(test_ctx *c) {
-    struct { int n, d, want[5]; } cases[] = {
-        {72, 3, {6, 4, 3, 1, 1}},   {72, 2, {9, 8, 1, 1, 1}},     {72, 5, {3, 3, 2, 2, 2}},
-        {64, 3, {4, 4, 4, 1, 1}},   {1056, 3, {12, 11, 8, 1, 1}}, {13, 3, {13, 1, 1, 1, 1}},
-        {6, 5, {3, 2, 1, 1, 1}},    {5256, 3, {73, 9, 8, 1, 1}},  {5256, 2, {73, 72, 1, 1, 1}},
-        {2, 2, {2, 1, 1, 1, 1}},    {262656, 5, {19, 12, 12, 12, 8}},
-        {360, 3, {9, 8, 5, 1, 1}},   /* sum 22 ties with 10x6x6: the smaller largest factor wins */
+    struct {
+        int n, d, want[5];
+    } cases[] = {
+        {72, 3, {6, 4, 3, 1, 1}},
+        {72, 2, {9, 8, 1, 1, 1}},
+        {72, 5, {3, 3, 2, 2, 2}},
+        {64, 3, {4, 4, 4, 1, 1}},
+        {1056, 3, {12, 11, 8, 1, 1}},
+        {13, 3, {13, 1, 1, 1, 1}},
+        {6, 5, {3, 2, 1, 1, 1}},
+        {5256, 3, {73, 9, 8, 1, 1}},
+        {5256, 2, {73, 72, 1, 1, 1}},
+        {2, 2, {2, 1, 1, 1, 1}},
+        {262656, 5, {19, 12, 12, 12, 8}},
+        {360, 3, {9, 8, 5, 1, 1}}, /* sum 22 ties with 10x6x6: the smaller largest factor wins */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int dims[TRAFFIC_MAX_DIMS];
@@ -142,10 +212,27 @@ static void test_grid(test_ctx *c) {
     }
 }
 
-static const char *every_pattern[] = {
-    "ur", "rp", "adv+1", "r_mixed_ua(50,50)", "r_mixed_ur(50,50)", "n_mixed_ua(30,70)", "n_mixed_ur(70,30)",
-    "r_mixed_ua(0,100)", "n_mixed_ur(0,100)", "lu", "lu(linear,7)", "fft3d", "fft3d(linear,7)", "halo3d",
-    "halo3d(linear)", "stencil5d", "stencil5d(linear)", "dl", "dl(linear)", "lulesh", "lulesh(linear)"};
+static const char *every_pattern[] = {"ur",
+                                      "rp",
+                                      "adv+1",
+                                      "r_mixed_ua(50,50)",
+                                      "r_mixed_ur(50,50)",
+                                      "n_mixed_ua(30,70)",
+                                      "n_mixed_ur(70,30)",
+                                      "r_mixed_ua(0,100)",
+                                      "n_mixed_ur(0,100)",
+                                      "lu",
+                                      "lu(linear,7)",
+                                      "fft3d",
+                                      "fft3d(linear,7)",
+                                      "halo3d",
+                                      "halo3d(linear)",
+                                      "stencil5d",
+                                      "stencil5d(linear)",
+                                      "dl",
+                                      "dl(linear)",
+                                      "lulesh",
+                                      "lulesh(linear)"};
 #define N_EVERY (sizeof every_pattern / sizeof every_pattern[0])
 
 /* No destination is the source or outside the network, on every size down to 2 nodes (13 and 7:
@@ -155,9 +242,9 @@ static void test_never_self(test_ctx *c) {
     named(&ts[0], "tiny");
     named(&ts[1], "small");
     named(&ts[2], "fig8");
-    dfly(&ts[3], 1, 1, 1, 2);    /* 2 nodes */
-    dfly(&ts[4], 1, 1, 12, 13);  /* 13 nodes */
-    dfly(&ts[5], 1, 1, 6, 7);    /* 7 nodes */
+    dfly(&ts[3], 1, 1, 1, 2);   /* 2 nodes */
+    dfly(&ts[4], 1, 1, 12, 13); /* 13 nodes */
+    dfly(&ts[5], 1, 1, 6, 7);   /* 7 nodes */
     long bad = 0, draws = 0, differ = 0;
     for (int ti = 0; ti < 6; ti++)
         for (size_t pi = 0; pi < N_EVERY; pi++)
@@ -170,12 +257,13 @@ static void test_never_self(test_ctx *c) {
                     prng_seed(&ra, seed, 5, (uint64_t)src);
                     prng_seed(&rb, seed, 5, (uint64_t)src);
                     for (int i = 0; i < 60; i++) {
-                        long cycle = i * 3;   /* phases of 7 cycles: both phases of lu(linear,7), fft3d */
+                        long cycle = i * 3; /* phases of 7 cycles: both phases of lu(linear,7), fft3d */
                         int d = traffic_dest(&a, src, &ra, cycle), e = traffic_dest(&b, src, &rb, cycle);
                         draws++;
                         if (d == src || d < 0 || d >= ts[ti].n_nodes) {
                             if (bad++ < 3)
-                                EXPECT(c, 0, "%s on %d nodes: node %d -> %d", every_pattern[pi], ts[ti].n_nodes, src, d);
+                                EXPECT(c, 0, "%s on %d nodes: node %d -> %d", every_pattern[pi], ts[ti].n_nodes, src,
+                                       d);
                         }
                         differ += d != e;
                     }
@@ -210,13 +298,19 @@ static void classify(test_ctx *c, const topo *t, const char *name, uint64_t seed
 }
 
 static void test_mixed(test_ctx *c) {
-    struct { const char *config, *name; int want, routers; } cases[] = {
+    struct {
+        const char *config, *name;
+        int want, routers;
+    } cases[] = {
         /* want: round(y% of 36 routers / 72 nodes) on small, 32 / 64 on fig8, 6 / 6 on tiny, half up */
-        {"small", "r_mixed_ua(75,25)", 9, 1},  {"small", "r_mixed_ua(50,50)", 18, 1}, {"small", "r_mixed_ua(25,75)", 27, 1},
-        {"small", "r_mixed_ur(75,25)", 9, 1},  {"small", "r_mixed_ur(25,75)", 27, 1}, {"small", "n_mixed_ua(75,25)", 18, 0},
-        {"small", "n_mixed_ua(50,50)", 36, 0}, {"small", "n_mixed_ur(25,75)", 54, 0}, {"small", "n_mixed_ur(50,50)", 36, 0},
-        {"fig8", "r_mixed_ua(70,30)", 10, 1},  {"fig8", "n_mixed_ur(70,30)", 19, 0},  {"tiny", "r_mixed_ur(75,25)", 2, 1},
-        {"tiny", "n_mixed_ua(75,25)", 2, 0},   {"small", "r_mixed_ua(100,0)", 0, 1},  {"small", "n_mixed_ur(0,100)", 72, 0},
+        {"small", "r_mixed_ua(75,25)", 9, 1},  {"small", "r_mixed_ua(50,50)", 18, 1},
+        {"small", "r_mixed_ua(25,75)", 27, 1}, {"small", "r_mixed_ur(75,25)", 9, 1},
+        {"small", "r_mixed_ur(25,75)", 27, 1}, {"small", "n_mixed_ua(75,25)", 18, 0},
+        {"small", "n_mixed_ua(50,50)", 36, 0}, {"small", "n_mixed_ur(25,75)", 54, 0},
+        {"small", "n_mixed_ur(50,50)", 36, 0}, {"fig8", "r_mixed_ua(70,30)", 10, 1},
+        {"fig8", "n_mixed_ur(70,30)", 19, 0},  {"tiny", "r_mixed_ur(75,25)", 2, 1},
+        {"tiny", "n_mixed_ua(75,25)", 2, 0},   {"small", "r_mixed_ua(100,0)", 0, 1},
+        {"small", "n_mixed_ur(0,100)", 72, 0},
     };
     unsigned char other[MAX_NODES], again[MAX_NODES];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -232,8 +326,10 @@ static void test_mixed(test_ctx *c) {
             split += k > 0 && k < t.p;
         }
         if (cases[i].routers)
-            EXPECT(c, split == 0 && routers == cases[i].want, "%s on %s: %d routers send the second pattern (want %d), "
-                   "%d routers split", cases[i].name, cases[i].config, routers, cases[i].want, split);
+            EXPECT(c, split == 0 && routers == cases[i].want,
+                   "%s on %s: %d routers send the second pattern (want %d), "
+                   "%d routers split",
+                   cases[i].name, cases[i].config, routers, cases[i].want, split);
         else
             EXPECT(c, nodes == cases[i].want, "%s on %s: %d nodes send the second pattern, want %d", cases[i].name,
                    cases[i].config, nodes, cases[i].want);
@@ -263,14 +359,17 @@ static void test_mixed(test_ctx *c) {
     int counts[MAX_NODES], reached = 0;
     histogram(&tr, src, 0, 400, &r, counts);
     for (int d = 0; d < t.n_nodes; d++) reached += counts[d] > 0;
-    EXPECT(c, src < t.n_nodes && counts[src] == 0 && reached > 60, "UR node %d of a mix reached %d nodes", src, reached);
+    EXPECT(c, src < t.n_nodes && counts[src] == 0 && reached > 60, "UR node %d of a mix reached %d nodes", src,
+           reached);
     traffic_free(&tr);
     printf("  mixes: router / node counts, whole routers, ADV+1, rp's permutation, seeded choice\n");
 }
 
 /* ---- application patterns, checked against the test's own coordinates ---- */
 
-typedef struct { int nd, dims[5]; } grid;
+typedef struct {
+    int nd, dims[5];
+} grid;
 
 static void to_coords(const grid *g, int rank, int x[5]) {
     for (int i = 0; i < 5; i++) x[i] = 0;
@@ -291,8 +390,10 @@ static void face_set(const grid *g, int rank, int n, unsigned char want[MAX_NODE
         for (int i = 0; i < g->nd; i++) {
             int dlt = (y[i] - x[i] + g->dims[i]) % g->dims[i];
             if (dlt == 0) continue;
-            if (dlt == 1 || dlt == g->dims[i] - 1) off++;
-            else far = 1;
+            if (dlt == 1 || dlt == g->dims[i] - 1)
+                off++;
+            else
+                far = 1;
         }
         want[o] = off == 1 && !far;
     }
@@ -320,7 +421,8 @@ static void test_faces(test_ctx *c, const char *config, const char *name, const 
     named(&t, config);
     traffic tr;
     if (setup(c, &tr, &t, name, 9)) return;
-    EXPECT(c, tr.ndims == g->nd && !memcmp(tr.dims, g->dims, (size_t)g->nd * sizeof(int)), "%s on %s: grid", name, config);
+    EXPECT(c, tr.ndims == g->nd && !memcmp(tr.dims, g->dims, (size_t)g->nd * sizeof(int)), "%s on %s: grid", name,
+           config);
     EXPECT(c, placement_ok(&tr, strstr(name, "linear") != NULL), "%s: placement", name);
     int wrong = 0, members = 0;
     for (int node = 0; node < t.n_nodes; node++) {
@@ -332,7 +434,8 @@ static void test_faces(test_ctx *c, const char *config, const char *name, const 
         to_nodes(&tr, by_rank, want);
         histogram(&tr, node, 0, 300, &r, counts);
         for (int d = 0; d < t.n_nodes; d++) members += want[d];
-        if (!same_set(counts, want, t.n_nodes) && wrong++ < 2) EXPECT(c, 0, "%s on %s: node %d's destinations", name, config, node);
+        if (!same_set(counts, want, t.n_nodes) && wrong++ < 2)
+            EXPECT(c, 0, "%s on %s: node %d's destinations", name, config, node);
     }
     EXPECT(c, wrong == 0, "%s on %s: %d nodes sent outside their neighbour set or missed one", name, config, wrong);
     printf("  %s on %s: every node reaches exactly its %.1f neighbours (mean)\n", name, config,
@@ -373,7 +476,7 @@ static void test_fft3d(test_ctx *c, const char *name) {
     const grid g = {2, {9, 8, 1, 1, 1}};
     EXPECT(c, tr.dims[0] == 9 && tr.dims[1] == 8, "%s: grid %dx%d", name, tr.dims[0], tr.dims[1]);
     EXPECT(c, placement_ok(&tr, strstr(name, "linear") != NULL), "%s: placement", name);
-    long cycles[4] = {0, 499, 500, 1234};   /* P = 500: phases 0, 0, 1, 0 */
+    long cycles[4] = {0, 499, 500, 1234}; /* P = 500: phases 0, 0, 1, 0 */
     int wrong = 0;
     for (int node = 0; node < t.n_nodes; node++)
         for (int k = 0; k < 4; k++) {
@@ -438,7 +541,7 @@ static void test_lulesh(test_ctx *c) {
     int wrong = 0;
     for (int node = 0; node < t.n_nodes; node++) {
         int x[5], y[5], counts[MAX_NODES], partners = 0;
-        unsigned char kind[MAX_NODES];   /* 1..3: face / edge / corner neighbour; +4: a partner */
+        unsigned char kind[MAX_NODES]; /* 1..3: face / edge / corner neighbour; +4: a partner */
         to_coords(&g, node, x);
         for (int o = 0; o < t.n_nodes; o++) {
             to_coords(&g, o, y);
@@ -450,7 +553,10 @@ static void test_lulesh(test_ctx *c) {
             }
             kind[o] = (unsigned char)(near && nz ? nz : 0);
             for (int k = 0; (1 << k) < 2 * t.n_nodes; k++)
-                if ((node ^ (1 << k)) == o && o < t.n_nodes) { kind[o] |= 4; partners++; }
+                if ((node ^ (1 << k)) == o && o < t.n_nodes) {
+                    kind[o] |= 4;
+                    partners++;
+                }
         }
         prng r;
         prng_seed(&r, 4, 8, (uint64_t)node);
@@ -463,7 +569,7 @@ static void test_lulesh(test_ctx *c) {
             if (counts[o] && !kind[o]) wrong++;
             share[kind[o] & 3] += (double)counts[o] / draws;
             want[kind[o] & 3] += 0.95 * w[kind[o] & 3] / wsum + ((kind[o] & 4) ? 0.05 / partners : 0.0);
-            if (kind[o] && !counts[o]) wrong++;   /* every neighbour and partner is drawn */
+            if (kind[o] && !counts[o]) wrong++; /* every neighbour and partner is drawn */
         }
         for (int k = 0; k < 4; k++)
             if (share[k] < want[k] - 0.02 || share[k] > want[k] + 0.02) {

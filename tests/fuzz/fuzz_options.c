@@ -15,8 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_ARGS 32
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static const cmd_command *const cmds[] = {&cmd_topo, &cmd_tables, &cmd_check, &cmd_faults, &cmd_sim, &cmd_sweep,
-                                              &cmd_configs};
+    static const cmd_command *const cmds[] = {&cmd_topo, &cmd_tables, &cmd_check,  &cmd_faults,
+                                              &cmd_sim,  &cmd_sweep,  &cmd_configs};
     char buf[1024];
     char *argv[FUZZ_MAX_ARGS];
     int argc = 0;

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!res) abort();
     int rc = sweep_resume_read(f, "fuzz", header, res, err);
     fclose(f);
-    if (rc != SWEEP_RESUME_OK && res->n) abort();   /* refused or another sweep's: nothing taken */
+    if (rc != SWEEP_RESUME_OK && res->n) abort(); /* refused or another sweep's: nothing taken */
     for (int i = 0; i < res->n; i++) {
         const sweep_load *l = &res->load[i];
         if (!(l->rate > 0 && l->rate <= 1) || !(l->accepted >= 0 && l->accepted <= 1) || !(l->latency >= 0) ||

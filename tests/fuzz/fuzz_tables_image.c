@@ -23,8 +23,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const char *const targets[] = {"manifest.txt", "g0000b00/router.hex", "g0000b00/p00.a.hex",
-                                      "g0001b01/p01.b.hex", "g0002b00/p02.c.hex"};
+static const char *const targets[] = {"manifest.txt", "g0000b00/router.hex", "g0000b00/p00.a.hex", "g0001b01/p01.b.hex",
+                                      "g0002b00/p02.c.hex"};
 #define N_TARGETS (sizeof targets / sizeof targets[0])
 
 static int write_file(const char *path, const uint8_t *data, size_t size) {
@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         tables_free(&ts);
     } else if (!err[0] || strchr(err, '\n')) {
-        abort();   /* a refusal must say why, on one line */
+        abort(); /* a refusal must say why, on one line */
     }
     if (copy_file(from, to)) abort();
     return 0;
