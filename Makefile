@@ -101,7 +101,9 @@ help:
 	@echo "make build  - build build/doar"
 	@echo "make lockstep-rcu CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - RTL vs C model, every cycle"
 	@echo "               (exit 0 with coverage holes, last line coverage=incomplete; REQUIRE_COVERAGE=1 fails them)"
-	@echo "make lint / synth-rcu / icarus-rcu - verilator -Wall + iverilog; Yosys iCE40; Icarus replay"
+	@echo "make lint / synth-rcu / icarus-rcu - verilator -Wall + iverilog, shellcheck, C layout, port list;"
+	@echo "               Yosys iCE40; Icarus replay"
+	@echo "make format / format-check - rewrite / check the C and C++ sources against .clang-format"
 	@echo "make lockstep-router CONFIG=small [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock] - the whole router"
 	@echo "               (CONFIG=tianhe CYCLES=220000: the 63-port router, ~20 min build and ~40 min run)"
 	@echo "make lockstep-fault CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] - fault-handling units, RTL vs C"
@@ -156,12 +158,17 @@ rtl-tests: lint synth-rcu
 # (test-c) and the RTL's (rtl-tests), lines prefixed [c] / [rtl], whole logs in build/test-logs/.
 # What both lanes use is built first, so no file is built by two makes at once.
 NPROC       := $(shell nproc 2>/dev/null || echo 2)
+# Under `make -jN test` the shared builds join make's own job slots (no -j of their own), and the
+# lanes' makes get the caller's flags and variables without the jobserver (each lane runs at -j1:
+# the lanes are the parallelism), so neither warns about a forced -j.
+SHARED_J    = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+LANE_FLAGS  = MAKEFLAGS='$(filter-out -j% --jobserver%,$(MAKEFLAGS))'
 # (the small router's images too: the C lane's FPGA simulations read them, the RTL lane's lock-steps)
 CHECK_SHARED := $(BUILD)/doar $(BUILD)/asan/doar $(TESTS) $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
 TEST_SHARED  := $(CHECK_SHARED) $(BUILD)/tables/small/manifest.txt $(BUILD)/fpga/ecp5/tables.hex
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) $(TEST_SHARED)
-	@scripts/lanes.sh $(BUILD)/test-logs c test-c rtl rtl-tests
+	@$(MAKE) --no-print-directory $(SHARED_J) $(TEST_SHARED)
+	@$(LANE_FLAGS) scripts/lanes.sh $(BUILD)/test-logs c test-c rtl rtl-tests
 	@echo "test: all passed"
 
 test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
@@ -181,8 +188,8 @@ test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 # lock-step of the small router (CHECK_CYCLES, S = 2; coverage rows may stay empty in so short a
 # run). make test remains the whole suite.
 check: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) $(CHECK_SHARED)
-	@scripts/lanes.sh $(BUILD)/check-logs unit unit-tests router check-lockstep
+	@$(MAKE) --no-print-directory $(SHARED_J) $(CHECK_SHARED)
+	@$(LANE_FLAGS) scripts/lanes.sh $(BUILD)/check-logs unit unit-tests router check-lockstep
 	@echo "check: passed"
 check-lockstep:
 	@$(MAKE) --no-print-directory lockstep-router CONFIG=small SEED=$(SEED) CYCLES=$(CHECK_CYCLES) SPEEDUP=2

@@ -60,7 +60,7 @@ void alloc_stage1(const alloc_in_view *v, int8_t *pick);
 typedef struct {
     int k, planes, bulletin;
     const alloc_req *req;                /* [k * planes]: the proposal now of the VC picked at (i,q); kind
-                                 REQ_NONE where there is no pick or it is void */
+                                            REQ_NONE where there is no pick or it is void */
     uint64_t req_mask[ALLOC_MAX_PLANES]; /* per plane: inputs whose entry is not REQ_NONE */
     const uint8_t *rr_out;               /* [k * planes]: output o, plane q at o*planes+q: an input index */
     int rr_mc;
@@ -68,7 +68,7 @@ typedef struct {
 
 typedef struct {
     uint64_t go[ALLOC_MAX_PLANES];                 /* per plane: inputs whose pick moves (DISCARD, or
-                                               granted HEAD / MCAST / ACQ ports) */
+                                                      granted HEAD / MCAST / ACQ ports) */
     uint64_t granted_ports[64 * ALLOC_MAX_PLANES]; /* (i,q): ports granted; defined where go says */
     int mc_in, mc_plane;                           /* the bulletin's winner (-1: none) */
     uint64_t out_granted[ALLOC_MAX_PLANES];        /* per plane: output slots granted to a HEAD / ACQ */

@@ -42,7 +42,7 @@ typedef enum {
     CHK_VC,          /* the VC rule needs a VC beyond num_vcs-1 */
     CHK_MISDELIVERY, /* a terminal port other than the destination's */
     CHK_RTA,         /* the source router's classes mean something else: GA not minimal, or
-                          table C maps a global port to a port that does not reach its router */
+                        table C maps a global port to a port that does not reach its router */
     CHK_DEAD_END,    /* no candidate, an unwired port, or a port >= k */
     CHK_SHAPE,       /* reaches the destination along a shape seed 001 does not allow */
     CHK_CDG,         /* cycle in the channel dependency graph */

@@ -116,11 +116,10 @@ extern "C" {
 typedef route_policy net_routing;
 #define NET_ROUTING_DOAR POLICY_DOAR
 #define NET_ROUTING_MIN POLICY_MIN
-#define NET_ROUTER_PIPELINE                                                                                            \
-    8                                 /* cycles from a flit's arrival to its credit leaving a router (head:
-                                   route 4, stage 1, stage 2, the grant stage's move, credit out): the
-                                   history window of a port is 2 * latency + this + the packet
-                                   length (the tail's credit comes back last) */
+/* cycles from a flit's arrival to its credit leaving a router (head: route 4, stage 1, stage 2, the
+ * grant stage's move, credit out): the history window of a port is 2 * latency + this + the packet
+ * length (the tail's credit comes back last) */
+#define NET_ROUTER_PIPELINE 8
 #define NET_UGAL_BIAS_PACKETS 2       /* UGAL bias b, packets toward minimal */
 #define NET_THRESHOLD_UTIL_DEFAULT 80 /* percent (docs/network.md, "Congestion thresholds") */
 
@@ -190,9 +189,9 @@ typedef struct {
     long fd_fr_packets;         /* control flits sent on links */
     long ctl_unwired;           /* control flits sent into unwired global ports (g < a*h+1): dropped */
     long unreachable_pairs;     /* (source, destination) node pairs whose source entry is inaccessible
-                                 once diagnosis ended: no allowed path is left */
+                                   once diagnosis ended: no allowed path is left */
     long created_unreachable;   /* packets created after diagnosis (before the repair) for such pairs:
-                                 exactly these may be lost after diagnosis */
+                                   exactly these may be lost after diagnosis */
     long nonminimal, decisions; /* route policies: source decisions, and how many went non-minimally */
     /* router faults: packets lost in dead routers (held, arriving, sent toward them, cut off);
      * packets left in the source queues of dead routers' nodes; packets created after diagnosis
@@ -200,15 +199,15 @@ typedef struct {
     long lost_router, lost_dead_source;
     long created_to_dead, lost_to_dead_after_diagnosis;
     long lost_unreachable; /* of created_unreachable: lost (one created just before the repair may
-                                 still arrive) */
+                              still arrive) */
     long cycles;           /* simulated */
     long block_cycles;     /* of them, run in blocks of several cycles (speed only) */
     double seconds;        /* wall time of the cycles */
     int deadlock;          /* the watchdog fired */
     int livelock;          /* packets outstanding, but none created, delivered or lost for
-                                 NET_LIVELOCK_WATCHDOGS watchdog periods (flits kept moving) */
+                              NET_LIVELOCK_WATCHDOGS watchdog periods (flits kept moving) */
     int stopped;           /* ended early, saturated for certain (stop_latency / stop_share):
-                                 latency is then the lower bound it had reached */
+                              latency is then the lower bound it had reached */
     long errors;           /* misdelivered packets, overflows, flits into unwired ports */
     char report[512];      /* deadlock / drain / first error description, "" when none */
 } net_result;
@@ -282,7 +281,7 @@ typedef struct {
     long last_move;              /* last cycle a flit moved anywhere */
     long last_settle;            /* last cycle a packet was created, delivered or lost (livelock) */
     int step_phase, step_router; /* what runs now (cycle_start 0, nodes 1, router 2, cycle_end 3;
-                                      router -1: none): orders errors as cycle by cycle would */
+                                    router -1: none): orders errors as cycle by cycle would */
     long long first_error_key;
     /* totals */
     long created, delivered, flits_delivered;

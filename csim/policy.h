@@ -68,16 +68,16 @@ typedef enum {
 #define POLICY_MAX_GROUPS ((int)POLICY_IGID_MASK + 1)
 
 #define POLICY_WINDOW_DEFAULT 1000 /* TPR / UGAL_LE statistics window, cycles */
-#define POLICY_TPR_ADV_SHARE_PCT                                                                                       \
-    50 /* TPR: a window whose busiest destination group takes more
-                                        than this share of the inter-group packets is "adversarial" */
+/* TPR: a window whose busiest destination group takes more than this share of the inter-group
+ * packets is "adversarial" */
+#define POLICY_TPR_ADV_SHARE_PCT 50
 
 typedef struct {
     route_policy kind;
     int bias;   /* UGAL bias b in flits: minimal when q_min*H_min <= q_nm*H_nm + b */
     int window; /* TPR / UGAL_LE statistics window, cycles */
     int rtt[3]; /* PAR_PH / UGAL_G: credit round trip per port class, cycles (history window:
-                          a packet's credits are all back rtt cycles after its head took them) */
+                   a packet's credits are all back rtt cycles after its head took them) */
 } policy_params;
 
 typedef struct {
@@ -120,7 +120,7 @@ void policy_reset(policy_state *s, int gid, int bid, uint64_t seed);
 typedef struct {
     const int *occ;       /* [k]: flits outstanding per output port (ds capacity - credits) */
     const int *group_occ; /* [a*h] (UGAL_G): the same for every global port of the group, as
-                               estimated by the owning routers' history windows; NULL otherwise */
+                             estimated by the owning routers' history windows; NULL otherwise */
 } policy_view;
 
 /* Decides a unicast head that arrived on (in_port, in_vc). */

@@ -65,7 +65,7 @@ typedef struct {
     rcu_header hdr;
     uint64_t cong_local;      /* CongL: bit j = router port j congested */
     uint64_t opt_invalid;     /* bit j: route options through port j are invalid (fault masks),
-                                  for the entry of rcu_mask_row() one cycle earlier; 0: none */
+                                 for the entry of rcu_mask_row() one cycle earlier; 0: none */
     gport_bitmap cong_global; /* CongG: bit g = group-level global port g congested */
     int tw_valid, tw_table, tw_addr;
     uint64_t tw_data;
@@ -106,11 +106,11 @@ typedef struct {
      * (stage 4 reads nothing else). */
     uint64_t s1_ok, s2_ok, le_lf;     /* RTB; le_lf: the line-22 fallback set, LE, or LF when LE is empty */
     uint8_t row[DOAR_MAX_RADIX];      /* RTA: table C rows [0, a) as C1 saw them (M/P2 map with the
-                                       same rows): RCU_ROW_SELF, or the port of the first valid item */
+                                         same rows): RCU_ROW_SELF, or the port of the first valid item */
     uint64_t cand[DOAR_GBM_WORDS][5]; /* RTA, word w of a*h-bit sets (words [0, gbm_words()) only):
-                                          [w][0..3] GA, GB, GC, GD candidates that are not congested,
-                                          [w][4] the line-16 fallback set: the first of GA, GB, GC, GD
-                                          with a local port (docs/architecture.md "Fallback set") */
+                                         [w][0..3] GA, GB, GC, GD candidates that are not congested,
+                                         [w][4] the line-16 fallback set: the first of GA, GB, GC, GD
+                                         with a local port (docs/architecture.md "Fallback set") */
 } rcu_s3;
 #define RCU_ROW_SELF 0x40
 
@@ -119,14 +119,14 @@ enum { RCU_EMPTY_S1 = 1, RCU_EMPTY_S2 = 2, RCU_EMPTY_S3 = 4, RCU_EMPTY_OUT = 8, 
 typedef struct {
     /* pipeline registers and state, hot ones first; the stages update them in place, stage 4 first */
     int idle; /* consecutive cycles with an all-zero header and no table write (capped):
-                              after RCU_LATENCY of them no stage holds a header and the output
-                              register is zero; a further such cycle only steps the LFSR
-                              (simulation speed only) */
+                 after RCU_LATENCY of them no stage holds a header and the output
+                 register is zero; a further such cycle only steps the LFSR
+                 (simulation speed only) */
     uint32_t lfsr;
     int empty;   /* bit RCU_EMPTY_S1 / _S2 / _S3 / _OUT: that register holds no header (the
-                              header all zero, and what a stage reads of the register zero: the state
-                              a reset leaves); a stage whose input and output registers are both
-                              empty leaves them so and is not run (simulation speed only) */
+                    header all zero, and what a stage reads of the register zero: the state
+                    a reset leaves); a stage whose input and output registers are both
+                    empty leaves them so and is not run (simulation speed only) */
     int ptr_rta; /* round-robin start over a*h global ports */
     int ptr_rtb; /* round-robin start over k router ports */
     rcu_out out;

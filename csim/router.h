@@ -49,12 +49,12 @@ typedef struct {
     int bulletin;      /* Global Resource Bulletin on (1) or off (0, deadlock demonstration) */
     int vcs;           /* VCs per port: 4 (the hardware, DOAR); route policies 2..5 (policy_vcs) */
     policy_params pol; /* route policy: POLICY_DOAR (the route-compute units) or one of csim/policy.h,
-                           which the C model alone has (the RTL refuses nothing: it has no policy) */
+                          which the C model alone has (the RTL refuses nothing: it has no policy) */
     int cong_demand;   /* the congestion of an intra-group or global port counts, besides its
-                           credit occupancy, the flits routed to it and still waiting here (1, the
-                           RTL's CONG_DEMAND default); 0: credit occupancy only */
+                          credit occupancy, the flits routed to it and still waiting here (1, the
+                          RTL's CONG_DEMAND default); 0: credit occupancy only */
     int ctl_depth;     /* FD/FR packets the fault unit's input FIFO holds per port: the control
-                           credits of every link (the RTL's IN_DEPTH) */
+                          credits of every link (the RTL's IN_DEPTH) */
     int speedup;       /* internal speed-up S = crossbar planes: 1, 2 (default, seed 001 Table 1) or 4 */
     int oq_depth;      /* flits per output queue (one queue per output port and plane; >= max_len) */
 } router_params;
@@ -145,7 +145,7 @@ typedef struct {
     route_entry *g_e;                 /* [k*np]: its route entry (it left the route FIFO at the grant) */
     uint64_t g_rh[ROUTER_MAX_PLANES]; /* per plane: a DISCARD of a packet head (not a stray body) */
     uint8_t *pend_vcs;                /* [k]: bit v: VC v of input i moves a granted head now (g_go/g_vc
-                                  summarised: the RTL derives it from the same registers) */
+                                         summarised: the RTL derives it from the same registers) */
     /* router_alloc: output slots and the bulletin, per plane a mask over output ports */
     uint64_t locked[ROUTER_MAX_PLANES];   /* slots (o,q) held by a packet writing through them */
     uint64_t grb_free[ROUTER_MAX_PLANES]; /* the bulletin: slots no multicast holds */
@@ -173,11 +173,11 @@ typedef struct {
     /* kept with the state they summarise (simulation speed only): */
     int occ[ROUTER_MAX_PORTS];        /* per output port: sum over its VCs of ds_depth - cred */
     int demand[ROUTER_MAX_PORTS];     /* per output port: flits of the packets routed to it that wait
-                                      here (route entry stored, head not yet granted) */
+                                         here (route entry stored, head not yet granted) */
     uint64_t busy;                    /* input ports whose VC buffers hold a flit (in[i].nonempty != 0) */
     int mc_routes;                    /* route entries in the route FIFOs with mcast set and discard clear */
     uint64_t side_valid[RCU_LATENCY]; /* bit i: side[i][s].valid, per ring slot s (a slot not
-                                          valid is all zero) */
+                                         valid is all zero) */
     uint64_t ovf_ports;               /* input ports whose vcbuf overflow flag is set */
     /* Parked route-compute units: rcu_idle() and not run; the LFSR of unit i is behind by
      * now - parked_at[i] steps, which it takes (rcu_idle_cycles) before it runs again. */
@@ -194,7 +194,7 @@ typedef struct {
     uint64_t link_dn;  /* ports whose last event taken was link down / peer down */
     uint64_t discarded_heads, ctl_dropped, events_dropped;
     uint64_t multi_plane_cycles; /* output-cycles in which two or more planes wrote one output
-                                      (statistic, for the lock-step's coverage) */
+                                    (statistic, for the lock-step's coverage) */
 } router;
 
 /*

@@ -44,7 +44,7 @@ typedef struct {
 } route_entry;
 
 typedef struct {                          /* fields in the order the allocator reads them: the first two cache lines
-                      hold everything a cycle reads (simulation speed only) */
+                                             hold everything a cycle reads (simulation speed only) */
     VCBUF_CACHE_ALIGNED uint8_t nonempty; /* bit v: count[v] > 0 (kept by push/pop/reset) */
     uint8_t front_head;                   /* bit v: VC v's front flit is a head (the same; 0 when empty) */
     uint8_t active[VCBUF_MAX_VCS];        /* the front packet holds its output ports */
@@ -52,7 +52,7 @@ typedef struct {                          /* fields in the order the allocator r
     uint16_t rcount[VCBUF_MAX_VCS], rhead[VCBUF_MAX_VCS]; /* route entries */
     flit *fifo;                                           /* [nvcs * depth]: VC v's ring at fifo + v * depth */
     route_entry *route[VCBUF_MAX_VCS];                    /* [rcap[v]]: VC v's route ring (rcount <= depth, at most
-                                           one packet per flit; the storage grows on demand) */
+                                                             one packet per flit; the storage grows on demand) */
     int depth;                                            /* flits per VC */
     int nvcs;                                             /* VCs in use, 1..VCBUF_MAX_VCS */
     int overflow;

@@ -23,8 +23,7 @@ while [ $# -gt 0 ]; do
   (
     t0=$(date +%s)
     # the exit status is taken inside the group, before the pipe, so the prefixing cannot hide it
-    # -j1: the lanes are the parallelism (under `make -j2 test` a lane's make would otherwise find
-    # the jobserver closed, warn, and fall back to -j1 anyway)
+    # -j1: the lanes are the parallelism (the Makefile passes MAKEFLAGS without the jobserver)
     { make -j1 --no-print-directory "$target" 2>&1; echo $? >"$logdir/$name.rc"; } \
       | tee "$logdir/$name.log" | sed -u "s/^/[$name] /"
     echo $(($(date +%s) - t0)) >"$logdir/$name.seconds"

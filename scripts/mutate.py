@@ -14,7 +14,11 @@ silently when the RTL changes) and their replacements, and the lock-step that mu
   mutate.py run [--only A,B] [--sample N [--seed S]] [--keep] [--timeout SECONDS]
 
 A router mutant may name the internal speed-up its lock-step is built with ('speedup 1|2|4', default
-2): the sum form of the credit check across planes is live only at S = 1 and S = 4.
+2): the sum form of the credit check across planes is live only at S = 1 and S = 4. It may name
+'bulletin 0': its lock-step is built without the Global Resource Bulletin (BULLETIN=0), where
+multicasts acquire their ports one grant at a time; random traffic then ends in the deadlock the
+bulletin exists to prevent (the lock-step stops at it with a conservation failure, the RTL and the
+C model stuck alike), so such a mutant is killed by a mismatch alone, before that point.
 
 A mutant marked 'equivalent REASON' (no lock-step can see it; docs/verification.md says why) is
 checked to apply but not run or counted, unless named with --only.
@@ -71,7 +75,7 @@ def parse(path=None):
             key, _, val = line.partition(" ")
             if key != "mutant" or not NAME_RE.match(val.strip()):
                 raise BadInput(f"{where}: expected 'mutant NAME' (lower case, digits, '-')")
-            cur = {"name": val.strip(), "edits": [], "args": [], "seed": 1, "speedup": 2, "where": where}
+            cur = {"name": val.strip(), "edits": [], "args": [], "seed": 1, "speedup": 2, "bulletin": 1, "where": where}
             if any(m["name"] == cur["name"] for m in mutants):
                 raise BadInput(f"{where}: mutant '{cur['name']}' defined twice")
             mutants.append(cur)
@@ -100,6 +104,10 @@ def parse(path=None):
             if val not in ("1", "2", "4"):
                 raise BadInput(f"{where}: expected 'speedup 1|2|4' (the router's crossbar planes)")
             cur["speedup"] = int(val)
+        elif key == "bulletin":
+            if val not in ("0", "1"):
+                raise BadInput(f"{where}: expected 'bulletin 0|1' (the router built without or with the bulletin)")
+            cur["bulletin"] = int(val)
         elif key == "find":
             cur["edits"].append([val, None])
         elif key == "replace":
@@ -123,8 +131,8 @@ def parse(path=None):
         if m["file"].startswith("csim/") != (m["harness"] in C_HARNESSES):
             raise BadInput(f"{m['where']}: mutant {m['name']}: a csim/ mutant runs on 'oracle', 'block' or 'mpi', "
                            "an rtl/ one on a lock-step")
-        if m["speedup"] != 2 and m["harness"] != "router":
-            raise BadInput(f"{m['where']}: mutant {m['name']}: 'speedup' is a router lock-step's parameter")
+        if (m["speedup"] != 2 or m["bulletin"] != 1) and m["harness"] != "router":
+            raise BadInput(f"{m['where']}: mutant {m['name']}: 'speedup' and 'bulletin' are a router lock-step's parameters")
         if m["harness"] == "mpi" and m["cycles"] < 2:
             raise BadInput(f"{m['where']}: mutant {m['name']}: 'mpi' needs at least 2 ranks")
     return mutants
@@ -157,15 +165,17 @@ def apply(m, out_dir):
         f.write(m["name"] + "\n")
 
 
-def harness_bin(h, cfg, mutant, speedup=2):
+def harness_bin(h, cfg, mutant, speedup=2, bulletin=1):
     if h == "oracle":   # the C model's fault campaigns against the oracle: build/doar from the copy
         return f"{BUILD}/mutants/{mutant}/doar" if mutant else f"{BUILD}/doar"
     if h == "block":    # tests/test_network.c built from the copy (unmutated: build/net/)
         return f"{BUILD}/mutants/{mutant}/test_network" if mutant else f"{BUILD}/net/test_network"
     if h == "mpi":      # doar-mpi built from the copy
         return f"{BUILD}/mutants/{mutant}/doar-mpi" if mutant else f"{BUILD}/doar-mpi"
-    # the Makefile's ROUTER_DIR: an unmutated router at another speed-up is built apart (_sS)
-    d = f"{BUILD}/mutants/{mutant}/{h}_{cfg}" if mutant else f"{BUILD}/{h}/{cfg}" + (f"_s{speedup}" if speedup != 2 else "")
+    # the Makefile's ROUTER_DIR: an unmutated router without the bulletin or at another speed-up is
+    # built apart (_nobulletin, _sS)
+    d = f"{BUILD}/mutants/{mutant}/{h}_{cfg}" if mutant else \
+        f"{BUILD}/{h}/{cfg}" + ("_nobulletin" if bulletin == 0 else "") + (f"_s{speedup}" if speedup != 2 else "")
     return f"{d}/{h}_lockstep"
 
 
@@ -197,7 +207,10 @@ def run_lockstep(m, mutant, wave_dir, timeout):
         if p.returncode == 0:
             return "survived", last[:200]
         return "error", f"doar faults exited {p.returncode}: {last[:150]}"
-    hit = re.search(r"(MISMATCH at cycle \d+|CONSERVATION FAILED in epoch \d+)", out)
+    # without the bulletin the run ends in the multicast deadlock (a conservation failure of the
+    # RTL and the model alike): only a mismatch tells the mutant apart
+    kills = r"(MISMATCH at cycle \d+)" if m["bulletin"] == 0 else r"(MISMATCH at cycle \d+|CONSERVATION FAILED in epoch \d+)"
+    hit = re.search(kills, out)
     if p.returncode == 2:
         return "error", "lock-step refused its input: " + (out.strip().splitlines() or ["?"])[-1][:200]
     if hit and p.returncode != 0:
@@ -333,15 +346,15 @@ def cmd_run(argv):
     t_all = time.time()
     for k, m in enumerate(chosen, 1):
         t0 = time.time()
-        key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]), m["speedup"])
-        sp = [f"SPEEDUP={m['speedup']}"] if m["harness"] == "router" else []
+        key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]), m["speedup"], m["bulletin"])
+        sp = [f"SPEEDUP={m['speedup']}", f"BULLETIN={m['bulletin']}"] if m["harness"] == "router" else []
         unit = {"oracle": "campaigns", "block": "(unused)", "mpi": "ranks"}.get(m["harness"], "cycles")
         where = f"{m['harness']} {m['config']} {m['cycles']} {unit} seed {m['seed']}" + \
-            (f" S={m['speedup']}" if m["speedup"] != 2 else "")
+            (f" S={m['speedup']}" if m["speedup"] != 2 else "") + (" no bulletin" if m["bulletin"] == 0 else "")
         if key not in baselines:
             rc, out = make(f"tables-verify", f"CONFIG={m['config']}")
             if rc == 0:
-                rc, out = make(harness_bin(m["harness"], m["config"], None, m["speedup"]), f"CONFIG={m['config']}", *sp)
+                rc, out = make(harness_bin(m["harness"], m["config"], None, m["speedup"], m["bulletin"]), f"CONFIG={m['config']}", *sp)
             if rc != 0:
                 die(f"the unmutated {m['harness']} lock-step of {m['config']} does not build:\n{out[-2000:]}", 1)
             verdict, detail = run_lockstep(m, None, f"{BUILD}/mutants/_baseline_waves", timeout)

@@ -37,9 +37,9 @@ extern "C" {
 #define ENV_VCQ 64         /* packets per input VC not yet left (buffer depth bounds it) */
 #define ENV_PROBE_WINDOW 8 /* cycles after an overflow probe within which its drop shows */
 #define ENV_RECENT 8       /* heads remembered per input (ring by arrival cycle) */
-#define ENV_MASK_AT                                                                                                    \
-    1 /* a head arriving in cycle t has its mask row read at the start of
-                                t+1 (csim/rcu.h: stage 2's synchronous read, used in t+2) */
+/* a head arriving in cycle t has its mask row read at the start of t+1 (csim/rcu.h: stage 2's
+ * synchronous read, used in t+2) */
+#define ENV_MASK_AT 1
 
 typedef struct {
     uint64_t s;

@@ -46,6 +46,11 @@ expect2 "speedup 3" "${M[@]}" --list "$TMP/sp.txt" list
 grep -q "expected 'speedup 1|2|4'" "$TMP/err" && ok || bad "speedup message: $(cat "$TMP/err")"
 printf 'mutant rcu-speedup\n  file     rtl/rcu.v\n  lockstep rcu small 1000\n  speedup  4\n  find     x\n  replace  y\n  why      test\n' > "$TMP/sp2.txt"
 expect2 "speedup on an rcu mutant" "${M[@]}" --list "$TMP/sp2.txt" list
+printf 'mutant bad-bulletin\n  file     rtl/oq.v\n  lockstep router small 1000\n  bulletin 2\n  find     x\n  replace  y\n  why      test\n' > "$TMP/bu.txt"
+expect2 "bulletin 2" "${M[@]}" --list "$TMP/bu.txt" list
+grep -q "expected 'bulletin 0|1'" "$TMP/err" && ok || bad "bulletin message: $(cat "$TMP/err")"
+printf 'mutant fault-bulletin\n  file     rtl/fault.v\n  lockstep fault small 1000\n  bulletin 0\n  find     x\n  replace  y\n  why      test\n' > "$TMP/bu2.txt"
+expect2 "bulletin on a fault mutant" "${M[@]}" --list "$TMP/bu2.txt" list
 
 # apply writes the copy and leaves rtl/ alone
 before=$(git status --porcelain rtl/ | wc -l)
