@@ -54,7 +54,7 @@ CHECK_CYCLES ?= 100000
 MUTANTS ?=
 MUTATE_SAMPLE ?=
 MUTATE_SEED ?=
-MUTATE_TEST_SAMPLE ?= 3
+MUTATE_TEST_SAMPLE ?= 6
 # make reproduce and reproduce-save (mk/sim.mk says what each does); CAMPAIGNS: the fault
 # campaigns on paper (default 20); BENCH_BASELINE: an older build/doar for make bench to compare.
 REPRO_CONFIG ?= paper
