@@ -326,3 +326,9 @@ module ecp5_router_top #(
     end
     assign ftdi_rxd = shift[0];
 endmodule
+
+// The project's lint waivers (rtl/lint.vlt, each with its reason), so that a bare Verilator run
+// over this file needs no extra argument; Icarus and Yosys never see them.
+`ifdef VERILATOR
+`include "lint.vlt"
+`endif
