@@ -82,10 +82,10 @@ static int run_sim(cli *c) {
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
     printf("sim: config=%s dfly(%d,%d,%d,%d) routers=%d nodes=%d routing=%s traffic=%s rate=%g packet_len=%d "
-           "latency=%d,%d speedup=%d warmup=%ld sample=%ld seed=%llu memory=%.0fMiB\n",
+           "latency=%d,%d speedup=%d oq_depth=%d warmup=%ld sample=%ld seed=%llu memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
-           p->packet_len, p->lat_local, p->lat_global, p->speedup, p->warmup, p->sample, (unsigned long long)p->seed,
-           need / 1048576.0);
+           p->packet_len, p->lat_local, p->lat_global, p->speedup, p->oq_pkts, p->warmup, p->sample,
+           (unsigned long long)p->seed, need / 1048576.0);
     fflush(stdout);
     FILE *chan = NULL, *series = NULL;
     if (c->series_csv) p->series_bin = c->series_bin;
@@ -254,6 +254,17 @@ const cmd_opt cmd_net_opts[] = {
      .help = "DOAR: an intra-group or global port's congestion counts the flits\n"
              "routed to it and waiting in its router besides its credits (1: the\n"
              "RTL's); 0: credit occupancy only (default {default}; docs/network.md)"},
+    {.name = "--cong-window",
+     .meta = "0|1",
+     .kind = OPT_INT,
+     .at = CLI_AT(nprm.cong_window),
+     .lo = 0,
+     .hi = 1,
+     .choices = zero_one,
+     .expect = "expected {range}",
+     .help = "DOAR: 1: a global port's congestion leaves out the flits in flight on\n"
+             "its link (sent within its round trip; TG is then the paper's alone);\n"
+             "0: its occupancy (default {default}; docs/network.md)"},
     {.name = "--speedup",
      .meta = "S",
      .kind = OPT_INT,
@@ -264,6 +275,15 @@ const cmd_opt cmd_net_opts[] = {
      .expect = "expected {range}",
      .help = "the routers' internal speed-up: crossbar planes, {range} (default\n"
              "{default}, seed 001 Table 1; docs/architecture.md \"Router v2\")"},
+    {.name = "--oq-depth",
+     .meta = "P",
+     .kind = OPT_INT,
+     .at = CLI_AT(nprm.oq_pkts),
+     .lo = 1,
+     .hi = NET_OQ_PKTS_MAX,
+     .expect = "expected {range} packets",
+     .help = "output queue per output port and plane, packets, {range} (default\n"
+             "{default}: where MIN's UR throughput stops rising; docs/network.md)"},
     {.name = "--latency",
      .meta = "L,G",
      .kind = OPT_PAIR,

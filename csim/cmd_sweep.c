@@ -164,16 +164,20 @@ static int run_sweep(cli *c) {
     hlen = (int)strlen(header);
     /* every other setting a load's result depends on: --resume takes loads only from a run
      * whose header lines are these */
-    snprintf(header + hlen, sizeof header - (size_t)hlen,
-             "sweep: packet_len=%d latency=%d,%d speedup=%d thresholds=%d,%d threshold_util=%d drain_limit=%ld "
-             "watchdog=%ld nm_slots=%d c_ways=%d%s\n",
-             p->packet_len, p->lat_local, p->lat_global, p->speedup, p->tl_pkts, p->tg_pkts, p->threshold_util,
-             p->drain_limit, p->watchdog, p->tprm.nm_slots, p->tprm.c_ways,
-             /* only DOAR reads the congestion unit (route policies keep their headers, and so
-              * their resumable loads, from before the option) */
-             p->routing != NET_ROUTING_DOAR ? ""
-             : p->cong_demand               ? " cong_demand=1"
-                                            : " cong_demand=0");
+    snprintf(
+        header + hlen, sizeof header - (size_t)hlen,
+        "sweep: packet_len=%d latency=%d,%d speedup=%d oq_depth=%d thresholds=%d,%d threshold_util=%d drain_limit=%ld "
+        "watchdog=%ld nm_slots=%d c_ways=%d%s%s\n",
+        p->packet_len, p->lat_local, p->lat_global, p->speedup, p->oq_pkts, p->tl_pkts, p->tg_pkts, p->threshold_util,
+        p->drain_limit, p->watchdog, p->tprm.nm_slots, p->tprm.c_ways,
+        /* only DOAR reads the congestion unit (route policies keep their headers, and so their
+         * resumable loads, from before the options) */
+        p->routing != NET_ROUTING_DOAR ? ""
+        : p->cong_demand               ? " cong_demand=1"
+                                       : " cong_demand=0",
+        p->routing != NET_ROUTING_DOAR ? ""
+        : p->cong_window               ? " cong_window=1"
+                                       : " cong_window=0");
     sweep_resumed *resumed = calloc(1, sizeof *resumed);
     if (!resumed) {
         fprintf(stderr, "doar sweep: out of memory\n");

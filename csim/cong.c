@@ -10,7 +10,9 @@ int cong_init(cong *c, const topo *t, const cong_params *prm) {
     c->hist = calloc((size_t)t->h, sizeof *c->hist);
     c->dl_valid = calloc((size_t)prm->tps, 1);
     c->dl_bits = calloc((size_t)prm->tps, sizeof *c->dl_bits);
-    if (!c->hist || !c->dl_valid || !c->dl_bits) {
+    c->sent = calloc((size_t)t->h * (size_t)(prm->rtt > 0 ? prm->rtt : 1), 1);
+    c->recent = calloc((size_t)t->h, sizeof *c->recent);
+    if (!c->hist || !c->dl_valid || !c->dl_bits || !c->sent || !c->recent) {
         cong_free(c);
         return -1;
     }
@@ -23,9 +25,13 @@ void cong_free(cong *c) {
     free(c->hist);
     free(c->dl_valid);
     free(c->dl_bits);
+    free(c->sent);
+    free(c->recent);
     c->hist = NULL;
     c->dl_valid = NULL;
     c->dl_bits = NULL;
+    c->sent = NULL;
+    c->recent = NULL;
 }
 
 void cong_reset(cong *c, int bid) {
@@ -38,6 +44,9 @@ void cong_reset(cong *c, int bid) {
     memset(c->dl_valid, 0, (size_t)c->prm.tps);
     memset(c->dl_bits, 0, (size_t)c->prm.tps * sizeof *c->dl_bits);
     c->dl_pos = 0;
+    memset(c->sent, 0, (size_t)c->t.h * (size_t)(c->prm.rtt > 0 ? c->prm.rtt : 1));
+    memset(c->recent, 0, (size_t)c->t.h * sizeof *c->recent);
+    c->sent_pos = 0;
 }
 
 /* Bits [j0, j0 + h) of b become bits [0, h) of v (hmask: h ones, h <= 64). */
@@ -49,7 +58,7 @@ static void put_segment(gport_bitmap *b, int j0, uint64_t hmask, uint64_t v) {
         b->w[w + 1] = (b->w[w + 1] & ~(hmask >> (64 - s))) | (v >> (64 - s));
 }
 
-void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_bits) {
+void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_bits, uint64_t sent) {
     const topo *t = &c->t;
     uint64_t hmask = t->h >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->h) - 1);
     /* CongL from the current occupancy and the current CongG. */
@@ -61,7 +70,7 @@ void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_b
     /* CongG with the history window. */
     uint64_t n_congg = c->congg;
     for (int i = 0; i < t->h; i++) {
-        int over = occ[t->first_global + i] > c->prm.tg;
+        int over = occ[t->first_global + i] - c->recent[i] > c->prm.tg;
         int n = c->hist[i] + (over ? 1 : -1);
         if (n > c->prm.hw) n = c->prm.hw;
         if (n < 0) n = 0;
@@ -82,4 +91,15 @@ void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_b
     c->bcast_cnt = c->bcast_cnt + 1 == c->prm.interval ? 0 : c->bcast_cnt + 1;
     c->cong_local = n_local;
     c->congg = n_congg;
+    /* The window: this cycle's sends enter, those of rtt cycles ago leave (a register per port
+     * and cycle in the RTL: a shift register of rtt bits and its count). */
+    if (c->prm.rtt > 0) {
+        for (int i = 0; i < t->h; i++) {
+            uint8_t *slot = &c->sent[(size_t)i * (size_t)c->prm.rtt + (size_t)c->sent_pos];
+            const uint8_t now = (uint8_t)((sent >> (t->first_global + i)) & 1);
+            c->recent[i] += now - *slot;
+            *slot = now;
+        }
+        c->sent_pos = c->sent_pos + 1 == c->prm.rtt ? 0 : c->sent_pos + 1;
+    }
 }

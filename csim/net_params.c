@@ -53,7 +53,7 @@ void net_size_router(const topo *t, net_params *p) {
     p->rprm.vcs = vcs;
     p->rprm.pol.kind = p->routing;
     p->rprm.max_len = len;
-    p->rprm.oq_depth = 2 * len;              /* router_default_params' rule for this max_len */
+    p->rprm.oq_depth = p->oq_pkts * len;     /* whole packets (router_check_params: <= VCBUF_MAX_DEPTH) */
     p->rprm.depth[PORT_TERMINAL] = local_vc; /* injection buffers as intra-group ones */
     p->rprm.depth[PORT_LOCAL] = local_vc;
     p->rprm.depth[PORT_GLOBAL] = global_vc;
@@ -63,7 +63,8 @@ void net_size_router(const topo *t, net_params *p) {
     int in_flight_l = (2 * p->lat_local + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
     int in_flight_g = (2 * p->lat_global + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
     if (p->rprm.tl < in_flight_l) p->rprm.tl = in_flight_l;
-    if (p->rprm.tg < in_flight_g) p->rprm.tg = in_flight_g;
+    if (p->rprm.tg < in_flight_g && !p->cong_window) p->rprm.tg = in_flight_g;
+    p->rprm.cong_rtt = p->cong_window ? 2 * p->lat_global + NET_ROUTER_PIPELINE : 0;
     p->rprm.cong_demand = p->cong_demand;
     p->rprm.speedup = p->speedup;
 }
@@ -90,7 +91,9 @@ void net_default_params(const topo *t, net_params *p) {
     p->tg_pkts = PAPER_TG_PKTS;
     p->threshold_util = NET_THRESHOLD_UTIL_DEFAULT;
     p->cong_demand = 1;
+    p->cong_window = 1;
     p->speedup = 2;
+    p->oq_pkts = NET_OQ_PKTS;
     tables_default_params(&p->tprm);
     net_size_router(t, p);
 }

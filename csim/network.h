@@ -122,6 +122,11 @@ typedef route_policy net_routing;
 #define NET_ROUTER_PIPELINE 8
 #define NET_UGAL_BIAS_PACKETS 2       /* UGAL bias b, packets toward minimal */
 #define NET_THRESHOLD_UTIL_DEFAULT 80 /* percent (docs/network.md, "Congestion thresholds") */
+/* Output queue depth, packets: seed 001's BookSim router buffers its speed-up in unbounded output
+ * queues; ours are bounded, and 8 packets is where MIN's UR throughput stops rising (measured,
+ * docs/network.md "Output queues"; the router's own default, 2 packets, is the RTL's) */
+#define NET_OQ_PKTS 8
+#define NET_OQ_PKTS_MAX 64
 
 typedef struct {
     net_routing routing;
@@ -149,6 +154,12 @@ typedef struct {
                                  0: credits only */
     int speedup;              /* the routers' internal speed-up S (crossbar planes): 1, 2 (default,
                                  seed 001 Table 1) or 4 */
+    int cong_window;          /* 1 (default): DOAR's CongG leaves out the flits in flight on a global
+                                 link (docs/architecture.md "Congestion", in-flight window: round
+                                 trip 2 * global latency + NET_ROUTER_PIPELINE; TG is then the
+                                 paper's alone); 0: occupancy, TG raised by threshold_util */
+    int oq_pkts;              /* output queue depth, packets, per output port and plane (default
+                                 NET_OQ_PKTS; docs/network.md "Output queues") */
     /* Stopping a saturated run early (doar sweep): 0 = run to the end. Once every sample packet
      * exists (the end of the sample window) the run stops as soon as the mean sample latency
      * must exceed stop_latency whatever happens next (the latencies so far plus the ages of the

@@ -33,7 +33,9 @@ void policy_default_params(policy_params *p) {
     p->rtt[PORT_TERMINAL] = p->rtt[PORT_LOCAL] = p->rtt[PORT_GLOBAL] = 1;
 }
 
-static int uses_history(route_policy k) { return k == POLICY_PAR_PH || k == POLICY_UGAL_G; }
+/* The policies whose queue estimate leaves out the flits in flight (phantom congestion: Won et
+ * al. 2015 for PAR_PH; TPR's link statistics solve the same problem, seed 000 Table 2). */
+static int uses_history(route_policy k) { return k == POLICY_PAR_PH || k == POLICY_UGAL_G || k == POLICY_TPR; }
 
 int policy_init(policy_state *s, const topo *t, const policy_params *prm, char err[DOAR_ERRLEN]) {
     memset(s, 0, sizeof *s);
@@ -85,7 +87,8 @@ void policy_reset(policy_state *s, int gid, int bid, uint64_t seed) {
     memset(s->recent, 0, (size_t)s->t.k * sizeof *s->recent);
     memset(s->le_load, 0, (size_t)s->t.ah * sizeof *s->le_load);
     memset(s->tpr_count, 0, (size_t)s->t.g * sizeof *s->tpr_count);
-    s->tpr_total = s->tpr_max = s->tpr_adversarial = 0;
+    s->tpr_total = s->tpr_max = 0;
+    s->tpr_busy = s->tpr_hot = -1;
     s->cycle = 0;
     s->decisions = s->nonminimal = 0;
 }
@@ -111,9 +114,11 @@ void policy_tick(policy_state *s, const uint8_t *taken) {
     if (s->cycle % s->prm.window == 0) {
         for (int j = 0; j < t->ah; j++) s->le_load[j] /= 2;
         if (s->prm.kind == POLICY_TPR) {
-            s->tpr_adversarial = s->tpr_total > 0 && s->tpr_max * 100 > s->tpr_total * POLICY_TPR_ADV_SHARE_PCT;
+            s->tpr_hot =
+                s->tpr_total > 0 && s->tpr_max * 100 > s->tpr_total * POLICY_TPR_ADV_SHARE_PCT ? s->tpr_busy : -1;
             memset(s->tpr_count, 0, (size_t)t->g * sizeof *s->tpr_count);
             s->tpr_total = s->tpr_max = 0;
+            s->tpr_busy = -1;
         }
     }
 }
@@ -212,7 +217,12 @@ static int ugal_nonmin(policy_state *s, const policy_view *v, int dg, int db, no
             q_min += s->le_load[group_channel(t, s->gid, dg)];
             q_nm += s->le_load[np->chan];
             break;
-        case POLICY_TPR: bias = s->tpr_adversarial ? -bias : bias; break;
+        case POLICY_TPR:
+            /* toward the hot group the minimal channel is one global link for the whole pattern:
+             * the hop counts are no reason to stay on it; go non-minimally unless the candidate's
+             * first hop holds more than the minimal one's plus b (docs/network.md, TPR) */
+            if (dg == s->tpr_hot) return q_nm <= q_min + bias;
+            break;
         default: break;
     }
     return q_min * h_min > q_nm * np->hops + bias;
@@ -247,7 +257,10 @@ void policy_route(policy_state *s, const policy_view *v, int in_port, int in_vc,
             if (s->prm.kind == POLICY_TPR) {
                 int c = ++s->tpr_count[dg];
                 s->tpr_total++;
-                if (c > s->tpr_max) s->tpr_max = c;
+                if (c > s->tpr_max) {
+                    s->tpr_max = c;
+                    s->tpr_busy = dg;
+                }
             }
         }
         switch (s->prm.kind) {

@@ -69,14 +69,14 @@ typedef enum {
 
 #define POLICY_WINDOW_DEFAULT 1000 /* TPR / UGAL_LE statistics window, cycles */
 /* TPR: a window whose busiest destination group takes more than this share of the inter-group
- * packets is "adversarial" */
+ * packets marks that group "hot" (an adversarial pattern toward it) for the next window */
 #define POLICY_TPR_ADV_SHARE_PCT 50
 
 typedef struct {
     route_policy kind;
     int bias;   /* UGAL bias b in flits: minimal when q_min*H_min <= q_nm*H_nm + b */
     int window; /* TPR / UGAL_LE statistics window, cycles */
-    int rtt[3]; /* PAR_PH / UGAL_G: credit round trip per port class, cycles (history window:
+    int rtt[3]; /* PAR_PH / UGAL_G / TPR: credit round trip per port class, cycles (history window:
                    a packet's credits are all back rtt cycles after its head took them) */
 } policy_params;
 
@@ -98,9 +98,10 @@ typedef struct {
     long cycle;
     /* UGAL_LE: flits this router routed toward each group-level global port, halved per window */
     int *le_load; /* [a*h] */
-    /* TPR: inter-group packets injected here per destination group in the current window */
+    /* TPR: inter-group packets injected here per destination group in the current window; the
+     * busiest group so far (tpr_busy), and the hot group of the last window (-1: none) */
     int *tpr_count; /* [g] */
-    int tpr_total, tpr_max, tpr_adversarial;
+    int tpr_total, tpr_max, tpr_busy, tpr_hot;
     long decisions, nonminimal; /* statistics */
 } policy_state;
 

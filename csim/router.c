@@ -16,6 +16,7 @@
 #define TG_REF 30          /* seed 001: global threshold, packets */
 #define TPS_REF 30         /* seed 001 sec. 3.1: t_ps ~ 30 cycles */
 #define HW_DEFAULT 8
+#define CONG_RTT_DEFAULT 32 /* cycles: a link of 12 each way and the router's 8 (rtl/router.v CONG_RTT) */
 
 void router_default_params(const topo *t, router_params *p) {
     (void)t;
@@ -37,9 +38,10 @@ void router_default_params(const topo *t, router_params *p) {
     p->tps = TPS_REF;
     p->bulletin = 1;
     p->ctl_depth = FAULT_CTL_DEPTH;
-    p->cong_demand = 1;           /* rtl/router.v CONG_DEMAND */
-    p->speedup = 2;               /* seed 001 Table 1: 2.0 internal speed-up */
-    p->oq_depth = 2 * p->max_len; /* a packet waiting for the link while the next one arrives */
+    p->cong_demand = 1;             /* rtl/router.v CONG_DEMAND */
+    p->cong_rtt = CONG_RTT_DEFAULT; /* rtl/router.v CONG_RTT */
+    p->speedup = 2;                 /* seed 001 Table 1: 2.0 internal speed-up */
+    p->oq_depth = 2 * p->max_len;   /* a packet waiting for the link while the next one arrives */
 }
 
 int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERRLEN]) {
@@ -87,6 +89,10 @@ int router_check_params(const topo *t, const router_params *p, char err[DOAR_ERR
     }
     if (p->mgroups < 1 || p->mgroups > 256) {
         snprintf(err, DOAR_ERRLEN, "mgroups must be 1..256");
+        return -1;
+    }
+    if (p->cong_rtt < 0 || p->cong_rtt > ROUTER_MAX_CONG_RTT) {
+        snprintf(err, DOAR_ERRLEN, "cong_rtt=%d: must be 0..%d cycles", p->cong_rtt, ROUTER_MAX_CONG_RTT);
         return -1;
     }
     if (p->hw < 1 || p->tps < 1 || p->tl < 0 || p->tg < 0) {
@@ -153,7 +159,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
         }
     }
     if (mcast_init(&r->mc, k, p->mgroups)) goto oom;
-    cong_params cp = {p->tl, p->tg, p->hw, p->max_len, p->tps};
+    cong_params cp = {p->tl, p->tg, p->hw, p->max_len, p->tps, p->cong_rtt};
     if (cong_init(&r->cg, t, &cp)) goto oom;
     return 0;
 oom:
@@ -438,7 +444,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
      * (architecture.md "Congestion") */
     if (r->prm.cong_demand)
         for (int o = t->first_local; o < k; o++) w.occ[o] += w.demand_start[o];
-    cong_cycle(&r->cg, w.occ, w.pm.sb, in->sb_bits);
+    cong_cycle(&r->cg, w.occ, w.pm.sb, in->sb_bits, w.room_ports);
     w.nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
     w.nx->sb_bits = cong_sb_bits(&r->cg);
     if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);

@@ -38,6 +38,8 @@ extern "C" {
 #define ROUTER_MAX_PORTS 64
 #define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 
+#define ROUTER_MAX_CONG_RTT 4096 /* cycles: a 2,000-cycle link each way */
+
 typedef struct {
     int depth[3];      /* input VC buffer depth (flits) by port class: terminal, local, global */
     int ds_depth[3];   /* downstream VC depth by output port class: the credits after reset */
@@ -53,6 +55,9 @@ typedef struct {
     int cong_demand;   /* the congestion of an intra-group or global port counts, besides its
                           credit occupancy, the flits routed to it and still waiting here (1, the
                           RTL's CONG_DEMAND default); 0: credit occupancy only */
+    int cong_rtt;      /* CongG's in-flight window: a global port's estimate leaves out the data
+                          flits it sent in the last cong_rtt cycles (its credit round trip); 0: no
+                          window (rtl/router.v CONG_RTT; 0..ROUTER_MAX_CONG_RTT) */
     int ctl_depth;     /* FD/FR packets the fault unit's input FIFO holds per port: the control
                           credits of every link (the RTL's IN_DEPTH) */
     int speedup;       /* internal speed-up S = crossbar planes: 1, 2 (default, seed 001 Table 1) or 4 */

@@ -1,8 +1,11 @@
 // cong — congestion machinery of one router (seed 001 sec. 3.1, Fig. 5). Mirrors csim/cong.c;
 // docs/architecture.md "Congestion". All outputs are registers.
 //   cong_local[o]: terminal / intra-group ports: occupancy > TL; global ports: own CongG bit.
-//   CongG: per global port a counter 0..HW, up while occupancy > TG, down otherwise; set at HW,
-//          cleared at 0 (history window against phantom congestion).
+//   CongG: per global port a counter 0..HW, up while the estimate > TG, down otherwise; set at HW,
+//          cleared at 0 (history window against phantom congestion). The estimate is the
+//          occupancy less, with RTT > 0, the data flits the port sent in the last RTT cycles
+//          (their credits cannot be back: in flight, not queued): a shift register of RTT bits
+//          and its count per global port.
 //   group: a*h bits; own segment = own CongG, neighbour segments from intra-group side-bands.
 //   side-band out: own CongG launched every INTERVAL cycles, out TPS cycles later.
 module cong #(
@@ -17,7 +20,8 @@ module cong #(
     parameter TG = 7,
     parameter HW = 8,
     parameter INTERVAL = 4,
-    parameter TPS = 30
+    parameter TPS = 30,
+    parameter RTT = 0                  // global ports' credit round trip, cycles (0: no window)
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -25,6 +29,7 @@ module cong #(
     input  wire [K*OW-1:0] occ,
     input  wire [K-1:0]    sb_in_valid,
     input  wire [K*H-1:0]  sb_in_bits,
+    input  wire [K-1:0]    sent,       // a data flit onto the port's link register this cycle
     output reg  [K-1:0]    cong_local,
     output reg  [AH-1:0]   group,
     output wire            sb_out_valid,
@@ -35,9 +40,37 @@ module cong #(
     localparam HCW = 8;                // history counter width (HW <= 255)
     localparam [HCW-1:0] HW_C = HW[HCW-1:0];
     localparam [OW-1:0] TL_C = TL[OW-1:0];
-    localparam [OW-1:0] TG_C = TG[OW-1:0];
     localparam ICW = 16;
     localparam [ICW-1:0] LAST_TICK = INTERVAL[ICW-1:0] - 1'b1;
+    localparam RCW = $clog2(RTT + 2);  // the window's count, 0..RTT
+    localparam EW = (OW > RCW ? OW : RCW) + 1;
+    localparam [EW-1:0] TG_E = TG[EW-1:0];
+
+    // in-flight window: flits sent in the last RTT cycles per global port (0 without a window)
+    wire [H*RCW-1:0] recent;
+    generate
+        if (RTT > 0) begin : g_win
+            genvar gi;
+            for (gi = 0; gi < H; gi = gi + 1) begin : g_port
+                reg [RTT-1:0] win;     // win[j]: the send of j + 1 cycles ago
+                reg [RCW-1:0] cnt;
+                wire [RTT:0] win_d = {win, sent[FIRST_GLOBAL + gi]};  // [RTT] leaves the window
+                assign recent[gi*RCW +: RCW] = cnt;
+                always @(posedge clk) begin
+                    if (rst) begin
+                        win <= {RTT{1'b0}};
+                        cnt <= {RCW{1'b0}};
+                    end else begin
+                        // this cycle's send enters, that of RTT cycles ago leaves
+                        win <= win_d[RTT-1:0];
+                        cnt <= cnt + {{(RCW-1){1'b0}}, win_d[0]} - {{(RCW-1){1'b0}}, win_d[RTT]};
+                    end
+                end
+            end
+        end else begin : g_nowin
+            assign recent = {H*RCW{1'b0}};
+        end
+    endgenerate
 
     reg [H-1:0] congg;
     reg [HCW-1:0] hist [0:H-1];
@@ -62,7 +95,8 @@ module cong #(
         end
         congg_d = congg;
         for (i = 0; i < H; i = i + 1) begin
-            if (occ[(FIRST_GLOBAL + i)*OW +: OW] > TG_C) hist_d[i] = (hist[i] == HW_C) ? HW_C : hist[i] + 1'b1;
+            if ({{(EW-OW){1'b0}}, occ[(FIRST_GLOBAL + i)*OW +: OW]} >
+                {{(EW-RCW){1'b0}}, recent[i*RCW +: RCW]} + TG_E) hist_d[i] = (hist[i] == HW_C) ? HW_C : hist[i] + 1'b1;
             else hist_d[i] = (hist[i] == {HCW{1'b0}}) ? {HCW{1'b0}} : hist[i] - 1'b1;
             if (hist_d[i] == HW_C) congg_d[i] = 1'b1;
             if (hist_d[i] == {HCW{1'b0}}) congg_d[i] = 1'b0;

@@ -34,6 +34,8 @@ module router #(
     parameter CONG_DEMAND = 1,         // congestion of intra-group and global ports counts the flits
                                        // routed to the port and waiting here besides its credit
                                        // occupancy (docs/architecture.md "Congestion")
+    parameter CONG_RTT = 32,           // CongG leaves out the data flits a global port sent in its last
+                                       // CONG_RTT cycles: in flight, not queued (0: no window)
     parameter SPEEDUP = 2,             // internal speed-up S: crossbar planes, 1, 2 or 4 (seed 003 sec. 4)
     parameter OQ_DEPTH = 2 * MAX_LEN,  // flits per output queue (one per output port and plane)
     // derived — do not override
@@ -149,6 +151,7 @@ module router #(
     wire [K*S-1:0] wr_valid;
     wire [K*S*QFW-1:0] wr_flit;
     wire [K*COW-1:0] occ_cong;
+    wire [K-1:0] link_sent;
 
     router_input #(.P(P), .A(A), .H(H), .G(G), .NM_SLOTS(NM_SLOTS), .C_WAYS(C_WAYS),
                    .DEPTH_T(DEPTH_T), .DEPTH_L(DEPTH_L), .DEPTH_G(DEPTH_G), .MAX_LEN(MAX_LEN),
@@ -197,12 +200,14 @@ module router #(
         .rpush_ok(rpush_ok), .rpush_entry(rpush_entry), .cr_in_valid(cr_in_valid), .cr_in_vc(cr_in_vc),
         .ctl_cr_in_valid(ctl_cr_in_valid), .ev_take(ev_take), .ev_kind(ev_kind), .ev_port(ev_port[KW-1:0]),
         .fu_out_valid(fu_out_valid), .fu_out_msg(fu_out_msg), .ctl_ports(ctl_ports),
-        .cge(cge), .oq_rge(oq_rge), .occ_cong(occ_cong),
+        .cge(cge), .oq_rge(oq_rge), .occ_cong(occ_cong), .link_sent(link_sent),
         .out_valid(out_valid), .out_head(out_head), .out_tail(out_tail), .out_vc(out_vc), .out_data(out_data),
         .lk_lock(lk_lock));
 
-    cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(COW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS)) congestion (
+    cong #(.P(P), .A(A), .H(H), .BW(BW), .OW(COW), .TL(TL), .TG(TG), .HW(HW), .INTERVAL(MAX_LEN), .TPS(TPS),
+           .RTT(CONG_RTT)) congestion (
         .clk(clk), .rst(rst), .bid(cfg_bid), .occ(occ_cong), .sb_in_valid(sb_in_valid), .sb_in_bits(sb_in_bits),
+        .sent(link_sent),
         .cong_local(cong_local), .group(cong_group), .sb_out_valid(sb_out_valid), .sb_out_bits(sb_out_bits));
 
     mcast_table #(.K(K), .MGROUPS(MGROUPS)) mtable (

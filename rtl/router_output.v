@@ -57,6 +57,7 @@ module router_output #(
     output reg  [K*4*NT-1:0]  cge,            // (o*4+v)*NT: credits >= 1..NT (registers, selected)
     output wire [K*S*MAX_LEN-1:0] oq_rge,     // (o*S+q)*MAX_LEN: room >= 1..MAX_LEN
     output reg  [K*COW-1:0]   occ_cong,
+    output wire [K-1:0]       link_sent,      // a data flit onto the link register this cycle (cong)
     // links out
     output reg  [K-1:0]       out_valid,
     output reg  [K-1:0]       out_head,
@@ -108,6 +109,12 @@ module router_output #(
     wire [K*S-1:0] oq_valid;
     wire [K*S*QFW-1:0] oq_front;
     reg [K*S-1:0] oq_pop;
+    genvar gs;
+    generate
+        for (gs = 0; gs < K; gs = gs + 1) begin : g_sent
+            assign link_sent[gs] = |oq_pop[gs*S +: S];
+        end
+    endgenerate
     genvar gn;
     generate
         for (gn = 0; gn < K*S; gn = gn + 1) begin : g_oq

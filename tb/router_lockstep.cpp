@@ -51,6 +51,7 @@ struct Coverage {
     long discarded = 0, unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
          sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
     long oq_full = 0, multi_plane = 0, link_wait = 0;   // router v2: output queues and planes
+    long cong_window = 0;   // a global port over TG by its occupancy, not by CongG's in-flight estimate
     // issue 21 item 3: an output queue holding DEPTH flits, an input VC whose route FIFO holds
     // DEPTH entries (one-flit packets), multicasts to 6 ports and to every other port, data flits
     // per (port class, VC) into and out of the router
@@ -367,6 +368,16 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
             cov.credit_stall += stall;
             if (model_.cg.cong_local) cov.congl++;
             if (model_.cg.congg) cov.congg++;
+            // what the congestion unit compares next cycle: occupancy (+ demand) against TG, less the
+            // flits in flight (CONG_RTT window)
+            for (int i = 0; i < t_.h && model_.prm.cong_rtt > 0; i++) {
+                const int o = t_.first_global + i;
+                const int occ = model_.occ[o] + (model_.prm.cong_demand ? model_.demand[o] : 0);
+                if (occ > model_.prm.tg && occ - model_.cg.recent[i] <= model_.prm.tg) {
+                    cov.cong_window++;
+                    break;
+                }
+            }
             for (int x = 0; x < t_.a; x++)
                 if (x != cfg_.bid)
                     for (int hh = 0; hh < t_.h; hh++)
@@ -956,6 +967,7 @@ int main(int argc, char **argv) {
         {"credit-stall cycles", cov.credit_stall},
         {"CongL cycles", cov.congl},
         {"CongG cycles", cov.congg},
+        {"in-flight flits not congestion", cov.cong_window},
         {"neighbour CongG", cov.group_nb},
         {"side-band out", cov.sb_out},
         {"side-band in", cov.sb_in},

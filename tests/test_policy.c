@@ -228,8 +228,10 @@ static void test_history_window(test_ctx *c, const topo *t) {
     fabric_free(&f);
 }
 
-/* TPR: a window of packets to one group marks the traffic adversarial: empty queues then go
- * non-minimally; a window spread over every group keeps them minimal. */
+/* TPR: a window of packets to one group makes it the hot group: toward it empty queues then go
+ * non-minimally, toward another group they stay minimal; a window spread over every group keeps
+ * all of them minimal. Then the hot group's first hop: a candidate port holding more than the
+ * minimal one plus b keeps the packet minimal. */
 static void test_tpr(test_ctx *c, const topo *t) {
     int zero[DOAR_MAX_RADIX] = {0};
     uint8_t none[DOAR_MAX_RADIX] = {0};
@@ -245,9 +247,26 @@ static void test_tpr(test_ctx *c, const topo *t) {
         }
         for (int n = 0; n < f.st[0].prm.window; n++) policy_tick(s, none);
         long before = s->nonminimal;
-        policy_route(s, &v, 0, 0, flit_header(2, 0, 0, 0, 0, 0, 4, 0), &d);
-        EXPECT(c, (s->nonminimal - before) == adversarial, "tpr after %s statistics: non-minimal %ld",
+        policy_route(s, &v, 0, 0, flit_header(1, 0, 0, 0, 0, 0, 4, 0), &d);
+        EXPECT(c, (s->nonminimal - before) == adversarial, "tpr toward group 1 after %s statistics: non-minimal %ld",
                adversarial ? "adversarial" : "uniform", s->nonminimal - before);
+        before = s->nonminimal;
+        policy_route(s, &v, 0, 0, flit_header(2, 0, 0, 0, 0, 0, 4, 0), &d);
+        EXPECT(c, s->nonminimal == before, "tpr toward group 2 (not hot) after %s statistics: non-minimal %ld",
+               adversarial ? "adversarial" : "uniform", s->nonminimal - before);
+        if (adversarial) /* every port but the minimal one's holds b (non-minimal), then b + 1 (minimal) */
+            for (int extra = 0; extra <= 1; extra++) {
+                int busy[DOAR_MAX_RADIX];
+                int j = topo_gport_to_group(t, 0, 1), owner = j / t->h;
+                int min_port = owner == 0 ? topo_global_port(t, j) : topo_local_port(t, 0, owner);
+                for (int o = 0; o < t->k; o++) busy[o] = o == min_port ? 0 : f.st[0].prm.bias + extra;
+                policy_view vb = {busy, NULL};
+                before = s->nonminimal;
+                policy_route(s, &vb, 0, 0, flit_header(1, 0, 0, 0, 0, 0, 4, 0), &d);
+                EXPECT(c, s->nonminimal - before == 1 - extra,
+                       "tpr toward the hot group, candidate's port at b + %d: non-minimal %ld", extra,
+                       s->nonminimal - before);
+            }
         fabric_free(&f);
     }
 }

@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char header[] =
     "sweep: config=tiny dfly(1,2,1,3) routing=doar traffic=ur step=0.25 sat_latency=500 warmup=200 sample=300 "
     "seed=0\n"
-    "sweep: packet_len=4 latency=10,100 thresholds=20,30 threshold_util=80 drain_limit=10000 watchdog=10000 "
-    "nm_slots=8 c_ways=6 cong_demand=1\n";
+    "sweep: packet_len=4 latency=10,100 speedup=2 oq_depth=8 thresholds=20,30 threshold_util=80 drain_limit=10000 watchdog=10000 "
+    "nm_slots=8 c_ways=6 cong_demand=1 cong_window=1\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!size) return 0;
