@@ -242,7 +242,8 @@ const cmd_opt cmd_net_opts[] = {
      .expect = "expected a percentage {range}",
      .help = "a threshold is at least the flits a port busy P% of the cycles\n"
              "has in flight on its link (occupancy is credit-based; {range}, default\n"
-             "{default}; 0: the paper's figures alone; docs/network.md)"},
+             "{default}; 0: the paper's figures alone; TG only with --cong-window 0;\n"
+             "docs/network.md)"},
     {.name = "--cong-demand",
      .meta = "0|1",
      .kind = OPT_INT,

@@ -36,7 +36,7 @@ sat() {
   sed -n 's/^sweep: config=small routing=.* saturation=\([0-9.]*\)$/\1/p' "$TMP/sw" | tail -n 1
 }
 declare -A s                   # s["ROUTING TRAFFIC"]: the saturation found
-for spec in "min ur" "val ur" "doar ur" "min adv+1" "val adv+1" "ugal_l adv+1" "doar adv+1"; do
+for spec in "min ur" "val ur" "doar ur" "min adv+1" "val adv+1" "ugal_l adv+1" "tpr adv+1" "doar adv+1"; do
   read -r r t <<<"$spec"
   v=$(sat "$r" "$t")
   echo "   $r $t: $v"
@@ -44,11 +44,16 @@ for spec in "min ur" "val ur" "doar ur" "min adv+1" "val adv+1" "ugal_l adv+1" "
 done
 s_min_ur=${s[min ur]} s_val_ur=${s[val ur]} s_doar_ur=${s[doar ur]}
 s_min_adv_1=${s[min adv+1]} s_val_adv_1=${s[val adv+1]} s_ugal_l_adv_1=${s[ugal_l adv+1]} s_doar_adv_1=${s[doar adv+1]}
+s_tpr_adv_1=${s[tpr adv+1]}
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 gt "$s_min_ur" "$s_val_ur" && ok || bad "MIN ($s_min_ur) should beat VAL ($s_val_ur) on UR"
 gt "$s_val_adv_1" "$s_min_adv_1" && ok || bad "VAL ($s_val_adv_1) should beat MIN ($s_min_adv_1) on ADV+1"
 awk -v d="$s_doar_adv_1" -v u="$s_ugal_l_adv_1" 'BEGIN { exit !(d >= u) }' && ok || bad "DOAR ($s_doar_adv_1) < UGAL_L ($s_ugal_l_adv_1) on ADV+1"
 awk -v d="$s_doar_ur" -v m="$s_min_ur" 'BEGIN { exit !(d >= 0.85 * m) }' && ok || bad "DOAR ($s_doar_ur) below 85% of MIN ($s_min_ur) on UR"
+# TPR's traffic-pattern registers: toward the hot group it routes as VAL does, so on ADV+1 it
+# carries what VAL carries (seed 001: TPR 0.48, VAL 0.49), far above UGAL_L, which it is otherwise
+awk -v t="$s_tpr_adv_1" -v u="$s_ugal_l_adv_1" -v v="$s_val_adv_1" 'BEGIN { exit !(t >= 1.3 * u && t >= 0.9 * v) }' &&
+  ok || bad "TPR ($s_tpr_adv_1) on ADV+1: not 30% above UGAL_L ($s_ugal_l_adv_1) or below 90% of VAL ($s_val_adv_1)"
 
 # The internal speed-up is what lets a dragonfly carry more than an input-queued switch does
 # (seed 001 Table 1): MIN on UR with S = 2 well above S = 1.
