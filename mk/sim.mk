@@ -3,7 +3,7 @@
 .PHONY: reproduce reproduce-save bench bench-mpi
 
 # Longer runs than `make test` allows: the fault campaigns on the paper's network, then seed 001's
-# evaluation (sec. 5) on REPRO_CONFIG (default paper: about 6 h on this machine's two cores,
+# evaluation (sec. 5) on REPRO_CONFIG (default paper: about 6 h on this machine's two cores before the past-saturation loads of 2026-11-26,
 # see docs/RESULTS.md; REPRO_CONFIG=small about 10 minutes) into docs/reproduce/REPRO_CONFIG.md
 # with its plots. Phases 10,000 warm-up + 5,000 sample cycles and a 0.1 sweep step by default
 # (REPRO_PHASES="--warmup 30000 --sample 10000" REPRO_STEP=0.05: the paper's, about three times

@@ -77,7 +77,12 @@ sweep_job() {  # NAME ROUTING TRAFFIC [extra options]; an interrupted sweep resu
   local r=$2 tr=$3 o="$OUT/runs/$1"; shift 3
   echo "[ -s $o.txt ] && mv $o.txt $o.partial; $DOAR sweep $CONFIG --routing $r --traffic '$tr' --seed $SEED --step $STEP --quiet $PHASES $* --resume $o.partial --csv $o.csv > $o.txt 2>&1" >> "$jobs"
 }
-for tr in ur adv+1 rp; do for r in $ROUTINGS; do sweep_job "sweep_${r}_$(safe "$tr")" "$r" "$tr"; done; done
+# past saturation too (issue 19 item 2: no congestion collapse): every routing's sweep goes on to
+# 1.2 x its saturation load; DOAR's on to offered 1.0 (the grid above saturation, every load)
+past() { [ "$1" = doar ] && echo 100 || echo 1.2; }
+for tr in ur adv+1 rp; do for r in $ROUTINGS; do
+  sweep_job "sweep_${r}_$(safe "$tr")" "$r" "$tr" --past "$(past "$r")"
+done; done
 MAXI=8; [ $((G - 1)) -lt $MAXI ] && MAXI=$((G - 1))
 for i in $(seq 2 $MAXI); do for r in doar val; do sweep_job "sweep_${r}_adv_$i" "$r" "adv+$i"; done; done
 for m in $MIXES; do for r in $COMPARED; do sweep_job "sweep_${r}_$(safe "$m")" "$r" "$m"; done; done
@@ -86,9 +91,9 @@ for n in $FAULTS_L; do
   nl=$(scale "$n" "$LINKS" "$PAPER_LINKS")
   for tr in ur adv+1 rp; do sweep_job "fault_l${n}_$(safe "$tr")" doar "$tr" --link-faults "$nl"; done
 done
-# the threshold decision (docs/network.md "Congestion thresholds") checked: DOAR with TL / TG as
-# given (20 / 30 packets), not raised to 80 % of a port's round trip
-for tr in ur adv+1 rp; do sweep_job "sweep_doar_bare_$(safe "$tr")" doar "$tr" --threshold-util 0; done
+# the in-flight window (docs/network.md "In-flight window") checked: DOAR whose CongG compares the
+# whole occupancy (TG raised to 80 % of a global round trip), as before 2026-11-26
+for tr in ur adv+1 rp; do sweep_job "sweep_doar_nowin_$(safe "$tr")" doar "$tr" --cong-window 0; done
 # the congestion measure (docs/architecture.md "Congestion"): DOAR with credit occupancy alone, as
 # before global ports counted the flits waiting for them
 for tr in ur adv+1 rp; do sweep_job "sweep_doar_credit_$(safe "$tr")" doar "$tr" --cong-demand 0; done
@@ -124,7 +129,13 @@ run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finishe
 echo "reproduce: config=$CONFIG stage 1: $(wc -l < "$jobs") sweeps, $JOBS at a time" >&2
 run_jobs "$jobs"
 
-sat() { sed -nE 's/^sweep: config=.* saturation=([0-9.]+)$/\1/p' "$OUT/runs/$1.txt" 2>/dev/null | tail -n 1; }
+sat() { sed -nE 's/^sweep: config=.* saturation=([0-9.]+)( post_saturation=[0-9.]+)?$/\1/p' "$OUT/runs/$1.txt" 2>/dev/null | tail -n 1; }
+post() { sed -nE 's/^sweep: config=.* post_saturation=([0-9.]+)$/\1/p' "$OUT/runs/$1.txt" 2>/dev/null | tail -n 1; }
+post_share() {  # NAME: "post (share of saturation)", or - when the sweep has no post_saturation
+  local a b; a=$(post "$1"); b=$(sat "$1")
+  [ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
+  awk -v a="$a" -v b="$b" 'BEGIN { printf "%s (%.0f %%)", a, (b > 0 ? 100 * a / b : 0) }'
+}
 
 # ---- stage 2: hop distributions near saturation, applications, a fault time series ----
 jobs2="$OUT/jobs2.txt"; : > "$jobs2"
@@ -275,6 +286,20 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     echo "$row |"
   done
   echo
+  echo "## Past saturation (issue 19 item 2: no congestion collapse)"
+  echo
+  echo "The lowest accepted load of the loads run above the saturation load (\`doar sweep --past F\`:"
+  echo "F = 1.2 for the route policies, the loads up to 1.2 x saturation; F = 100 for DOAR, every grid"
+  echo "load up to offered 1.0), and its share of the saturation throughput (the aim: at least 90 %)."
+  echo
+  echo "| routing | UR | ADV+1 | RP |"
+  echo "|---|---|---|---|"
+  for r in $ROUTINGS; do
+    row="| $r (--past $(past "$r"))"
+    for tr in ur adv+1 rp; do row="$row | $(post_share "sweep_${r}_$(safe "$tr")")"; done
+    echo "$row |"
+  done
+  echo
   echo "## ADV+i (seed 001 Fig. 11)"
   echo
   echo "| i | doar | val |"
@@ -329,15 +354,16 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     echo "| routers | - | not run: this doar has no --router-faults | | |"
   fi
   echo
-  echo "## DOAR's congestion thresholds (docs/network.md \"Congestion thresholds\")"
+  echo "## DOAR's in-flight window (docs/network.md \"In-flight window\")"
   echo
-  echo "Saturation with the default thresholds (TL / TG raised to 80 % of a port's round trip"
-  echo "where that is higher) and with TL / TG as given, not raised (\`--threshold-util 0\`):"
+  echo "Saturation with CongG's estimate leaving out the flits in flight on a global link (the"
+  echo "default, the RTL's CONG_RTT) and with the whole occupancy, TG raised to 80 % of a global"
+  echo "round trip (\`--cong-window 0\`, before 2026-11-26):"
   echo
-  echo "| thresholds | UR | ADV+1 | RP |"
+  echo "| CongG of a global port | UR | ADV+1 | RP |"
   echo "|---|---|---|---|"
-  echo "| default (80 %) | $(sat sweep_doar_ur) | $(sat sweep_doar_adv_1) | $(sat sweep_doar_rp) |"
-  echo "| not raised | $(sat sweep_doar_bare_ur) | $(sat sweep_doar_bare_adv_1) | $(sat sweep_doar_bare_rp) |"
+  echo "| in-flight window (default) | $(sat sweep_doar_ur) | $(sat sweep_doar_adv_1) | $(sat sweep_doar_rp) |"
+  echo "| whole occupancy | $(sat sweep_doar_nowin_ur) | $(sat sweep_doar_nowin_adv_1) | $(sat sweep_doar_nowin_rp) |"
   echo
   echo "## DOAR's congestion measure (docs/network.md \"Demand on global ports\")"
   echo

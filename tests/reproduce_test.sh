@@ -23,8 +23,15 @@ S="$TMP/a/summary.md"
 for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
   grep -qE "^\| $r \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \| [0-9.]+ \(.*\) \|$" "$S" && ok || bad "no saturation row for $r"
 done
-grep -qE "^\| not raised \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for the bare thresholds"
-grep -q -- "--threshold-util 0" "$TMP/a/jobs1.txt" && ok || bad "the bare-threshold sweeps do not take --threshold-util 0"
+grep -qE "^\| whole occupancy \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for CongG without the in-flight window"
+grep -q -- "--cong-window 0 --resume [^ ]*/sweep_doar_nowin_ur.partial" "$TMP/a/jobs1.txt" && ok || bad "the window ablation does not take --cong-window 0"
+# past saturation: every routing's row, each cell a post-saturation load and its share; DOAR's sweeps
+# go on to 1.0, the others' to 1.2 x saturation
+for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
+  grep -qE "^\| $r \(--past (1\.2|100)\)( \| [0-9.]+ \([0-9]+ %\)){3} \|$" "$S" && ok || bad "no past-saturation row for $r"
+done
+grep -q -- "--routing doar --traffic 'rp' .*--past 100 " "$TMP/a/jobs1.txt" && grep -q -- "--routing val --traffic 'rp' .*--past 1.2 " "$TMP/a/jobs1.txt" &&
+  ok || bad "the sweeps' --past"
 grep -qE "^\| credits only \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for credit-only congestion"
 grep -q -- "--cong-demand 0 --resume [^ ]*/sweep_doar_credit_adv_1.partial" "$TMP/a/jobs1.txt" && ok || bad "the credit-only sweeps do not take --cong-demand 0"
 grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary gives no machine time"
