@@ -13,8 +13,9 @@
  * without a word). Counted: the tables (three distinct port tables per router, entries stored
  * as 64-bit words: the network's route-compute units read them, rcu_share); for the network
  * simulator the routers' state, their input buffers (route entries for packets of the longest
- * length, csim/vcbuf.h), their output queues and the link rings; with faults each router's fault
- * unit (k x (nz+bz+gz) route options of 25 bytes), and for doar faults the oracle's as many again.
+ * length, csim/vcbuf.h), their output queues and congestion windows, and the link rings; with
+ * faults each router's fault unit (k x (nz+bz+gz) route options of 25 bytes), and for doar
+ * faults the oracle's as many again.
  * Fixed overheads and per-packet state are left out: the figure is of the order of the peak,
  * a little under it (tests/bad_input_test.sh compares it with the measured peak). */
 static double table_bytes(const topo *t) {
@@ -38,7 +39,8 @@ double cmd_estimate_bytes(const topo *t, int kind, const net_params *p) {
         buffers += ports[c] * vcs * ((double)depth * sizeof(flit) + (double)routes * sizeof(route_entry));
     }
     const double oqs = k * (p->rprm.speedup > 0 ? p->rprm.speedup : 1) * (double)p->rprm.oq_depth * sizeof(flit);
-    bytes += nr * ((double)sizeof(router) + k * (double)sizeof(rcu) + buffers + oqs);
+    const double window = (double)t->h * p->rprm.cong_rtt; /* cong's in-flight window: a byte per cycle */
+    bytes += nr * ((double)sizeof(router) + k * (double)sizeof(rcu) + buffers + oqs + window);
     bytes += net_ring_bytes(t, p, nr, 0);
     if (p->fault_links > 0 || p->fault_routers > 0) bytes += options;
     return bytes;

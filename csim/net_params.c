@@ -64,7 +64,8 @@ void net_size_router(const topo *t, net_params *p) {
     int in_flight_g = (2 * p->lat_global + NET_ROUTER_PIPELINE + len) * p->threshold_util / 100;
     if (p->rprm.tl < in_flight_l) p->rprm.tl = in_flight_l;
     if (p->rprm.tg < in_flight_g && !p->cong_window) p->rprm.tg = in_flight_g;
-    p->rprm.cong_rtt = p->cong_window ? 2 * p->lat_global + NET_ROUTER_PIPELINE : 0;
+    /* only DOAR reads the congestion unit: the route policies never need the window */
+    p->rprm.cong_rtt = p->cong_window && p->routing == NET_ROUTING_DOAR ? 2 * p->lat_global + NET_ROUTER_PIPELINE : 0;
     p->rprm.cong_demand = p->cong_demand;
     p->rprm.speedup = p->speedup;
 }
@@ -118,6 +119,15 @@ int net_check_params(const topo *t, const net_params *p, char err[DOAR_ERRLEN]) 
             snprintf(err, DOAR_ERRLEN, "link latencies must be 1..%d cycles", MAX_LATENCY);
             return -1;
         }
+    if (p->rprm.cong_rtt > ROUTER_MAX_CONG_RTT) {
+        snprintf(
+            err, DOAR_ERRLEN,
+            "global latency %d: DOAR's in-flight window spans 2 x %d + %d = %d cycles, at most %d (latency <= %d); "
+            "--cong-window 0 for longer links",
+            p->lat_global, p->lat_global, NET_ROUTER_PIPELINE, p->rprm.cong_rtt, ROUTER_MAX_CONG_RTT,
+            (ROUTER_MAX_CONG_RTT - NET_ROUTER_PIPELINE) / 2);
+        return -1;
+    }
     if (p->warmup < 0 || p->warmup > MAX_PHASE || p->sample < 1 || p->sample > MAX_PHASE || p->drain_limit < 1) {
         snprintf(err, DOAR_ERRLEN, "warm-up 0..%ld, sample and drain limit 1..%ld cycles", MAX_PHASE, MAX_PHASE);
         return -1;

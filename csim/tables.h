@@ -36,13 +36,25 @@ extern "C" {
 #define TABLES_MAX_NM_SLOTS 8   /* eight 8-bit slots fill a 64-bit entry */
 #define TABLES_MAX_C_WAYS 8
 
-#define LPC_VALID 0x80u
-#define LPC_BID_MASK 0x3fu
-#define LPC_RESERVED 0x40u
-#define CITEM_VALID 0x80u
-#define CITEM_SELF 0x40u
-#define CITEM_PORT_MASK 0x3fu
+/* Entry layouts, the single definition for both languages: scripts/gen_flit_fields.py turns every
+ * `#define LPC_* / CITEM_* / GLOBAL_A_* integer` below into a Verilog define (rtl/flit_fields.vh).
+ * Table A / B: 8-bit router slots lpc0.. {valid, reserved, bid[5:0]}; table A's global configuration
+ * also has the GP bits (which of the router's h global ports) from bit 8. Table C: 8-bit route
+ * items {valid, self, port[5:0]}. */
+#define LPC_BITS 8
+#define LPC_VALID_BIT 7
+#define LPC_BID_BITS 6
+#define CITEM_BITS 8
+#define CITEM_VALID_BIT 7
+#define CITEM_SELF_BIT 6
+#define CITEM_PORT_BITS 6
 #define GLOBAL_A_GP_SHIFT 8
+#define LPC_VALID (1u << LPC_VALID_BIT)
+#define LPC_BID_MASK ((1u << LPC_BID_BITS) - 1u)
+#define LPC_RESERVED (1u << (LPC_VALID_BIT - 1))
+#define CITEM_VALID (1u << CITEM_VALID_BIT)
+#define CITEM_SELF (1u << CITEM_SELF_BIT)
+#define CITEM_PORT_MASK ((1u << CITEM_PORT_BITS) - 1u)
 
 typedef enum { ZONE_N = 0, ZONE_B = 1, ZONE_G = 2 } table_zone;
 typedef enum { TABLE_A = 0, TABLE_B = 1, TABLE_C = 2 } table_id;

@@ -22,7 +22,7 @@ ICE40_RTL := $(filter rtl/rcu% rtl/rr_pick.v,$(RTL_SRC))
 fpga-ice40: $(BUILD)/fpga/rcu_signature $(ICE40_TABLES)/p00.a.hex
 	@mkdir -p $(FPGA_ICE40)
 	$(eval SIG := $(shell $(BUILD)/fpga/rcu_signature $(ICE40_CHECK_CYCLES)))
-	yosys -q -l $(FPGA_ICE40)/yosys.log -p "read_verilog $(ICE40_RTL) fpga/ice40_rcu_top.v; \
+	yosys -q -l $(FPGA_ICE40)/yosys.log -p "read_verilog -Irtl $(ICE40_RTL) fpga/ice40_rcu_top.v; \
 	  chparam -set EXPECTED 32'h$(SIG) -set CHECK_CYCLES $(ICE40_CHECK_CYCLES) \
 	    -set INIT_A \"$(ICE40_TABLES)/p00.a.hex\" -set INIT_B \"$(ICE40_TABLES)/p00.b.hex\" \
 	    -set INIT_C \"$(ICE40_TABLES)/p00.c.hex\" ice40_rcu_top; \

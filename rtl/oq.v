@@ -5,6 +5,7 @@
 // from the next room value), so a proposal selects a bit instead of running a comparator. A push into a queue that is full and not popped in the same cycle is dropped
 // (only a packet longer than its len can do that). Pushes and pops take effect at the end of the
 // cycle.
+`include "flit_fields.vh"
 module oq #(
     parameter DEPTH = 8,
     parameter DW = 3,                  // max(1, clog2(DEPTH))
@@ -14,16 +15,16 @@ module oq #(
     input  wire           clk,
     input  wire           rst,
     input  wire           push,
-    input  wire [67:0]    push_flit,   // {head, tail, vc[1:0], data[63:0]}
+    input  wire [`QFLITW_BITS-1:0] push_flit, // {head, tail, vc, data} (csim/flit.h QFLITW_*)
     input  wire           pop,
     input  wire [3:0]     take,        // len of a packet granted this cycle (0: none)
     output wire           front_valid,
-    output wire [67:0]    front,
+    output wire [`QFLITW_BITS-1:0] front,
     output reg  [MAXL-1:0] room_ge     // bit n-1: room >= n
 );
     localparam [DW:0] DEPTH_W = DEPTH[DW:0];
     localparam [DW-1:0] LAST = DEPTH_W[DW-1:0] - 1'b1;
-    reg [67:0] ring [0:DEPTH-1];
+    reg [`QFLITW_BITS-1:0] ring [0:DEPTH-1];
     reg [DW-1:0] head;
     reg [DW:0] count;
     wire full = count == DEPTH_W && !pop;

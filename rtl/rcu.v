@@ -8,6 +8,7 @@
 //   cycle t+2 stage 3  RTA: A1/A2/C1/N1/N2/B   RTB: S1/S2/F (CongL/CongG of this cycle) -> s3_*
 //   cycle t+3 stage 4  P1/M/P2 or P3, LFSR fallback, VC rule               -> out_*
 //   cycle t+4          decision on out_*
+`include "flit_fields.vh"
 module rcu #(
     parameter P = 2,
     parameter A = 4,
@@ -68,7 +69,7 @@ module rcu #(
     output reg            out_gport_valid,
     output reg  [GPW-1:0] out_gport
 );
-    localparam CW = C_WAYS * 8;
+    localparam CW = C_WAYS * `CITEM_BITS;
     localparam [1:0] ZONE_N = 2'd0, ZONE_B = 2'd1, ZONE_G = 2'd2;
     localparam [1:0] TW_A = 2'd0, TW_B = 2'd1, TW_C = 2'd2;
     localparam [1:0] PC_TERMINAL = 2'd0;
@@ -160,7 +161,7 @@ module rcu #(
         end
     endgenerate
     wire [A-1:0] row_has, row_self;
-    wire [A*6-1:0] row_port;
+    wire [A*`CITEM_PORT_BITS-1:0] row_port;
     rcu_c_decode #(.A(A), .C_WAYS(C_WAYS)) c_decode (
         .c_rows(c_rows), .row_has(row_has), .row_self(row_self), .row_port(row_port));
 
@@ -178,7 +179,7 @@ module rcu #(
 
     reg           s3_valid, s3_rta, s3_bad;
     reg [A-1:0]   s3_row_self;      // table C as C1 saw it: M/P2 map with the same rows
-    reg [A*6-1:0] s3_row_port;
+    reg [A*`CITEM_PORT_BITS-1:0] s3_row_port;
     reg [1:0]     s3_vc;
     reg [AH-1:0]  s3_ok_ga, s3_ok_gb, s3_ok_gc, s3_ok_gd, s3_any;
     reg [K-1:0]   s3_s1_ok, s3_s2_ok, s3_le_lf;

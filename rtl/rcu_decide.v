@@ -3,6 +3,7 @@
 // a router port through table C; RTB's P3 prefers S1 over S2, round robin from ptr_rtb. When
 // nothing is uncongested the LFSR picks (Algorithm 1 lines 16 and 22). The VC rule gives the
 // output VC. Combinational; rcu.v registers the result and the pointers.
+`include "flit_fields.vh"
 module rcu_decide #(
     parameter P = 2,
     parameter A = 4,
@@ -30,7 +31,7 @@ module rcu_decide #(
     input  wire [GPW-1:0] rand_ah,      // LFSR low bits for a start over AH
     input  wire [KB-1:0]  rand_k,       // LFSR low bits for a start over K
     input  wire [A-1:0]   row_self,
-    input  wire [A*6-1:0] row_port,
+    input  wire [A*`CITEM_PORT_BITS-1:0] row_port,
     output reg            dec_valid,
     output reg  [5:0]     dec_port,
     output reg  [1:0]     dec_vc,
@@ -115,7 +116,7 @@ module rcu_decide #(
             end else begin : g_rest
                 assign x_hit[gx] = g16 >= LO && g16 < HI;
             end
-            assign x_port[gx * 6 +: 6] = row_self[gx] ? FIRST_GLOBAL_6 + offset : row_port[gx * 6 +: 6];
+            assign x_port[gx * 6 +: 6] = row_self[gx] ? FIRST_GLOBAL_6 + offset : row_port[gx * `CITEM_PORT_BITS +: `CITEM_PORT_BITS];
         end
     endgenerate
 

@@ -4,6 +4,7 @@
 // requests into GA, GB = G2&G3, GC = (G2|G3)&~GB, GD (Algorithm 1 lines 2-7); any, the line-16
 // fallback set, is the first of them with a mapped port (docs/architecture.md "Fallback set").
 // Combinational.
+`include "flit_fields.vh"
 module rcu_expand #(
     parameter P = 2,
     parameter A = 4,
@@ -23,7 +24,7 @@ module rcu_expand #(
     input  wire [K-1:0]  opt_invalid,  // fault masks: options through these ports are invalid
     input  wire [A-1:0]  row_has,
     input  wire [A-1:0]  row_self,
-    input  wire [A*6-1:0] row_port,
+    input  wire [A*`CITEM_PORT_BITS-1:0] row_port,
     output wire [AH-1:0] ok_ga,
     output wire [AH-1:0] ok_gb,
     output wire [AH-1:0] ok_gc,
@@ -31,8 +32,6 @@ module rcu_expand #(
     output wire [AH-1:0] any
 );
     localparam FIRST_GLOBAL = P + A - 1;
-    localparam LPC_VALID = 7;
-    localparam GP_SHIFT = 8;
 
     // CongL and the invalid mask widened to 64 ports so that any 6-bit table C port indexes them
     // safely (ports beyond K are neither congested nor invalid).
@@ -65,10 +64,12 @@ module rcu_expand #(
             // A2: is router x named by a valid non-minimal slot?
             sel = 1'b0;
             for (s = 0; s < NM_SLOTS; s = s + 1)
-                if (entry_b[s * 8 + LPC_VALID] && entry_b[s * 8 +: 6] == x[5:0]) sel = 1'b1;
+                if (entry_b[s * `LPC_BITS + `LPC_VALID_BIT] && entry_b[s * `LPC_BITS +: `LPC_BID_BITS] == x[`LPC_BID_BITS-1:0])
+                    sel = 1'b1;
             for (i = 0; i < H; i = i + 1) begin
                 // A1: lpc0 names router x and GP selects its port i.
-                ga[x * H + i] = entry_a[LPC_VALID] && entry_a[5:0] == x[5:0] && entry_a[GP_SHIFT + i];
+                ga[x * H + i] = entry_a[`LPC_VALID_BIT] && entry_a[`LPC_BID_BITS-1:0] == x[`LPC_BID_BITS-1:0] &&
+                                entry_a[`GLOBAL_A_GP_SHIFT + i];
                 nm[x * H + i] = sel && wired[x * H + i];
                 own_m[x * H + i] = own_bid == x[BW-1:0];
                 dst_m[x * H + i] = dst_bid == x[BW-1:0];
@@ -76,8 +77,9 @@ module rcu_expand #(
                 // (self) or the intra-group port toward router x.
                 // A global port whose local port is invalid (fault masks) is mapped nowhere.
                 map[x * H + i] = row_has[x] && !(row_self[x] ? invalid64[FIRST_GLOBAL + i]
-                                                             : invalid64[row_port[x * 6 +: 6]]);
-                clc[x * H + i] = row_self[x] ? cong_local64[FIRST_GLOBAL + i] : cong_local64[row_port[x * 6 +: 6]];
+                                                             : invalid64[row_port[x * `CITEM_PORT_BITS +: `CITEM_PORT_BITS]]);
+                clc[x * H + i] = row_self[x] ? cong_local64[FIRST_GLOBAL + i]
+                                             : cong_local64[row_port[x * `CITEM_PORT_BITS +: `CITEM_PORT_BITS]];
             end
         end
         nm = nm & ~ga;

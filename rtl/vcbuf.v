@@ -2,6 +2,7 @@
 // entry per packet). Mirrors the storage of csim/vcbuf.c. Pushes and pops take effect at the end
 // of the cycle; a push into a VC that is full and not popped in the same cycle is dropped and
 // reported on push_drop (the router keeps the sticky overflow flag).
+`include "flit_fields.vh"
 module vcbuf #(
     parameter K = 7,
     parameter DEPTH = 8,
@@ -11,14 +12,14 @@ module vcbuf #(
     input  wire              rst,
     input  wire              push,
     input  wire [1:0]        push_vc,
-    input  wire [65:0]       push_flit,   // {head, tail, data}
+    input  wire [`FLITW_BITS-1:0] push_flit, // {head, tail, data} (csim/flit.h FLITW_*)
     input  wire [3:0]        pop,          // per VC: its front flit leaves (router v2: one per plane)
     input  wire              rpush,
     input  wire [1:0]        rpush_vc,
     input  wire [RW-1:0]     rpush_entry, // {discard, mcast, ovc[1:0], len[3:0], ports[K-1:0]}
     input  wire [3:0]        rpop,         // per VC: its front route entry leaves
     output wire [3:0]        front_valid,
-    output wire [4*66-1:0]   front_flit,
+    output wire [4*`FLITW_BITS-1:0] front_flit,
     output wire [4*2-1:0]    front_ht,     // per VC: the front flit's {head, tail} bits (registers)
     output wire [3:0]        next_valid,   // per VC: after this edge, a front flit / its tail bit
     output wire [3:0]        next_tail,    //   (the next state of front_valid and front_ht's tail)
@@ -33,7 +34,7 @@ module vcbuf #(
     localparam [DW:0] DEPTH_W = DEPTH[DW:0];
     localparam [DW-1:0] LAST = DEPTH_W[DW-1:0] - 1'b1;
 
-    reg [65:0]   fifo  [0:4*DEPTH-1];
+    reg [`FLITW_BITS-1:0] fifo [0:4*DEPTH-1];
     // the {head, tail} bits again, in flip-flops, so the front's bits can be registers: the
     // allocator reads them first in its cycle (is a packet ending?) and a RAM read there is slow
     reg [1:0]    htm   [0:4*DEPTH-1];
@@ -65,7 +66,7 @@ module vcbuf #(
     generate
         for (gv = 0; gv < 4; gv = gv + 1) begin : g_front
             assign front_valid[gv] = count[gv] != {(DW+1){1'b0}};
-            assign front_flit[gv*66 +: 66] = fifo[gv * DEPTH + {{(31-DW){1'b0}}, head[gv]}];
+            assign front_flit[gv*`FLITW_BITS +: `FLITW_BITS] = fifo[gv * DEPTH + {{(31-DW){1'b0}}, head[gv]}];
             assign rfront_valid[gv] = rcount[gv] != {(DW+1){1'b0}};
             assign rfront[gv*RW +: RW] = rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rhead[gv]}];
             assign counts[gv*(DW+1) +: DW+1] = count[gv];
@@ -88,7 +89,7 @@ module vcbuf #(
             wire [DW:0] count_next = count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
             // the front after this edge: the flit pushed now into an empty VC, else the stored
             // flit at the new head
-            wire [1:0] ht_next = (push_here && count[gv] == {{DW{1'b0}}, pop_here}) ? push_flit[65:64]
+            wire [1:0] ht_next = (push_here && count[gv] == {{DW{1'b0}}, pop_here}) ? {push_flit[`FLITW_HEAD_BIT], push_flit[`FLITW_TAIL_BIT]}
                                                                                    : htm[gv * DEPTH + {{(31-DW){1'b0}}, head_next}];
             assign next_valid[gv] = count_next != {(DW+1){1'b0}};
             assign next_tail[gv] = ht_next[0];
@@ -102,7 +103,7 @@ module vcbuf #(
                 end else begin
                     if (push_here) begin
                         fifo[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit;
-                        htm[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit[65:64];
+                        htm[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= {push_flit[`FLITW_HEAD_BIT], push_flit[`FLITW_TAIL_BIT]};
                     end
                     ht_q <= ht_next;
                     head[gv] <= head_next;

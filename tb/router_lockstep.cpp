@@ -23,6 +23,9 @@
 #include "router_ports.h"
 #include "tables_image.h"
 
+#ifndef DOAR_CONG_RTT
+#define DOAR_CONG_RTT 32   // rtl/router.v CONG_RTT (router_default_params: the same)
+#endif
 #ifndef DOAR_SPEEDUP
 #define DOAR_SPEEDUP 2
 #endif
@@ -262,6 +265,7 @@ int Run::start(router_params &prm) {
     router_default_params(&t_, &prm);
     prm.bulletin = DOAR_BULLETIN;
     prm.speedup = DOAR_SPEEDUP;
+    prm.cong_rtt = DOAR_CONG_RTT;
     if (o_.c_cong_demand >= 0) prm.cong_demand = o_.c_cong_demand;
     ctx_.reset(new VerilatedContext);
     ctx_->traceEverOn(true);
@@ -967,7 +971,7 @@ int main(int argc, char **argv) {
         {"credit-stall cycles", cov.credit_stall},
         {"CongL cycles", cov.congl},
         {"CongG cycles", cov.congg},
-        {"in-flight flits not congestion", cov.cong_window},
+        {"in-flight flits not congestion", cov.cong_window, DOAR_CONG_RTT == 0 ? "CONG_RTT=0: no window" : nullptr},
         {"neighbour CongG", cov.group_nb},
         {"side-band out", cov.sb_out},
         {"side-band in", cov.sb_in},

@@ -43,7 +43,18 @@ grep -q "usage: doar sim" "$TMP/out" && ok || bad "sim --help"
 grep -q "no random choices" "$TMP/out" && bad "sim --help: --seed says no random choices" || ok
 grep -Eq -- "--packet-len L +flits per packet, 2\.\.15 \(default 4\)" "$TMP/out" && ok || bad "sim --help: --packet-len 2..15 (default 4)"
 grep -Eq -- "--speedup S .*1, 2 or 4 \(default" "$TMP/out" && ok || bad "sim --help: --speedup 1, 2 or 4"
+grep -Eq -- "--oq-depth P .*packets, 1\.\.64 \(default" "$TMP/out" && ok || bad "sim --help: --oq-depth 1..64"
 expect_error "--speedup '3': expected 1, 2 or 4" "$DOAR" sim tiny --rate 0.1 --speedup 3
+# output queues and the in-flight window (docs/network.md): ranges, and a global link too long for
+# the window named with the way out
+for v in 0 65 x 8x ""; do expect_error "--oq-depth '$v': expected 1..64 packets" "$DOAR" sim tiny --rate 0.1 --oq-depth "$v"; done
+for v in 2 -1 x; do expect_error "--cong-window '$v': expected 0 or 1" "$DOAR" sim tiny --rate 0.1 --cong-window "$v"; done
+expect_error "global latency 2045: DOAR's in-flight window spans 2 x 2045 \+ 8 = 4098 cycles, at most 4096 \(latency <= 2044\); --cong-window 0 for longer links" \
+  "$DOAR" sweep tiny --latency 10,2045
+expect_exit 0 "$DOAR" sim tiny --rate 0.05 --latency 10,2045 --cong-window 0 --warmup 100 --sample 100 --quiet
+expect_exit 0 "$DOAR" sim tiny --rate 0.05 --latency 10,2045 --routing min --warmup 100 --sample 100 --quiet
+expect_exit 0 "$DOAR" sim tiny --rate 0.05 --oq-depth 1 --warmup 100 --sample 100 --quiet
+grep -q " oq_depth=1 " "$TMP/out" && ok || bad "sim's first line does not give oq_depth=1"
 expect_error "unknown option '--router'" "$DOAR" sim tiny --rate 0.1 --router 0,0
 expect_exit 0 "$DOAR" sweep --help
 grep -Eq -- "--step X +load step, 0\.005\.\.0\.5 \(default 0\.05\)" "$TMP/out" && ok || bad "sweep --help: --step 0.005..0.5 (default 0.05)"

@@ -2,7 +2,8 @@
 # The routing algorithms end to end (issue 6 item 8): every policy delivers every packet on every
 # base pattern; then saturation sweeps on small that fail if routing were broken:
 #   MIN beats VAL on UR (VAL doubles the path), VAL beats MIN on ADV+1 (MIN has one global link
-#   per group pair), DOAR is at least UGAL_L on ADV+1 and MIN-like on UR (>= 85 % of MIN); and on
+#   per group pair), DOAR is at least UGAL_L on ADV+1 and MIN-like on UR (>= 85 % of MIN), TPR
+#   carries what VAL does on ADV+1 (its traffic-pattern registers) and far more than UGAL_L; and on
 #   mid ADV+1 DOAR counting the demand of global ports is far below credits alone in latency.
 # Usage: tests/sim_routing_test.sh DOAR
 set -u
@@ -26,9 +27,8 @@ for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
 done
 
 # The comparisons below were established on the router without internal speed-up and are checked
-# there (--speedup 1). With the default S = 2, DOAR's congestion rule leaves minimal paths too early
-# on UR (small: DOAR 0.64 against MIN 0.84) and the demand counters matter less; bringing DOAR to
-# the paper's level with the speed-up router is issue 19 (docs/RESULTS.md "Router v2").
+# there (--speedup 1); at the default S = 2 the regression bar further down checks DOAR against
+# MIN and past saturation (issue 19; docs/RESULTS.md).
 echo "== saturation on small, S = 1 (sweeps, 3000 + 3000 cycles, step 0.05)"
 SW=(--warmup 3000 --sample 3000 --step 0.05 --seed 1 --quiet --speedup 1)
 sat() {
