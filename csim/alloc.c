@@ -6,9 +6,11 @@ void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
     for (uint64_t m = v->req_inputs; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         for (int q = 0; q < np; q++) {
-            unsigned vm = 0; /* the proposing VCs of plane q: v = q - i (mod S), + S, + 2S, ... */
-            for (int c = (q - i) & (np - 1); c < vcs; c += np) vm |= 1u << c;
-            vm &= v->req_vcs[i];
+            unsigned vm = 0; /* the VCs proposing on plane q */
+            for (unsigned mv = v->req_vcs[i]; mv; mv &= mv - 1) {
+                const int c = __builtin_ctz(mv);
+                if (v->req_plane[i * vcs + c] == q) vm |= 1u << c;
+            }
             pick[i * np + q] = -1;
             if (!vm) continue;
             int p;

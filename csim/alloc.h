@@ -5,17 +5,22 @@
  * Both stages are combinational on the state at the start of a cycle; router.c registers stage
  * 1's picks and applies stage 2's grants at the clock edge. docs/architecture.md "Router v2".
  *
- * Planes. Input VC v of input port i belongs to plane (i + v) mod S: its flits cross on that
- * plane's crossbar only. Plane q of output o (the "slot" (o,q)) writes output queue (o,q).
+ * Planes. Input VC v of input port i has a home plane (i + v) mod S and an alternate plane
+ * home XOR 1 (S >= 2). Each cycle a VC proposes on one plane (router_input.c): the plane its
+ * packet streams or moves on, if any; else its home plane if it can go there; else, for a unicast
+ * head that can go on the alternate plane, that one (multicasts, ACQ and DISCARD stay home). A
+ * packet crosses wholly on the plane it was granted on. Plane q of output o (the "slot" (o,q))
+ * writes output queue (o,q).
  *
  * Proposals (router.c propose): per input VC, on the state at the start of the cycle,
  *   HEAD (unicast: its slot (o,q) free, len credits of the output VC, len flits of room in
  *   output queue (o,q), in the bulletin), MCAST (bulletin on: every slot of its set so), ACQ
  *   (bulletin off: some still-missing slots so), DISCARD (no route, a bad length, or a stray body
  *   flit).
- * Stage 1 (cycle c): per input and plane, one proposing VC of the plane, round robin from
+ * Stage 1 (cycle c): per input and plane, one VC proposing on the plane, round robin from
  *   rr_in (the VC of the reserved multicast first when it proposes MCAST). The pick is a register.
- * Stage 2 (cycle c+1): the picked VC proposes again on the state of c+1 (it may have changed: the
+ * Stage 2 (cycle c+1): the picked VC proposes again on the plane it was picked for, on the state
+ * of c+1 (it may have changed: the
  *   pick is speculative). A pick whose input-plane is busy streaming, whose VC moves last cycle's
  *   grant (picked before that grant, it names the packet the grant took), or that proposes
  *   nothing now, is void. DISCARD picks go. Bulletin: among the MCAST picks, one wins all its slots, inputs
@@ -45,11 +50,12 @@ typedef struct {
 /* Stage 1: the input arbiters of every plane. */
 typedef struct {
     int k, vcs, planes;
-    const alloc_req *req;   /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
-    const uint8_t *req_vcs; /* [k]: bit v set iff input i, VC v proposes */
-    uint64_t req_inputs;    /* inputs with a proposing VC */
-    const uint8_t *rr_in;   /* [k * planes]: input i, plane q at i*planes+q: a VC index */
-    int prio_in, prio_vc;   /* the reserved multicast (-1: none) */
+    const alloc_req *req;     /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
+    const uint8_t *req_vcs;   /* [k]: bit v set iff input i, VC v proposes */
+    const uint8_t *req_plane; /* [k * vcs]: the plane input i, VC v proposes on (where req_vcs says) */
+    uint64_t req_inputs;      /* inputs with a proposing VC */
+    const uint8_t *rr_in;     /* [k * planes]: input i, plane q at i*planes+q: a VC index */
+    int prio_in, prio_vc;     /* the reserved multicast (-1: none) */
 } alloc_in_view;
 
 /* pick[i*planes+q]: the VC input i offers on plane q, -1 none (written for the inputs in
@@ -77,7 +83,8 @@ typedef struct {
 
 void alloc_stage2(const alloc_out_view *v, alloc_grants *g);
 
-/* The plane of input i's VC v with S planes ((i + v) mod S; S is a power of two). */
+/* The home plane of input i's VC v with S planes ((i + v) mod S; S is a power of two); its
+ * alternate plane is home ^ 1. */
 static inline int alloc_plane(int i, int v, int planes) { return (i + v) & (planes - 1); }
 
 #ifdef __cplusplus

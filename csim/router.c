@@ -128,14 +128,17 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->oqs = calloc((size_t)(k * np), sizeof *r->oqs);
     r->oq_store = calloc((size_t)(k * np * p->oq_depth), sizeof *r->oq_store);
     r->lk_q = calloc((size_t)k, 1);
-    r->rr_link = calloc((size_t)k, 1);
+    r->ord_depth = np * p->oq_depth;
+    r->ord = calloc((size_t)(k * r->ord_depth), 1);
+    r->ord_head = calloc((size_t)k, sizeof *r->ord_head);
+    r->ord_n = calloc((size_t)k, sizeof *r->ord_n);
     r->crp = calloc((size_t)k, sizeof *r->crp);
     r->rr_cr = calloc((size_t)k, 1);
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
-        !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs || !r->oq_store || !r->lk_q || !r->rr_link || !r->crp ||
-        !r->rr_cr || !r->crp_vcs || !r->oq_total)
+        !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs || !r->oq_store || !r->lk_q || !r->ord || !r->ord_head ||
+        !r->ord_n || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total)
         goto oom;
     for (int n = 0; n < k * np; n++) {
         r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
@@ -228,7 +231,9 @@ void router_free(router *r) {
     free(r->oqs);
     free(r->oq_store);
     free(r->lk_q);
-    free(r->rr_link);
+    free(r->ord);
+    free(r->ord_head);
+    free(r->ord_n);
     free(r->crp);
     free(r->rr_cr);
     free(r->crp_vcs);
@@ -262,7 +267,8 @@ void router_reset(router *r, const router_cfg_in *cfg) {
             r->rr_out[i * r->np + q] = 0;
             oq_reset(&r->oqs[i * r->np + q]);
         }
-        r->lk_q[i] = r->rr_link[i] = r->rr_cr[i] = r->crp_vcs[i] = r->pend_vcs[i] = 0;
+        r->ord_head[i] = r->ord_n[i] = 0;
+        r->lk_q[i] = r->rr_cr[i] = r->crp_vcs[i] = r->pend_vcs[i] = 0;
         r->oq_total[i] = 0;
         memset(r->crp[i], 0, sizeof r->crp[i]);
     }

@@ -160,9 +160,14 @@ typedef struct {
     /* router_output: the output queues (o*np+q), the link stage, credit returns upstream */
     oq *oqs; /* [k*np] */
     flit *oq_store;
-    uint64_t oq_busy;               /* outputs with a flit in some queue */
-    uint64_t lk_lock;               /* outputs sending a packet (until its tail) */
-    uint8_t *lk_q, *rr_link;        /* [k]: the queue it sends from; round robin over the planes */
+    uint64_t oq_busy; /* outputs with a flit in some queue */
+    uint64_t lk_lock; /* outputs sending a packet (until its tail) */
+    uint8_t *lk_q;    /* [k]: the queue it sends from */
+    /* per output the planes of the heads written into its queues, in the order they were written
+     * (several in a cycle: lowest plane first); the link stage sends packets in that order */
+    uint8_t *ord;                   /* [k * ord_depth] rings */
+    uint16_t *ord_head, *ord_n;     /* [k] */
+    int ord_depth;                  /* np * oq_depth: every head holds a flit of some queue */
     uint16_t (*crp)[VCBUF_MAX_VCS]; /* [k]: credits owed upstream per input VC, one leaves a cycle */
     uint8_t *rr_cr;                 /* [k] */
     uint64_t crp_ports;             /* inputs with a credit owed */
@@ -227,9 +232,11 @@ typedef struct {
     /* router_input: per plane the input planes stage 2 may not grant (plane_void: streaming a
      * packet whose tail is not at the front, or moving a granted head whose packet will stream) */
     uint64_t plane_void[ROUTER_MAX_PLANES];
+    uint64_t freed[ROUTER_MAX_PLANES]; /* per plane the slots whose packet sends its last flit now */
     /* router_input's proposals (stage 1's: req_kind; stage 2 keeps those of free planes) */
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_vcs says */
     uint8_t req_vcs[ROUTER_MAX_PORTS];
+    uint8_t req_plane[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* the plane each proposes on (alloc.h) */
     uint64_t req_inputs;
     /* router_alloc: stage 2's requests and grants (after the credit check), stage 1's picks */
     alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];

@@ -21,7 +21,8 @@ void router_alloc_grant(const router *r, router_wires *w) {
             int i = __builtin_ctzll(m);
             int v = r->pick[i * np + q];
             if (v < 0) continue;
-            /* stage 2's proposal is stage 1's of the same cycle (the same state), except that a
+            /* stage 2's proposal is stage 1's of the same cycle (the same state) on the pick's plane
+             * (a VC proposing on another plane now proposes again on this one), except that a
              * pick whose VC moves last cycle's grant is void: it was picked before that grant, so
              * it names the packet that grant took ("registered requests": the RTL then checks a
              * pick from the route entry it registered with it, docs/architecture.md). A VC
@@ -32,7 +33,8 @@ void router_alloc_grant(const router *r, router_wires *w) {
              * make the move find an empty VC) */
             const int past = r->in[i].active[v];
             if (((w->req_vcs[i] >> v) & 1) && !((r->pend_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
-                req2[i * np + q] = w->reqs[i * vcs + v];
+                req2[i * np + q] =
+                    w->req_plane[i * vcs + v] == q ? w->reqs[i * vcs + v] : router_input_propose_on(r, w, i, v, q);
             else
                 req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
@@ -77,8 +79,9 @@ void router_alloc_grant(const router *r, router_wires *w) {
 }
 
 void router_alloc_pick(const router *r, router_wires *w) {
-    alloc_in_view iv = {r->t.k,     r->prm.vcs,    r->np,    w->reqs,
-                        w->req_vcs, w->req_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
+    alloc_in_view iv = {r->t.k,        r->prm.vcs, r->np,
+                        w->reqs,       w->req_vcs, w->req_plane,
+                        w->req_inputs, r->rr_in,   r->res_valid ? r->res_in : -1,
                         r->res_vc};
     alloc_stage1(&iv, w->pick_next);
 }

@@ -7,12 +7,12 @@
 #include "router_output.h"
 #include "router_xbar.h"
 
-/* The proposal of input i, VC v on the state at the start of the cycle (alloc.h). A VC streaming a
- * packet, or moving last cycle's grant (pending), proposes its next one (its route entry is the
- * front of the route FIFO: an entry leaves the FIFO at its grant); stage 2 takes it only when the
- * packet's last flit crosses now (router_alloc_grant). freed: the slots of the plane whose packet
- * sends its last flit now (free when a grant of this cycle moves, in the next one). */
-static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
+/* The proposal of input i, VC v on plane pl, on the state at the start of the cycle (alloc.h). A
+ * VC streaming a packet, or moving last cycle's grant (pending), proposes its next one (its route
+ * entry is the front of the route FIFO: an entry leaves the FIFO at its grant); stage 2 takes it
+ * only when the packet's last flit crosses now (router_alloc_grant). freed: the slots of plane pl
+ * whose packet sends its last flit now (free when a grant of this cycle moves, in the next one). */
+static alloc_req propose_any(const router *r, int i, int v, uint64_t freed, int pl) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
@@ -27,7 +27,6 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
         q.kind = REQ_DISCARD;
         return q;
     }
-    const int pl = alloc_plane(i, v, r->np);
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
@@ -58,13 +57,24 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed) {
     return q;
 }
 
+/* Only a unicast head crosses on a plane other than its VC's home plane (the bulletin's multicast
+ * and its reservation, ACQ and the drains stay on the home plane). */
+static alloc_req propose(const router *r, int i, int v, uint64_t freed, int pl) {
+    alloc_req q = propose_any(r, i, v, freed, pl);
+    if (q.kind != REQ_HEAD && pl != alloc_plane(i, v, r->np)) q.kind = REQ_NONE;
+    return q;
+}
+
+alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q) {
+    return propose(r, i, v, w->freed[q], q);
+}
+
 void router_input_propose(const router *r, router_wires *w) {
     const int vcs = r->prm.vcs, np = r->np;
     /* Per plane: the slots whose packet sends its last flit now, a stream's tail or a moving
      * one-flit packet (free for this cycle's grants, which move in the next cycle), and the input
      * planes stage 2 may not grant (plane_void: streaming, unless the tail crosses now; moving a
      * granted head that starts a packet, head not tail). */
-    uint64_t freed[ROUTER_MAX_PLANES];
     for (int q = 0; q < np; q++) {
         uint64_t ends = 0, pv = 0, fr = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
@@ -84,17 +94,34 @@ void router_input_propose(const router *r, router_wires *w) {
                 fr |= r->g_e[i * np + q].ports;
         }
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
-        freed[q] = fr;
+        w->freed[q] = fr;
     }
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
+        /* the plane each VC's packet streams or moves on: its next packet proposes there only */
+        int8_t bound[VCBUF_MAX_VCS];
+        memset(bound, -1, sizeof bound);
+        for (int q = 0; q < np; q++) {
+            if ((r->in_busy[q] >> i) & 1) bound[r->strm[i * np + q].vc] = (int8_t)q;
+            if ((r->g_go[q] >> i) & 1) bound[r->g_vc[i * np + q]] = (int8_t)q;
+        }
         unsigned vm = 0;
         for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
-            alloc_req q = propose(r, i, v, freed[alloc_plane(i, v, np)]);
+            int pl = bound[v] >= 0 ? bound[v] : alloc_plane(i, v, np);
+            alloc_req q = propose(r, i, v, w->freed[pl], pl);
+            if (q.kind == REQ_NONE && bound[v] < 0 && np > 1) {
+                /* a unicast head that cannot go on its home plane may go on the alternate one */
+                alloc_req a = propose(r, i, v, w->freed[pl ^ 1], pl ^ 1);
+                if (a.kind == REQ_HEAD) {
+                    q = a;
+                    pl ^= 1;
+                }
+            }
             if (q.kind == REQ_NONE) continue;
             w->reqs[i * vcs + v] = q;
+            w->req_plane[i * vcs + v] = (uint8_t)pl;
             vm |= 1u << v;
         }
         w->req_vcs[i] = (uint8_t)vm;

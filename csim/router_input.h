@@ -39,6 +39,8 @@ static inline int router_input_looks_past(const router *r, int i, int v) {
     return r->in[i].active[v] || ((r->pend_vcs[i] >> v) & 1);
 }
 
+/* Input i, VC v's proposal on plane q now (stage 2 of a pick for another plane than the VC's). */
+alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q);
 void router_input_propose(const router *r, router_wires *w);
 void router_input_move(router *r, router_wires *w);
 void router_input_grant(router *r, router_wires *w);

@@ -22,12 +22,12 @@ void router_output_link(router *r, router_wires *w) {
             if (!r->oqs[o * np + q].count) q = -1; /* the packet's next flit has not arrived */
         } else if (w->ctl_wait & bit) {
             w->ctl_ports |= bit;
-        } else {
-            uint64_t ne = 0; /* the planes whose queue holds a flit */
-            for (int c = 0; c < np; c++)
-                if (r->oqs[o * np + c].count) ne |= (uint64_t)1 << c;
-            q = rr_pick(ne, r->rr_link[o]);
-            if (q >= 0) r->rr_link[o] = (uint8_t)(q + 1 == np ? 0 : q + 1);
+        } else if (r->ord_n[o]) {
+            /* the packets leave in the order their heads entered the queues: a VC's packets to a
+             * port leave in order whatever planes they crossed on */
+            q = r->ord[o * r->ord_depth + r->ord_head[o]];
+            r->ord_head[o] = (uint16_t)(r->ord_head[o] + 1 == r->ord_depth ? 0 : r->ord_head[o] + 1);
+            r->ord_n[o]--;
         }
         if (q < 0) continue;
         oq *b = &r->oqs[o * np + q];

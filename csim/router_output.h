@@ -6,8 +6,9 @@
  * Contract (one cycle, calls in router_cycle_ref's order)
  *   router_output_link (start of the cycle): per output one flit into the next output registers:
  *     the packet it is sending (from the queue it started on; nothing if its next flit has not
- *     arrived), else a waiting FD/FR packet (w->ctl_wait: it goes in w->ctl_ports), else the head of
- *     a queue in round robin over the planes. The queue's room counts from the next cycle
+ *     arrived), else a waiting FD/FR packet (w->ctl_wait: it goes in w->ctl_ports), else the next
+ *     packet in the order the packets' first flits entered the port's queues (router.h ord,
+ *     written by router_xbar_write; rtl/oq_order.v). The queue's room counts from the next cycle
  *     (router_output_room).
  *   router_output_take: a grant takes len credits of its output VC and len flits of room of its
  *     output queues at once (virtual cut-through: a head needs room for the whole packet).
@@ -15,7 +16,8 @@
  *     control credit each.
  *   router_output_credits (end of the cycle): returned credits count up to the downstream depth (a
  *     credit nobody took saturates); a port whose link is down has full credits and control credits.
- * Invariants: credits >= 0; a packet's flits leave one port contiguously; occ[o] (speed cache) is
+ * Invariants: credits >= 0; a packet's flits leave one port contiguously; the packets of one input
+ *   VC leave a port in the order they were granted; occ[o] (speed cache) is
  *   the sum over o's VCs of ds_depth - credits.
  */
 #ifndef DOAR_ROUTER_OUTPUT_H

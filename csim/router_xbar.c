@@ -8,7 +8,14 @@ void router_xbar_write(router *r, int pl, uint64_t ports, int ovc, const flit *f
     if (rw && rw->rewrite && f->head) w.data = rw->hdr;
     for (uint64_t m = ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        r->oq_total[o] = (uint16_t)(r->oq_total[o] + oq_push(&r->oqs[o * r->np + pl], &w));
+        const int in = oq_push(&r->oqs[o * r->np + pl], &w);
+        r->oq_total[o] = (uint16_t)(r->oq_total[o] + in);
+        if (in && rw) { /* a granted packet's first flit: the link stage's order (router_output_link) */
+            int at = r->ord_head[o] + r->ord_n[o];
+            if (at >= r->ord_depth) at -= r->ord_depth;
+            r->ord[o * r->ord_depth + at] = (uint8_t)pl;
+            r->ord_n[o]++;
+        }
     }
     r->oq_busy |= ports;
     written[pl] |= ports;

@@ -1,7 +1,8 @@
 /*
  * router_xbar — the S crossbar planes (seed 003 sec. 4, parallel switching): a flit that crosses
  * plane pl is written into the output queues (o, pl) of its ports, with its output VC and, for a
- * head a route policy rewrote, the new header. Mirrors rtl/router_xbar.v (there the write happens
+ * head a route policy rewrote, the new header. rw (the route entry) is given for a granted packet's
+ * first flit, which also enters the output's send order (router.h ord; rtl/oq_order.v). Mirrors rtl/router_xbar.v (there the write happens
  * at the edge; here at once, which nothing in the same cycle reads: the link stage ran first).
  * Invariant: per cycle at most one input writes an output queue (the output slot (o,pl) is held
  * by one packet).

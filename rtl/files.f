@@ -16,6 +16,7 @@ rtl/vcbuf.v
 rtl/alloc_in.v
 rtl/alloc_out.v
 rtl/oq.v
+rtl/oq_order.v
 rtl/cong.v
 rtl/mcast_table.v
 // the fault-handling units (travel/match, FD/FR packets)

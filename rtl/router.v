@@ -141,6 +141,7 @@ module router #(
     wire [K*4*FW-1:0] f_flit;
     wire [K*4*RW-1:0] e_entry;
     wire [K*4*3-1:0] req_kind;
+    wire [K*4*QW-1:0] req_plane;
     wire [K*RW-1:0] rpush_entry;
     wire [K*S*2-1:0] pick1_vc, pk_vc, xovc;
     wire [K*S*3-1:0] kind2;
@@ -150,6 +151,7 @@ module router #(
     wire [K*S*4-1:0] take_len, wr_take;
     wire [K*S-1:0] wr_valid;
     wire [K*S*QFW-1:0] wr_flit;
+    wire [K*S-1:0] xstart, wr_start;
     wire [K*COW-1:0] occ_cong;
     wire [K-1:0] link_sent;
 
@@ -165,16 +167,16 @@ module router #(
         .cge(cge), .oq_rge(oq_rge), .locked(locked), .grb_free(grb_free),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
         .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
-        .vc_pend(vc_pend), .req_kind(req_kind), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
+        .vc_pend(vc_pend), .req_kind(req_kind), .req_plane(req_plane), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
         .kind2(kind2), .ports2(ports2), .pk_e(pk_e), .go_f(go_f), .granted_f(granted_f),
-        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .take_len(take_len),
+        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart), .take_len(take_len),
         .set_lock(set_lock), .clr_lock(clr_lock), .set_grb(set_grb), .clr_grb(clr_grb), .pop(pop),
         .cr_out_valid(cr_out_valid), .cr_out_vc(cr_out_vc), .overflow(overflow),
         .ctl_cr_out_valid(ctl_cr_out_valid), .discard(discard), .discard_vcs(discard_vcs));
 
     router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT)) alloc (
-        .clk(clk), .rst(rst), .req_kind(req_kind), .kind2(kind2), .ports2(ports2), .pk_e(pk_e),
+        .clk(clk), .rst(rst), .req_kind(req_kind), .req_plane(req_plane), .kind2(kind2), .ports2(ports2), .pk_e(pk_e),
         .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc), .go_f(go_f), .granted_f(granted_f),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc), .dec(dec), .locked(locked));
@@ -187,8 +189,8 @@ module router #(
         .res_plane(res_plane), .res_ports(res_ports));
 
     router_xbar #(.K(K), .S(S)) xbar (
-        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .take_len(take_len), .kind2(kind2),
-        .granted_f(granted_f), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_take(wr_take));
+        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart), .take_len(take_len), .kind2(kind2),
+        .granted_f(granted_f), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start), .wr_take(wr_take));
 
     // a local event is taken when the fault unit is ready (effective from the next cycle)
     wire ev_take = ev_valid && ev_ready && {1'b0, ev_port} < K7P && ev_kind != 2'd0;
@@ -196,7 +198,7 @@ module router #(
                     .DS_T(DS_T), .DS_L(DS_L), .DS_G(DS_G), .OQ_DEPTH(OQ_DEPTH), .CTL_DEPTH(CTL_DEPTH),
                     .CONG_DEMAND(CONG_DEMAND), .MAX_LEN(MAX_LEN), .CRW(CRW), .RMW(RMW), .NT(NT), .COW(COW), .DMW(DMW),
                     .MW(MW), .GW(GW), .BW(BW), .NW(NW)) outputs (
-        .clk(clk), .rst(rst), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_take(wr_take), .dec(dec),
+        .clk(clk), .rst(rst), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start), .wr_take(wr_take), .dec(dec),
         .rpush_ok(rpush_ok), .rpush_entry(rpush_entry), .cr_in_valid(cr_in_valid), .cr_in_vc(cr_in_vc),
         .ctl_cr_in_valid(ctl_cr_in_valid), .ev_take(ev_take), .ev_kind(ev_kind), .ev_port(ev_port[KW-1:0]),
         .fu_out_valid(fu_out_valid), .fu_out_msg(fu_out_msg), .ctl_ports(ctl_ports),

@@ -24,6 +24,7 @@ module router_alloc #(
     // router_input: stage 1's proposals (input i, VC v at i*4+v); stage 2's proposals of the
     // registered picks (input plane (i,q) at i*S+q, none: void) and the picks' route entries
     input  wire [K*4*3-1:0]   req_kind,
+    input  wire [K*4*QW-1:0]  req_plane,
     input  wire [K*S*3-1:0]   kind2,
     input  wire [K*S*K-1:0]   ports2,
     input  wire [K*S*RW-1:0]  pk_e,
@@ -57,8 +58,8 @@ module router_alloc #(
     integer i, q, v, o;
 
     // ---------------- stage 1: picks (registered) ----------------
-    alloc_in #(.K(K), .KW(KW), .S(S)) stage1 (
-        .req_kind(req_kind), .rr_in(rr_in), .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
+    alloc_in #(.K(K), .KW(KW), .S(S), .QW(QW)) stage1 (
+        .req_kind(req_kind), .req_plane(req_plane), .rr_in(rr_in), .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
         .pick_valid(pick1_valid), .pick_vc(pick1_vc));
 
     // ---------------- stage 2: the registered picks' proposals of this cycle (router_input) ----------------

@@ -85,6 +85,7 @@ module router_input #(
     output reg  [K*4-1:0]     vc_active,      // the VC streams a packet
     output reg  [K*4-1:0]     vc_pend,        // the VC moves last cycle's grant (proposes nothing)
     output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
+    output reg  [K*4*QW-1:0]  req_plane,      // the plane it is on (csim/alloc.h "Planes")
     output wire [K-1:0]       rpush_ok,       // a route entry was stored (demand)
     output reg  [K*RW-1:0]    rpush_entry,
     // router_alloc: stage 1's picks now, and the registered ones stage 2 runs on
@@ -104,6 +105,7 @@ module router_input #(
     output reg  [K*S*K-1:0]   xports,
     output reg  [K*S*2-1:0]   xovc,
     output reg  [K*S*`FLITW_BITS-1:0] xflit,
+    output reg  [K*S-1:0]     xstart,         //   it is a granted packet's first flit (oq_order)
     output reg  [K*S*4-1:0]   take_len,       // len of a packet granted ports now (room)
     output reg  [K*S-1:0]     set_lock,       // slots (o*S+q) a grant takes / a tail frees
     output reg  [K*S-1:0]     clr_lock,
@@ -278,14 +280,26 @@ module router_input #(
     // packet: free for this cycle's grants, which move in the next cycle); plane_void: streaming,
     // unless the tail crosses now, or moving a granted head that starts a packet (head not tail).
     // Both are registers, set at the edge from the next state (below), so that the proposals and
-    // stage 2 start from flip-flops; vc_pend: the VC moves its grant now.
+    // stage 2 start from flip-flops; vc_pend: the VC moves its grant now, vc_active: it streams a
+    // packet; either binds it to that plane (vc_bp) for its next packet.
     reg [K*S-1:0] freed, plane_void;
+    reg [K*4*QW-1:0] vc_bp;
     always @* begin
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 vc_pend[i*4+v] = 1'b0;
-                for (q = 0; q < S; q = q + 1)
-                    if ((i + v) % S == q && g_valid[i*S+q] && g_vc[(i*S+q)*2 +: 2] == v[1:0]) vc_pend[i*4+v] = 1'b1;
+                vc_active[i*4+v] = 1'b0;
+                vc_bp[(i*4+v)*QW +: QW] = {QW{1'b0}};
+                for (q = 0; q < S; q = q + 1) begin
+                    if (in_busy[i*S+q] && strm_vc[(i*S+q)*2 +: 2] == v[1:0]) begin
+                        vc_active[i*4+v] = 1'b1;
+                        vc_bp[(i*4+v)*QW +: QW] = q[QW-1:0];
+                    end
+                    if (g_valid[i*S+q] && g_vc[(i*S+q)*2 +: 2] == v[1:0]) begin
+                        vc_pend[i*4+v] = 1'b1;
+                        vc_bp[(i*4+v)*QW +: QW] = q[QW-1:0];
+                    end
+                end
             end
     end
 
@@ -293,13 +307,15 @@ module router_input #(
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
 `include "credit_ge.vh"
     reg [RW-1:0] ep;
-    reg [K-1:0] ok, bul_eff, grb_q, lk_eff;
-    integer pl;
+    reg [K-1:0] ok, bul_eff, grb_q, lk_eff, oka, bula;
+    integer pl, al;
     reg [3:0] kd1;
     always @* begin
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
-                pl = (i + v) % S;
+                // the plane its packet streams or moves on, else its home plane
+                pl = (vc_active[i*4+v] || vc_pend[i*4+v]) ? {{(32-QW){1'b0}}, vc_bp[(i*4+v)*QW +: QW]} : (i + v) % S;
+                al = ((i + v) % S) ^ 1;        // the alternate plane (S >= 2)
                 ep = e_entry[(i*4+v)*RW +: RW];
                 // a slot whose packet sends its last flit now is free for this cycle's grants
                 lk_eff = {K{1'b0}};
@@ -311,7 +327,6 @@ module router_input #(
                             room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
                 end
                 bul_eff = (BULLETIN != 0) ? (grb_q & ~((res_valid && {{(32-QW){1'b0}}, res_plane} == pl) ? res_ports : {K{1'b0}})) : {K{1'b1}};
-                vc_active[i*4+v] = in_busy[i*S + pl] && strm_vc[(i*S + pl)*2 +: 2] == v[1:0];
                 kd1 = {1'b0, R_NONE};
                 // a VC streaming a packet or moving last cycle's grant proposes its next packet
                 if (!f_valid[i*4+v]) begin
@@ -333,6 +348,27 @@ module router_input #(
                     end else if ((ok & ~held[(i*4+v)*K +: K]) != {K{1'b0}}) begin
                         kd1 = {1'b1, R_ACQ};
                     end
+                end
+                // only a unicast head crosses on a plane other than its home plane: the next packet of
+                // a VC streaming on its alternate plane waits for the stream's end if it is not one
+                if (pl != (i + v) % S && kd1[2:0] != R_HEAD) kd1 = {1'b1, R_NONE};
+                // a unicast head that cannot go on its home plane may go on the alternate one
+                oka = {K{1'b0}};
+                bula = {K{1'b1}};
+                if (S > 1) begin
+                    for (o = 0; o < K; o = o + 1) begin
+                        oka[o] = ep[o] && !(locked[o*S + al] && !freed[o*S + al]) &&
+                                 ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
+                                 room_at(oq_rge[(o*S + al)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
+                        if (BULLETIN != 0)
+                            bula[o] = grb_free[o*S + al] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == al && res_ports[o]);
+                    end
+                end
+                req_plane[(i*4+v)*QW +: QW] = pl[QW-1:0];
+                if (S > 1 && kd1[2:0] == R_NONE && f_valid[i*4+v] && e_valid[i*4+v] && !ep[E_DISCARD] && !ep[E_MCAST] &&
+                    !vc_active[i*4+v] && !vc_pend[i*4+v] && oka == ep[K-1:0] && (ep[K-1:0] & ~bula) == {K{1'b0}}) begin
+                    kd1 = {1'b1, R_HEAD};
+                    req_plane[(i*4+v)*QW +: QW] = al[QW-1:0];
                 end
                 req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
             end
@@ -390,6 +426,7 @@ module router_input #(
                 // is void unless the tail crosses now); a lost flit upstream must not make the
                 // grant's move find the VC empty
                 if (pk_valid[i*S+q] && !plane_void[i*S+q] && !pend2 && fv2 && !(act2 && !two2)) begin
+                    // (only a unicast head on a plane other than its VC's home plane: below)
                     if (!act2 && !fh2) begin
                         kind2[(i*S+q)*3 +: 3] = R_DISCARD;   // a stray body flit
                     end else if (!pk_ev[i*S+q]) begin
@@ -411,6 +448,10 @@ module router_input #(
                         kind2[(i*S+q)*3 +: 3] = R_ACQ;
                         ports2[(i*S+q)*K +: K] = ok2 & ~hld2;
                     end
+                    if (q != (i + {30'd0, v2}) % S && kind2[(i*S+q)*3 +: 3] != R_HEAD) begin
+                        kind2[(i*S+q)*3 +: 3] = R_NONE;
+                        ports2[(i*S+q)*K +: K] = {K{1'b0}};
+                    end
                 end
             end
     end
@@ -426,6 +467,7 @@ module router_input #(
     integer tv;
     always @* begin
         xv = {K*S{1'b0}};
+        xstart = {K*S{1'b0}};
         xports = {K*S*K{1'b0}};
         xovc = {K*S*2{1'b0}};
         xflit = {K*S*FW{1'b0}};
@@ -494,6 +536,7 @@ module router_input #(
                     end else begin
                         // the head crosses; the packet streams on from the next cycle
                         xv[i*S+q] = 1'b1;
+                        xstart[i*S+q] = 1'b1;
                         xports[(i*S+q)*K +: K] = gports;
                         xovc[(i*S+q)*2 +: 2] = g_ovc[(i*S+q)*2 +: 2];
                         xflit[(i*S+q)*FW +: FW] = gf;

@@ -38,6 +38,7 @@ module router_output #(
     // router_xbar: what the planes write into the queues
     input  wire [K*S-1:0]     wr_valid,
     input  wire [K*S*`QFLITW_BITS-1:0] wr_flit,
+    input  wire [K*S-1:0]     wr_start,       // the flit starts a packet (a grant's move)
     input  wire [K*S*4-1:0]   wr_take,
     input  wire [K*4*CRW-1:0] dec,            // router_alloc: credits taken per output VC
     input  wire [K-1:0]       rpush_ok,       // router_input: route entries stored (demand)
@@ -74,8 +75,6 @@ module router_output #(
     localparam OQ_DW = (OQ_DEPTH > 1) ? $clog2(OQ_DEPTH) : 1;
     localparam CCW = 7;                // control credit counters (CTL_DEPTH <= 64)
     localparam [CCW-1:0] CTL_FULL = CTL_DEPTH[CCW-1:0];
-    localparam integer S_M1 = S - 1;
-    localparam [QW-1:0] LAST_Q = S_M1[QW-1:0];
     localparam [1:0] EV_UP = 2'd3;     // csim/fault.h FEV_UP
     integer o, v, i;
 
@@ -101,7 +100,7 @@ module router_output #(
         end
     endfunction
 
-    reg [K*QW-1:0] lk_q, rr_link;
+    reg [K*QW-1:0] lk_q;
     reg [CCW-1:0] ctl_cred [0:K-1];
     reg [K-1:0] link_dn;               // the last event taken said down: credits stay full
 
@@ -126,14 +125,18 @@ module router_output #(
     endgenerate
 
     // ---------------- the link stage ----------------
-    // per port, round robin over the planes: the first non-empty queue at or after rr_link (the
-    // plane after the last one sent from), else the first one
-    wire [K-1:0] lk_rr_found;
-    wire [K*QW-1:0] lk_rr_q;
+    // per port the packets leave in the order their heads entered the queues (oq_order)
+    localparam ORD_DEPTH = S * OQ_DEPTH;
+    localparam ORD_AW = $clog2(ORD_DEPTH) + 1;
+    wire [K-1:0] ord_valid;
+    wire [K*QW-1:0] ord_front;
+    reg [K-1:0] ord_pop;
     generate
-        for (gn = 0; gn < K; gn = gn + 1) begin : g_lk_rr
-            rr_pick #(.W(S), .IW(QW)) arb (.req(oq_valid[gn*S +: S]), .start(rr_link[gn*QW +: QW]),
-                .found(lk_rr_found[gn]), .idx(lk_rr_q[gn*QW +: QW]));
+        for (gn = 0; gn < K; gn = gn + 1) begin : g_ord
+            // the planes that write a packet's first flit into this port's queues now
+            oq_order #(.S(S), .QW(QW), .DEPTH(ORD_DEPTH), .AW(ORD_AW)) order (
+                .clk(clk), .rst(rst), .push(wr_start[gn*S +: S]), .pop(ord_pop[gn]),
+                .valid(ord_valid[gn]), .front(ord_front[gn*QW +: QW]));
         end
     endgenerate
     always @* begin
@@ -144,7 +147,7 @@ module router_output #(
     reg [K-1:0] nx_valid, nx_head, nx_tail, lk_set, lk_clr;
     reg [K*2-1:0] nx_vc;
     reg [K*64-1:0] nx_data;
-    reg [K*QW-1:0] lk_q_next, rr_link_next;
+    reg [K*QW-1:0] lk_q_next;
     reg [S-1:0] fv;
     reg [QW-1:0] lq;
     reg found_q;
@@ -160,7 +163,7 @@ module router_output #(
         lk_set = {K{1'b0}};
         lk_clr = {K{1'b0}};
         lk_q_next = lk_q;
-        rr_link_next = rr_link;
+        ord_pop = {K{1'b0}};
         lf = {QFW{1'b0}};
         lq = {QW{1'b0}};
         found_q = 1'b0;
@@ -179,12 +182,10 @@ module router_output #(
                 nx_tail[o] = 1'b1;
                 nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
             end else begin
-                // round robin over the planes (lk_rr_*)
-                found_q = lk_rr_found[o];
-                lq = lk_rr_q[o*QW +: QW];
-                if (found_q) begin
-                    rr_link_next[o*QW +: QW] = (lq == LAST_Q) ? {QW{1'b0}} : lq + 1'b1;
-                end
+                // the next packet in the order the heads came (oq_order)
+                found_q = ord_valid[o];
+                lq = ord_front[o*QW +: QW];
+                ord_pop[o] = ord_valid[o];
             end
             if (found_q) begin
                 for (n2 = 0; n2 < S; n2 = n2 + 1)
@@ -324,7 +325,6 @@ module router_output #(
                     cge_r[(o*4+v)*NTR +: NTR] <= ge_bits(ds_of(o));
                     dec_r[(o*4+v)*DRW +: DRW] <= {DRW{1'b0}};
                 end
-            rr_link <= {K*QW{1'b0}};
             lk_lock <= {K{1'b0}};
             lk_q <= {K*QW{1'b0}};
             out_valid <= {K{1'b0}};
@@ -353,7 +353,6 @@ module router_output #(
             if (ev_take) link_dn[ev_port] <= ev_kind != EV_UP;
             lk_lock <= (lk_lock & ~lk_clr) | lk_set;
             lk_q <= lk_q_next;
-            rr_link <= rr_link_next;
             out_valid <= nx_valid;
             out_head <= nx_head;
             out_tail <= nx_tail;

@@ -11,11 +11,13 @@ module router_xbar #(
     input  wire [K*S*K-1:0]   xports,      //   to these output ports
     input  wire [K*S*2-1:0]   xovc,        //   on this output VC
     input  wire [K*S*`FLITW_BITS-1:0] xflit,
+    input  wire [K*S-1:0]     xstart,      //   the first flit of a granted packet
     input  wire [K*S*4-1:0]   take_len,    //   len of a packet granted ports (0: none)
     input  wire [K*S*3-1:0]   kind2,       // router_alloc: the picks' proposals and grants
     input  wire [K*S*K-1:0]   granted_f,
     output reg  [K*S-1:0]     wr_valid,    // output queue (o*S+q) stores wr_flit
     output reg  [K*S*`QFLITW_BITS-1:0] wr_flit,
+    output reg  [K*S-1:0]     wr_start,    //   it is a packet's first flit (router_output's oq_order)
     output reg  [K*S*4-1:0]   wr_take      // output queue (o*S+q) reserves room for a packet
 );
     localparam FW = `FLITW_BITS, QFW = `QFLITW_BITS;
@@ -28,6 +30,7 @@ module router_xbar #(
     // priority chain: the same result, about a quarter fewer LUTs (issue 18, docs/fpga.md).
     always @* begin
         wr_valid = {K*S{1'b0}};
+        wr_start = {K*S{1'b0}};
         wr_flit = {K*S*QFW{1'b0}};
         wr_take = {K*S*4{1'b0}};
         fx = {FW{1'b0}};
@@ -38,6 +41,7 @@ module router_xbar #(
                     fx = xflit[(i*S+q)*FW +: FW];
                     sel = xv[i*S+q] && xports[(i*S+q)*K + o];
                     wr_valid[o*S+q] = wr_valid[o*S+q] | sel;
+                    wr_start[o*S+q] = wr_start[o*S+q] | (sel && xstart[i*S+q]);
                     wr_flit[(o*S+q)*QFW +: QFW] = wr_flit[(o*S+q)*QFW +: QFW] | ({QFW{sel}} &
                         {fx[`FLITW_HEAD_BIT], fx[`FLITW_TAIL_BIT], xovc[(i*S+q)*2 +: 2], fx[0 +: `FLIT_DATA_BITS]});
                     if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
