@@ -24,10 +24,16 @@ void router_output_link(router *r, router_wires *w) {
             w->ctl_ports |= bit;
         } else if (r->ord_n[o]) {
             /* the packets leave in the order their heads entered the queues: a VC's packets to a
-             * port leave in order whatever planes they crossed on */
+             * port leave in order whatever planes they crossed on. An entry whose queue is empty
+             * (only after an upstream protocol error: a packet longer than its len) is dropped. */
             q = r->ord[o * r->ord_depth + r->ord_head[o]];
             r->ord_head[o] = (uint16_t)(r->ord_head[o] + 1 == r->ord_depth ? 0 : r->ord_head[o] + 1);
             r->ord_n[o]--;
+            if (!r->oqs[o * np + q].count) q = -1;
+        } else {
+            /* no entry but a flit waiting (again only after a protocol error): the lowest plane */
+            for (int c = np - 1; c >= 0; c--)
+                if (r->oqs[o * np + c].count) q = c;
         }
         if (q < 0) continue;
         oq *b = &r->oqs[o * np + q];

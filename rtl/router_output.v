@@ -181,11 +181,20 @@ module router_output #(
                 nx_head[o] = 1'b1;
                 nx_tail[o] = 1'b1;
                 nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
-            end else begin
-                // the next packet in the order the heads came (oq_order)
-                found_q = ord_valid[o];
+            end else if (ord_valid[o]) begin
+                // the next packet in the order the heads came (oq_order); an entry whose queue is
+                // empty (only after an upstream protocol error: a packet longer than its len) goes
                 lq = ord_front[o*QW +: QW];
-                ord_pop[o] = ord_valid[o];
+                ord_pop[o] = 1'b1;
+                for (n2 = 0; n2 < S; n2 = n2 + 1)
+                    if (lq == n2[QW-1:0]) found_q = fv[n2];
+            end else begin
+                // no entry but a flit waiting (again only after a protocol error): the lowest plane
+                for (n2 = S - 1; n2 >= 0; n2 = n2 - 1)
+                    if (fv[n2]) begin
+                        found_q = 1'b1;
+                        lq = n2[QW-1:0];
+                    end
             end
             if (found_q) begin
                 for (n2 = 0; n2 < S; n2 = n2 + 1)
