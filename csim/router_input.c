@@ -65,6 +65,17 @@ static alloc_req propose(const router *r, int i, int v, uint64_t freed, int pl) 
     return q;
 }
 
+/* Speed only: whether input i's VC v (not bound to a plane, no proposal on its home plane) can
+ * propose on another plane at all: a unicast head with a route whose output VC has len credits
+ * (credits are the output's, not a plane's). propose() decides; this only saves calling it. */
+static int alt_may(const router *r, int i, int v) {
+    const route_entry *e = vcbuf_route(&r->in[i], v);
+    if (!e || e->mcast || e->discard || !((r->in[i].front_head >> v) & 1)) return 0;
+    for (uint64_t m = e->ports; m; m &= m - 1)
+        if (r->cred[__builtin_ctzll(m)][e->ovc] < e->len) return 0;
+    return 1;
+}
+
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q) {
     return propose(r, i, v, w->freed[q], q);
 }
@@ -96,22 +107,32 @@ void router_input_propose(const router *r, router_wires *w) {
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
         w->freed[q] = fr;
     }
+    uint64_t moving = 0; /* inputs with a stream or a grant moving (speed cache for the loop below) */
+    for (int q = 0; q < np; q++) moving |= r->in_busy[q] | r->g_go[q];
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
         /* the plane each VC's packet streams or moves on: its next packet proposes there only */
         int8_t bound[VCBUF_MAX_VCS];
-        memset(bound, -1, sizeof bound);
-        for (int q = 0; q < np; q++) {
-            if ((r->in_busy[q] >> i) & 1) bound[r->strm[i * np + q].vc] = (int8_t)q;
-            if ((r->g_go[q] >> i) & 1) bound[r->g_vc[i * np + q]] = (int8_t)q;
-        }
+        unsigned bvm = 0; /* the VCs bound to a plane */
+        if ((moving >> i) & 1)
+            for (int q = 0; q < np; q++) {
+                if ((r->in_busy[q] >> i) & 1) {
+                    bound[r->strm[i * np + q].vc] = (int8_t)q;
+                    bvm |= 1u << r->strm[i * np + q].vc;
+                }
+                if ((r->g_go[q] >> i) & 1) {
+                    bound[r->g_vc[i * np + q]] = (int8_t)q;
+                    bvm |= 1u << r->g_vc[i * np + q];
+                }
+            }
         unsigned vm = 0;
         for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
-            int pl = bound[v] >= 0 ? bound[v] : alloc_plane(i, v, np);
+            const int is_bound = (bvm >> v) & 1;
+            int pl = is_bound ? bound[v] : alloc_plane(i, v, np);
             alloc_req q = propose(r, i, v, w->freed[pl], pl);
-            if (q.kind == REQ_NONE && bound[v] < 0 && np > 1) {
+            if (q.kind == REQ_NONE && !is_bound && np > 1 && alt_may(r, i, v)) {
                 /* a unicast head that cannot go on its home plane may go on the alternate one */
                 alloc_req a = propose(r, i, v, w->freed[pl ^ 1], pl ^ 1);
                 if (a.kind == REQ_HEAD) {
