@@ -183,7 +183,8 @@ module router_output #(
                 nx_data[o*64 +: 64] = ctl_data(fu_out_msg[o*MW +: MW]);
             end else if (ord_valid[o]) begin
                 // the next packet in the order the heads came (oq_order); an entry whose queue is
-                // empty (only after an upstream protocol error: a packet longer than its len) goes
+                // empty (only after an upstream protocol error: a packet longer than its len) is
+                // dropped all the same
                 lq = ord_front[o*QW +: QW];
                 ord_pop[o] = 1'b1;
                 for (n2 = 0; n2 < S; n2 = n2 + 1)
