@@ -131,6 +131,18 @@ run_jobs "$jobs"
 
 sat() { sed -nE 's/^sweep: config=.* saturation=([0-9.]+)( post_saturation=[0-9.]+)?$/\1/p' "$OUT/runs/$1.txt" 2>/dev/null | tail -n 1; }
 post() { sed -nE 's/^sweep: config=.* post_saturation=([0-9.]+)$/\1/p' "$OUT/runs/$1.txt" 2>/dev/null | tail -n 1; }
+at1() {  # ROUTING TRAFFIC: the accepted load at offered 1.0 (DOAR: its sweep's load line at 1.0)
+  if [ "$1" = doar ]; then
+    sed -nE 's/^sweep: rate=1\.0000 accepted=([0-9.]+) .*/\1/p' "$OUT/runs/sweep_doar_$(safe "$2").txt" 2>/dev/null | head -n 1
+  else
+    sed -nE 's/^sim: config=.* accepted=([0-9.]+) .*/\1/p' "$OUT/runs/at1_$1_$(safe "$2").txt" 2>/dev/null | tail -n 1
+  fi
+}
+at1_share() {  # ROUTING TRAFFIC: "accepted at 1.0 (share of saturation)", or - when not run
+  local a b; a=$(at1 "$1" "$2"); b=$(sat "sweep_$1_$(safe "$2")")
+  [ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
+  awk -v a="$a" -v b="$b" 'BEGIN { printf "%s (%.0f %%)", a, (b > 0 ? 100 * a / b : 0) }'
+}
 post_share() {  # NAME: "post (share of saturation)", or - when the sweep has no post_saturation
   local a b; a=$(post "$1"); b=$(sat "$1")
   [ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
@@ -146,6 +158,12 @@ for tr in ur adv+1 rp; do for r in $ROUTINGS; do
 done; done
 for a in $APPS; do for r in $COMPARED; do
   echo "$DOAR sim $CONFIG --routing $r --traffic $a --rate $APP_RATE --seed $SEED --quiet $PHASES > $OUT/runs/app_${r}_$a.txt 2>&1" >> "$jobs2"
+done; done
+# offered 1.0 (issue 19 item 2: no congestion collapse at full load): every routing but DOAR, whose
+# sweep (--past 100) runs its grid on to 1.0 itself
+for tr in ur adv+1 rp; do for r in $ROUTINGS; do
+  [ "$r" = doar ] && continue
+  echo "$DOAR sim $CONFIG --routing $r --traffic '$tr' --rate 1.0 --seed $SEED --quiet $PHASES > $OUT/runs/at1_${r}_$(safe "$tr").txt 2>&1" >> "$jobs2"
 done; done
 n50=$(scale 50 "$LINKS" "$PAPER_LINKS")
 s_ur=$(sat sweep_doar_ur); s_ur=${s_ur:-0.3}
@@ -297,6 +315,17 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   for r in $ROUTINGS; do
     row="| $r (--past $(past "$r"))"
     for tr in ur adv+1 rp; do row="$row | $(post_share "sweep_${r}_$(safe "$tr")")"; done
+    echo "$row |"
+  done
+  echo
+  echo "The accepted load at offered 1.0 (\`doar sim --rate 1.0\`, the same phases; DOAR: its sweep's"
+  echo "load line at 1.0) and its share of the saturation throughput (the aim: at least 90 %)."
+  echo
+  echo "| routing | UR | ADV+1 | RP |"
+  echo "|---|---|---|---|"
+  for r in $ROUTINGS; do
+    row="| $r"
+    for tr in ur adv+1 rp; do row="$row | $(at1_share "$r" "$tr")"; done
     echo "$row |"
   done
   echo

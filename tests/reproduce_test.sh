@@ -32,6 +32,15 @@ for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
 done
 grep -q -- "--routing doar --traffic 'rp' .*--past 100 " "$TMP/a/jobs1.txt" && grep -q -- "--routing val --traffic 'rp' .*--past 1.2 " "$TMP/a/jobs1.txt" &&
   ok || bad "the sweeps' --past"
+# offered 1.0: every routing's row, each cell an accepted load and its share; a sim at 1.0 for
+# every routing but DOAR (its sweep's grid reaches 1.0), whose cells match its sweep's 1.0 line
+for r in min val ugal_l ugal_g par par_ph ugal_le tpr doar; do
+  grep -qE "^\| $r( \| [0-9.]+ \([0-9]+ %\)){3} \|$" "$S" && ok || bad "no offered-1.0 row for $r"
+done
+[ "$(grep -c -- "--rate 1.0 .*> [^ ]*/runs/at1_" "$TMP/a/jobs2.txt")" = 24 ] && ! grep -q "at1_doar" "$TMP/a/jobs2.txt" &&
+  ok || bad "the offered-1.0 runs: $(grep -c at1_ "$TMP/a/jobs2.txt") lines"
+d1=$(sed -nE 's/^sweep: rate=1\.0000 accepted=([0-9.]+) .*/\1/p' "$TMP/a/runs/sweep_doar_ur.txt")
+grep -qE "^\| doar \| $d1 \(" "$S" && ok || bad "DOAR's UR cell at 1.0 is not its sweep's $d1"
 grep -qE "^\| credits only \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for credit-only congestion"
 grep -q -- "--cong-demand 0 --resume [^ ]*/sweep_doar_credit_adv_1.partial" "$TMP/a/jobs1.txt" && ok || bad "the credit-only sweeps do not take --cong-demand 0"
 grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary gives no machine time"
