@@ -1,15 +1,17 @@
 // oq — one output queue of router v2 (csim/oq.h): the flits one crossbar plane delivered to one
 // output port, waiting for the link. A register FIFO of DEPTH flits {head, tail, vc, data} and the
-// room counter: a grant takes its packet's len, every flit the link takes gives one back. The
-// allocator reads room_ge, the counter's compares with every len 1..MAXL kept as registers (set
-// from the next room value), so a proposal selects a bit instead of running a comparator. A push into a queue that is full and not popped in the same cycle is dropped
-// (only a packet longer than its len can do that). Pushes and pops take effect at the end of the
-// cycle.
+// room: a grant takes its packet's len, every flit the link takes gives one back. The room is kept
+// as a thermometer, rt[j] = (room >= j) for j = 0..DEPTH, so the allocator's room_ge (room >= 1..
+// MAXL) is its low bits, a register a proposal selects from, and the next value is a shift of the
+// register selected by the cycle's take and pop: no adder or comparator follows the grant (the
+// counter form's carry chain closed the FPGA's critical path, docs/fpga.md item 14). The room is
+// never below a take (a grant needs room_ge[len-1]), as the C model's counter (csim/oq.h). A push
+// into a queue that is full and not popped in the same cycle is dropped (only a packet longer than
+// its len can do that). Pushes and pops take effect at the end of the cycle.
 `include "flit_fields.vh"
 module oq #(
     parameter DEPTH = 8,
     parameter DW = 3,                  // max(1, clog2(DEPTH))
-    parameter RMW = 5,                 // room counter width: holds DEPTH
     parameter MAXL = 4                 // longest packet: room_ge has a bit per len 1..MAXL
 ) (
     input  wire           clk,
@@ -20,7 +22,7 @@ module oq #(
     input  wire [3:0]     take,        // len of a packet granted this cycle (0: none)
     output wire           front_valid,
     output wire [`QFLITW_BITS-1:0] front,
-    output reg  [MAXL-1:0] room_ge     // bit n-1: room >= n
+    output wire [MAXL-1:0] room_ge     // bit n-1: room >= n
 );
     localparam [DW:0] DEPTH_W = DEPTH[DW:0];
     localparam [DW-1:0] LAST = DEPTH_W[DW-1:0] - 1'b1;
@@ -35,28 +37,29 @@ module oq #(
     end
     assign front_valid = count != {(DW+1){1'b0}};
     assign front = ring[head];
-    localparam [RMW-1:0] ROOM_FULL = DEPTH[RMW-1:0];
-    reg [RMW-1:0] room;
-    wire [RMW-1:0] room_next = room - {{(RMW-4){1'b0}}, take} + {{(RMW-1){1'b0}}, pop};
-    function [MAXL-1:0] ge_bits;       // {room >= MAXL, ..., room >= 1}
-        input [RMW-1:0] r;
-        integer n;
-        begin
-            for (n = 1; n <= MAXL; n = n + 1) ge_bits[n-1] = r >= n[RMW-1:0];
+    reg  [DEPTH:0] rt;                 // rt[j]: room >= j, j = 0..DEPTH (rt[0] is always set)
+    // up[m]: room + pop >= m (with a pop, room >= m - 1; the room never passes DEPTH, so a pop
+    // leaves rt[DEPTH] behind)
+    wire [DEPTH:0] up = pop ? {rt[DEPTH-1:0], 1'b1} : rt;
+    // room + pop - take >= j  <=>  room + pop >= j + take
+    wire [DEPTH:0] rt_next = up >> take;
+    generate
+        if (MAXL <= DEPTH) begin : g_ge
+            assign room_ge = rt[MAXL:1];
+        end else begin : g_ge_short          // a queue shorter than the longest packet
+            assign room_ge = {{(MAXL - DEPTH){1'b0}}, rt[DEPTH:1]};
         end
-    endfunction
+    endgenerate
     always @(posedge clk) begin
         if (rst) begin
             head <= {DW{1'b0}};
             count <= {(DW+1){1'b0}};
-            room <= ROOM_FULL;
-            room_ge <= ge_bits(ROOM_FULL);
+            rt <= {(DEPTH + 1){1'b1}};   // room = DEPTH
         end else begin
             if (push && !full) ring[at[DW-1:0]] <= push_flit;
             if (pop) head <= (head == LAST) ? {DW{1'b0}} : head + 1'b1;
             count <= count + {{DW{1'b0}}, push && !full} - {{DW{1'b0}}, pop};
-            room <= room_next;
-            room_ge <= ge_bits(room_next);
+            rt <= rt_next;
         end
     end
 endmodule

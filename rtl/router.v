@@ -112,7 +112,6 @@ module router #(
     localparam MAX_DEPTH = (MAX_DEPTH_LG > DEPTH_T) ? MAX_DEPTH_LG : DEPTH_T;
     localparam DMW = $clog2(K * 4 * MAX_DEPTH + 1);   // demand counters; >= 4: a len fits
     localparam COW = ((DMW > OW) ? DMW : OW) + 1;     // occupancy as the congestion unit sees it
-    localparam RMW = $clog2(OQ_DEPTH + 1) + 4;        // room counters (a 4-bit len is taken from them)
     localparam NT = S * MAX_LEN + 1;   // registered compares per credit counter (rtl/credit_ge.vh):
                                        // len plus the lower planes' lens, and one spare (the
                                        // mutant router-head-needs-len-plus-1 compares len + 1)
@@ -196,7 +195,7 @@ module router #(
     wire ev_take = ev_valid && ev_ready && {1'b0, ev_port} < K7P && ev_kind != 2'd0;
     router_output #(.P(P), .A(A), .H(H), .S(S),
                     .DS_T(DS_T), .DS_L(DS_L), .DS_G(DS_G), .OQ_DEPTH(OQ_DEPTH), .CTL_DEPTH(CTL_DEPTH),
-                    .CONG_DEMAND(CONG_DEMAND), .MAX_LEN(MAX_LEN), .CRW(CRW), .RMW(RMW), .NT(NT), .COW(COW), .DMW(DMW),
+                    .CONG_DEMAND(CONG_DEMAND), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT), .COW(COW), .DMW(DMW),
                     .MW(MW), .GW(GW), .BW(BW), .NW(NW)) outputs (
         .clk(clk), .rst(rst), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start), .wr_take(wr_take), .dec(dec),
         .rpush_ok(rpush_ok), .rpush_entry(rpush_entry), .cr_in_valid(cr_in_valid), .cr_in_vc(cr_in_vc),

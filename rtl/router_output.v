@@ -19,7 +19,6 @@ module router_output #(
     parameter CONG_DEMAND = 1,         // the demand counts in the congestion of local/global ports
     parameter CRW = 11,                // credit counter width
     parameter MAX_LEN = 4,             // longest packet: room compares per output queue
-    parameter RMW = 8,                 // room counter width
     parameter NT = 9,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
     parameter COW = 14,                // occupancy as the congestion unit sees it
     parameter DMW = 9,                 // demand counter width
@@ -117,7 +116,7 @@ module router_output #(
     genvar gn;
     generate
         for (gn = 0; gn < K*S; gn = gn + 1) begin : g_oq
-            oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .RMW(RMW), .MAXL(MAX_LEN)) queue (
+            oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .MAXL(MAX_LEN)) queue (
                 .clk(clk), .rst(rst), .push(wr_valid[gn]), .push_flit(wr_flit[gn*QFW +: QFW]),
                 .pop(oq_pop[gn]), .take(wr_take[gn*4 +: 4]),
                 .front_valid(oq_valid[gn]), .front(oq_front[gn*QFW +: QFW]), .room_ge(oq_rge[gn*MAX_LEN +: MAX_LEN]));
