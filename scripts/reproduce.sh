@@ -249,6 +249,8 @@ set grid
 plot '$OUT/runs/series.csv' using 1:2 skip 1 with lines title 'accepted', '' using 1:3 skip 1 axes x1y2 with lines title 'latency'
 GP
   fi
+  # a plot with no data (its runs left out by ONLY, or not run yet) leaves no empty file behind
+  find "$OUT/plots" -name '*.png' -size 0 -delete
 fi
 
 # ---- summary ----
@@ -293,6 +295,7 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "Saturation = the highest accepted throughput (flits/node/cycle) of a load whose mean latency"
   echo "stays under 500 cycles (\`doar sweep\`). Paper's figures in parentheses (its network is"
   echo "dfly(6,12,6,73) with a 2.0x internal speed-up; on another network only orderings compare)."
+  [ -z "$ONLY" ] || { echo; echo "Only the runs whose names match ONLY='$ONLY' were run: the cells of the others are"; echo "empty or -."; }
   echo
   echo "## Saturation throughput, UR / ADV+1 / RP (seed 001 Fig. 10 d-f)"
   echo

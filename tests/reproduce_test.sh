@@ -84,6 +84,8 @@ expect_exit 0 env ONLY='^sweep_min_' "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/
 ran=$(find "$TMP/o/runs" -maxdepth 1 -name '*.txt' -printf '%f\n' | sort | tr '\n' ' ')
 [ "$ran" = "sweep_min_adv_1.txt sweep_min_rp.txt sweep_min_ur.txt " ] && ok || bad "ONLY ran: $ran"
 grep -qE "^reproduce: 3 to run, [0-9]+ kept from an earlier run or left out by ONLY$" "$TMP/err" && ok || bad "ONLY progress: $(grep 'to run' "$TMP/err" | head -n 1)"
+grep -qF "Only the runs whose names match ONLY='^sweep_min_' were run" "$TMP/o/summary.md" && ok || bad "the summary does not say ONLY left runs out"
+[ -z "$(find "$TMP/o/plots" -name '*.png' -size 0)" ] && ok || bad "empty plots: $(find "$TMP/o/plots" -name '*.png' -size 0 | tr '\n' ' ')"
 
 echo "== bad input"
 expect_error "RESUME_FROM=$TMP/none is not a directory" env RESUME_FROM="$TMP/none" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/c"
