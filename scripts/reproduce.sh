@@ -138,16 +138,12 @@ at1() {  # ROUTING TRAFFIC: the accepted load at offered 1.0 (DOAR: its sweep's 
     sed -nE 's/^sim: config=.* accepted=([0-9.]+) .*/\1/p' "$OUT/runs/at1_$1_$(safe "$2").txt" 2>/dev/null | tail -n 1
   fi
 }
-at1_share() {  # ROUTING TRAFFIC: "accepted at 1.0 (share of saturation)", or - when not run
-  local a b; a=$(at1 "$1" "$2"); b=$(sat "sweep_$1_$(safe "$2")")
-  [ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
-  awk -v a="$a" -v b="$b" 'BEGIN { printf "%s (%.0f %%)", a, (b > 0 ? 100 * a / b : 0) }'
+share() {  # LOAD SATURATION: "load (share of saturation)", or - when either is missing
+  [ -n "$1" ] && [ -n "$2" ] || { echo -; return; }
+  awk -v a="$1" -v b="$2" 'BEGIN { printf "%s (%.0f %%)", a, (b > 0 ? 100 * a / b : 0) }'
 }
-post_share() {  # NAME: "post (share of saturation)", or - when the sweep has no post_saturation
-  local a b; a=$(post "$1"); b=$(sat "$1")
-  [ -n "$a" ] && [ -n "$b" ] || { echo -; return; }
-  awk -v a="$a" -v b="$b" 'BEGIN { printf "%s (%.0f %%)", a, (b > 0 ? 100 * a / b : 0) }'
-}
+at1_share() { share "$(at1 "$1" "$2")" "$(sat "sweep_$1_$(safe "$2")")"; }  # ROUTING TRAFFIC
+post_share() { share "$(post "$1")" "$(sat "$1")"; }  # NAME: past saturation, when the sweep has it
 
 # ---- stage 2: hop distributions near saturation, applications, a fault time series ----
 jobs2="$OUT/jobs2.txt"; : > "$jobs2"
