@@ -39,7 +39,7 @@ double cmd_estimate_bytes(const topo *t, int kind, const net_params *p) {
         buffers += ports[c] * vcs * ((double)depth * sizeof(flit) + (double)routes * sizeof(route_entry));
     }
     const double oqs = k * (p->rprm.speedup > 0 ? p->rprm.speedup : 1) * (double)p->rprm.oq_depth * sizeof(flit);
-    const double window = (double)t->h * p->rprm.cong_rtt; /* cong's in-flight window: a byte per cycle */
+    const double window = 8.0 * p->rprm.cong_rtt; /* cong's in-flight window: a mask per cycle */
     bytes += nr * ((double)sizeof(router) + k * (double)sizeof(rcu) + buffers + oqs + window);
     bytes += net_ring_bytes(t, p, nr, 0);
     if (p->fault_links > 0 || p->fault_routers > 0) bytes += options;

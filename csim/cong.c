@@ -10,7 +10,7 @@ int cong_init(cong *c, const topo *t, const cong_params *prm) {
     c->hist = calloc((size_t)t->h, sizeof *c->hist);
     c->dl_valid = calloc((size_t)prm->tps, 1);
     c->dl_bits = calloc((size_t)prm->tps, sizeof *c->dl_bits);
-    c->sent = calloc((size_t)t->h * (size_t)(prm->rtt > 0 ? prm->rtt : 1), 1);
+    c->sent = calloc((size_t)(prm->rtt > 0 ? prm->rtt : 1), sizeof *c->sent);
     c->recent = calloc((size_t)t->h, sizeof *c->recent);
     if (!c->hist || !c->dl_valid || !c->dl_bits || !c->sent || !c->recent) {
         cong_free(c);
@@ -44,7 +44,7 @@ void cong_reset(cong *c, int bid) {
     memset(c->dl_valid, 0, (size_t)c->prm.tps);
     memset(c->dl_bits, 0, (size_t)c->prm.tps * sizeof *c->dl_bits);
     c->dl_pos = 0;
-    memset(c->sent, 0, (size_t)c->t.h * (size_t)(c->prm.rtt > 0 ? c->prm.rtt : 1));
+    memset(c->sent, 0, (size_t)(c->prm.rtt > 0 ? c->prm.rtt : 1) * sizeof *c->sent);
     memset(c->recent, 0, (size_t)c->t.h * sizeof *c->recent);
     c->sent_pos = 0;
 }
@@ -62,9 +62,7 @@ void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_b
     const topo *t = &c->t;
     uint64_t hmask = t->h >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->h) - 1);
     /* CongL from the current occupancy and the current CongG. */
-    uint64_t n_local = 0;
-    for (int i = 0; i < t->h; i++)
-        if ((c->congg >> i) & 1) n_local |= (uint64_t)1 << (t->first_global + i);
+    uint64_t n_local = (c->congg & hmask) << t->first_global; /* first_global + h = k <= 64 */
     for (uint64_t m = c->nonglobal; m; m &= m - 1)
         if (occ[__builtin_ctzll(m)] > c->prm.tl) n_local |= (uint64_t)1 << __builtin_ctzll(m);
     /* CongG with the history window. */
@@ -94,12 +92,12 @@ void cong_cycle(cong *c, const int *occ, uint64_t sb_ports, const uint64_t *sb_b
     /* The window: this cycle's sends enter, those of rtt cycles ago leave (a register per port
      * and cycle in the RTL: a shift register of rtt bits and its count). */
     if (c->prm.rtt > 0) {
-        for (int i = 0; i < t->h; i++) {
-            uint8_t *slot = &c->sent[(size_t)i * (size_t)c->prm.rtt + (size_t)c->sent_pos];
-            const uint8_t now = (uint8_t)((sent >> (t->first_global + i)) & 1);
-            c->recent[i] += now - *slot;
-            *slot = now;
+        const uint64_t now = (sent >> t->first_global) & hmask, old = c->sent[c->sent_pos];
+        for (uint64_t m = now ^ old; m; m &= m - 1) { /* only the ports whose bit changes move */
+            const int i = __builtin_ctzll(m);
+            c->recent[i] += (now >> i) & 1 ? 1 : -1;
         }
+        c->sent[c->sent_pos] = now;
         c->sent_pos = c->sent_pos + 1 == c->prm.rtt ? 0 : c->sent_pos + 1;
     }
 }

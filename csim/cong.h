@@ -49,7 +49,7 @@ typedef struct {
     int dl_pos;
     uint64_t nonglobal; /* terminal and intra-group ports (CongL from occupancy) */
     uint64_t local;     /* intra-group ports (side-bands) */
-    uint8_t *sent;      /* [h * rtt]: global port i sent a data flit rtt - s cycles ago (ring) */
+    uint64_t *sent;     /* [rtt]: bit i of slot s: global port i sent a data flit rtt - s cycles ago (ring) */
     int *recent;        /* [h]: flits global port i sent in the last rtt cycles */
     int sent_pos;       /* the ring's slot of the oldest cycle */
 } cong;

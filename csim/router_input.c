@@ -86,6 +86,13 @@ void router_input_propose(const router *r, router_wires *w) {
      * one-flit packet (free for this cycle's grants, which move in the next cycle), and the input
      * planes stage 2 may not grant (plane_void: streaming, unless the tail crosses now; moving a
      * granted head that starts a packet, head not tail). */
+    /* the plane each VC's packet streams or moves on: its next packet proposes there only
+     * (bvm[i]: input i's VCs bound to a plane, bound[i][v]: the plane; set for inputs in moving) */
+    uint8_t bvm[ROUTER_MAX_PORTS];
+    int8_t bound[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
+    uint64_t moving = 0; /* inputs with a stream or a grant moving */
+    for (int q = 0; q < np; q++) moving |= r->in_busy[q] | r->g_go[q];
+    for (uint64_t m = moving; m; m &= m - 1) bvm[__builtin_ctzll(m)] = 0;
     for (int q = 0; q < np; q++) {
         uint64_t ends = 0, pv = 0, fr = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
@@ -96,41 +103,34 @@ void router_input_propose(const router *r, router_wires *w) {
                 ends |= (uint64_t)1 << i;
                 fr |= s->ports;
             }
+            bound[i][s->vc] = (int8_t)q;
+            bvm[i] |= (uint8_t)(1u << s->vc);
         }
         for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
-            if (!vcbuf_front(&r->in[i], r->g_vc[i * np + q])->tail)
+            const int v = r->g_vc[i * np + q];
+            if (!vcbuf_front(&r->in[i], v)->tail)
                 pv |= (uint64_t)1 << i;
             else if (r->g_kind[i * np + q] != REQ_DISCARD)
                 fr |= r->g_e[i * np + q].ports;
+            bound[i][v] = (int8_t)q;
+            bvm[i] |= (uint8_t)(1u << v);
         }
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
         w->freed[q] = fr;
     }
-    uint64_t moving = 0; /* inputs with a stream or a grant moving (speed cache for the loop below) */
-    for (int q = 0; q < np; q++) moving |= r->in_busy[q] | r->g_go[q];
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
-        /* the plane each VC's packet streams or moves on: its next packet proposes there only */
-        int8_t bound[VCBUF_MAX_VCS];
-        unsigned bvm = 0; /* the VCs bound to a plane */
-        if ((moving >> i) & 1)
-            for (int q = 0; q < np; q++) {
-                if ((r->in_busy[q] >> i) & 1) {
-                    bound[r->strm[i * np + q].vc] = (int8_t)q;
-                    bvm |= 1u << r->strm[i * np + q].vc;
-                }
-                if ((r->g_go[q] >> i) & 1) {
-                    bound[r->g_vc[i * np + q]] = (int8_t)q;
-                    bvm |= 1u << r->g_vc[i * np + q];
-                }
-            }
+        const unsigned bvi = (moving >> i) & 1 ? bvm[i] : 0;
         unsigned vm = 0;
-        for (unsigned mv = r->in[i].nonempty; mv; mv &= mv - 1) {
+        /* a VC whose front flit is a head without a route entry (still being routed) proposes
+         * nothing (propose_any): skipped, for speed only */
+        const vcbuf *b = &r->in[i];
+        for (unsigned mv = b->nonempty & (b->routed | ~b->front_head); mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
-            const int is_bound = (bvm >> v) & 1;
-            int pl = is_bound ? bound[v] : alloc_plane(i, v, np);
+            const int is_bound = (bvi >> v) & 1;
+            int pl = is_bound ? bound[i][v] : alloc_plane(i, v, np);
             alloc_req q = propose(r, i, v, w->freed[pl], pl);
             if (q.kind == REQ_NONE && !is_bound && np > 1 && alt_may(r, i, v)) {
                 /* a unicast head that cannot go on its home plane may go on the alternate one */

@@ -59,6 +59,7 @@ void vcbuf_reset(vcbuf *b) {
     b->overflow = 0;
     b->nonempty = 0;
     b->front_head = 0;
+    b->routed = 0;
 }
 
 void vcbuf_push(vcbuf *b, const flit *f) {
@@ -92,9 +93,10 @@ void vcbuf_push_route(vcbuf *b, int vc, const route_entry *e) {
     const int cap = b->rcap[vc], at = b->rhead[vc] + b->rcount[vc]; /* one wrap at most */
     b->route[vc][at >= cap ? at - cap : at] = *e;
     b->rcount[vc]++;
+    b->routed |= (uint8_t)(1u << vc);
 }
 
 void vcbuf_pop_route(vcbuf *b, int vc) {
     b->rhead[vc] = (uint16_t)(b->rhead[vc] + 1 == b->rcap[vc] ? 0 : b->rhead[vc] + 1);
-    b->rcount[vc]--;
+    if (!--b->rcount[vc]) b->routed &= (uint8_t) ~(1u << vc);
 }

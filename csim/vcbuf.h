@@ -47,6 +47,7 @@ typedef struct {                          /* fields in the order the allocator r
                                              hold everything a cycle reads (simulation speed only) */
     VCBUF_CACHE_ALIGNED uint8_t nonempty; /* bit v: count[v] > 0 (kept by push/pop/reset) */
     uint8_t front_head;                   /* bit v: VC v's front flit is a head (the same; 0 when empty) */
+    uint8_t routed;                       /* bit v: rcount[v] > 0 (kept by push_route/pop_route/reset) */
     uint8_t active[VCBUF_MAX_VCS];        /* the front packet holds its output ports */
     uint16_t count[VCBUF_MAX_VCS], head[VCBUF_MAX_VCS];   /* flits; depth <= VCBUF_MAX_DEPTH */
     uint16_t rcount[VCBUF_MAX_VCS], rhead[VCBUF_MAX_VCS]; /* route entries */

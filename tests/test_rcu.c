@@ -509,6 +509,13 @@ static void test_lfsr_advance(test_ctx *c) {
             EXPECT(c, got == want, "advance(0x%08x, %llu) = 0x%08x, stepping gives 0x%08x", s0,
                    (unsigned long long)ns[j], got, want);
         }
+        uint32_t want = s0; /* every short gap: the four-step table and the single steps after it */
+        for (uint64_t n = 0; n <= 300; n++) {
+            uint32_t got = rcu_lfsr_advance(s0, n);
+            EXPECT(c, got == want, "advance(0x%08x, %llu) = 0x%08x, stepping gives 0x%08x", s0, (unsigned long long)n,
+                   got, want);
+            want = rcu_lfsr_next(want);
+        }
     }
 }
 
