@@ -6,11 +6,7 @@ void alloc_stage1(const alloc_in_view *v, int8_t *pick) {
     for (uint64_t m = v->req_inputs; m; m &= m - 1) {
         int i = __builtin_ctzll(m);
         for (int q = 0; q < np; q++) {
-            unsigned vm = 0; /* the VCs proposing on plane q */
-            for (unsigned mv = v->req_vcs[i]; mv; mv &= mv - 1) {
-                const int c = __builtin_ctz(mv);
-                if (v->req_plane[i * vcs + c] == q) vm |= 1u << c;
-            }
+            const unsigned vm = (v->req_pl_vcs[i] >> (8 * q)) & 0xffu; /* the VCs proposing on plane q */
             pick[i * np + q] = -1;
             if (!vm) continue;
             int p;

@@ -51,9 +51,8 @@ typedef struct {
 typedef struct {
     int k, vcs, planes;
     const alloc_req *req;     /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
-    const uint8_t *req_vcs;   /* [k]: bit v set iff input i, VC v proposes */
-    const uint8_t *req_plane; /* [k * vcs]: the plane input i, VC v proposes on (where req_vcs says) */
-    uint64_t req_inputs;      /* inputs with a proposing VC */
+    const uint32_t *req_pl_vcs; /* [k]: bit 8q+v set iff input i, VC v proposes on plane q */
+    uint64_t req_inputs;       /* inputs with a proposing VC */
     const uint8_t *rr_in;     /* [k * planes]: input i, plane q at i*planes+q: a VC index */
     int prio_in, prio_vc;     /* the reserved multicast (-1: none) */
 } alloc_in_view;

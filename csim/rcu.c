@@ -182,8 +182,8 @@ static void c_item(const rcu *r, int x, int *has, int *self, int *port) {
     }
 }
 
-static int header_is_zero(const rcu_header *h) {
-    return !h->valid && !h->dst_gid && !h->dst_bid && !h->dst_nid && !h->src_gid && !h->vc;
+static int header_is_zero(const rcu_header *h) { /* one test of all fields (no branch per field) */
+    return (h->valid | h->dst_gid | h->dst_bid | h->dst_nid | h->src_gid | h->vc) == 0;
 }
 
 /* ---- stage 1: zone decode; writes *s (the register) ---- */

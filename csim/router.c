@@ -416,7 +416,12 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     regs_clear(w.nx);
     w.kmask = k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << k) - 1);
     memcpy(w.occ, r->occ, (size_t)k * sizeof w.occ[0]);
-    if (r->prm.cong_demand) memcpy(w.demand_start, r->demand, (size_t)k * sizeof w.demand_start[0]);
+    /* the congestion unit's occupancy (read at the end of the cycle, on the state at its start):
+     * intra-group and global ports count the flits routed to them and waiting here besides their
+     * credits (architecture.md "Congestion") */
+    memcpy(w.cong_occ, r->occ, (size_t)k * sizeof w.cong_occ[0]);
+    if (r->prm.cong_demand)
+        for (int o = t->first_local; o < k; o++) w.cong_occ[o] += r->demand[o];
     w.ctl_wait = w.ctl_ports = w.port_down = 0;
     w.ev_ready = 0;
     memset(w.taken, 0, (size_t)k);
@@ -446,11 +451,7 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     w.nx->overflow |= w.regs->overflow;
 
     /* ---- cong, side-band, multicast table ---- */
-    /* intra-group and global ports: a queue here shows at once, not a link round trip later
-     * (architecture.md "Congestion") */
-    if (r->prm.cong_demand)
-        for (int o = t->first_local; o < k; o++) w.occ[o] += w.demand_start[o];
-    cong_cycle(&r->cg, w.occ, w.pm.sb, in->sb_bits, w.room_ports);
+    cong_cycle(&r->cg, w.cong_occ, w.pm.sb, in->sb_bits, w.room_ports);
     w.nx->sb_valid = (uint8_t)cong_sb_valid(&r->cg);
     w.nx->sb_bits = cong_sb_bits(&r->cg);
     if (in->mw_valid) mcast_write(&r->mc, in->mw_port & 63, in->mw_group & 255, in->mw_set);

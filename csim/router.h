@@ -218,7 +218,7 @@ typedef struct {
     router_out *nx;                     /* the registers after the edge */
     uint64_t kmask;                     /* the k ports */
     int occ[ROUTER_MAX_PORTS];          /* credit occupancy per output at the start of the cycle */
-    int demand_start[ROUTER_MAX_PORTS]; /* demand at the start (with prm.cong_demand) */
+    int cong_occ[ROUTER_MAX_PORTS];     /* occ, plus the demand at the start with prm.cong_demand (cong's input) */
     /* fault unit, start of the cycle */
     uint64_t ctl_wait;  /* outputs whose unit has an FD/FR message and a control credit */
     uint64_t ctl_ports; /* outputs that send it this cycle (router_output) */
@@ -236,8 +236,12 @@ typedef struct {
     /* router_input's proposals (stage 1's: req_kind; stage 2 keeps those of free planes) */
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_vcs says */
     uint8_t req_vcs[ROUTER_MAX_PORTS];
-    uint8_t req_plane[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* the plane each proposes on (alloc.h) */
+    uint32_t req_pl_vcs[ROUTER_MAX_PORTS]; /* [i] byte q: the VCs proposing on plane q (alloc.h) */
     uint64_t req_inputs;
+    /* per plane, at the start of the cycle (speed only: what every proposal of the plane reads):
+     * the slots not held (locked, unless freed now), and of them those a unicast head may take
+     * (the bulletin's free slots, not reserved) */
+    uint64_t prop_unl[ROUTER_MAX_PLANES], prop_uc[ROUTER_MAX_PLANES];
     /* router_alloc: stage 2's requests and grants (after the credit check), stage 1's picks */
     alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
     alloc_grants g;

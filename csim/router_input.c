@@ -12,7 +12,7 @@
  * entry is the front of the route FIFO: an entry leaves the FIFO at its grant); stage 2 takes it
  * only when the packet's last flit crosses now (router_alloc_grant). freed: the slots of plane pl
  * whose packet sends its last flit now (free when a grant of this cycle moves, in the next one). */
-static alloc_req propose_any(const router *r, int i, int v, uint64_t freed, int pl) {
+static alloc_req propose_any(const router *r, const router_wires *w, int i, int v, int pl) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
@@ -27,21 +27,25 @@ static alloc_req propose_any(const router *r, int i, int v, uint64_t freed, int 
         q.kind = REQ_DISCARD;
         return q;
     }
+    if (!e->mcast) {
+        /* every port: its slot not held and, with the bulletin, not held or reserved by a
+         * multicast (w->prop_uc), the downstream VC's credits and the queue's room for len */
+        for (uint64_t m = e->ports; m; m &= m - 1) {
+            const int o = __builtin_ctzll(m);
+            if (!((w->prop_uc[pl] >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len)
+                return q;
+        }
+        q.kind = REQ_HEAD;
+        q.ports = e->ports;
+        return q;
+    }
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        if (!(((r->locked[pl] & ~freed) >> o) & 1) && r->cred[o][e->ovc] >= e->len &&
-            r->oqs[o * r->np + pl].room >= e->len)
+        if (((w->prop_unl[pl] >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
             ok |= (uint64_t)1 << o;
     }
-    if (!e->mcast) {
-        /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
-        uint64_t bulletin = r->prm.bulletin ? r->grb_free[pl] & ~router_bulletin_reserved(r, pl) : ~(uint64_t)0;
-        if (ok == e->ports && (e->ports & ~bulletin) == 0) {
-            q.kind = REQ_HEAD;
-            q.ports = ok;
-        }
-    } else if (r->prm.bulletin) {
+    if (r->prm.bulletin) {
         int mine = r->res_valid && r->res_in == i && r->res_vc == v;
         if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free[pl]) == 0)) {
             q.kind = REQ_MCAST;
@@ -59,8 +63,8 @@ static alloc_req propose_any(const router *r, int i, int v, uint64_t freed, int 
 
 /* Only a unicast head crosses on a plane other than its VC's home plane (the bulletin's multicast
  * and its reservation, ACQ and the drains stay on the home plane). */
-static alloc_req propose(const router *r, int i, int v, uint64_t freed, int pl) {
-    alloc_req q = propose_any(r, i, v, freed, pl);
+static alloc_req propose(const router *r, const router_wires *w, int i, int v, int pl) {
+    alloc_req q = propose_any(r, w, i, v, pl);
     if (q.kind != REQ_HEAD && pl != alloc_plane(i, v, r->np)) q.kind = REQ_NONE;
     return q;
 }
@@ -77,7 +81,7 @@ static int alt_may(const router *r, int i, int v) {
 }
 
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q) {
-    return propose(r, i, v, w->freed[q], q);
+    return propose(r, w, i, v, q);
 }
 
 void router_input_propose(const router *r, router_wires *w) {
@@ -118,12 +122,16 @@ void router_input_propose(const router *r, router_wires *w) {
         }
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
         w->freed[q] = fr;
+        w->prop_unl[q] = ~(r->locked[q] & ~fr);
+        /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
+        w->prop_uc[q] = w->prop_unl[q] & (r->prm.bulletin ? r->grb_free[q] & ~router_bulletin_reserved(r, q) : ~(uint64_t)0);
     }
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
         const unsigned bvi = (moving >> i) & 1 ? bvm[i] : 0;
         unsigned vm = 0;
+        uint32_t plm = 0; /* byte q: the VCs proposing on plane q */
         /* a VC whose front flit is a head without a route entry (still being routed) proposes
          * nothing (propose_any): skipped, for speed only */
         const vcbuf *b = &r->in[i];
@@ -131,10 +139,10 @@ void router_input_propose(const router *r, router_wires *w) {
             int v = __builtin_ctz(mv);
             const int is_bound = (bvi >> v) & 1;
             int pl = is_bound ? bound[i][v] : alloc_plane(i, v, np);
-            alloc_req q = propose(r, i, v, w->freed[pl], pl);
+            alloc_req q = propose(r, w, i, v, pl);
             if (q.kind == REQ_NONE && !is_bound && np > 1 && alt_may(r, i, v)) {
                 /* a unicast head that cannot go on its home plane may go on the alternate one */
-                alloc_req a = propose(r, i, v, w->freed[pl ^ 1], pl ^ 1);
+                alloc_req a = propose(r, w, i, v, pl ^ 1);
                 if (a.kind == REQ_HEAD) {
                     q = a;
                     pl ^= 1;
@@ -142,9 +150,10 @@ void router_input_propose(const router *r, router_wires *w) {
             }
             if (q.kind == REQ_NONE) continue;
             w->reqs[i * vcs + v] = q;
-            w->req_plane[i * vcs + v] = (uint8_t)pl;
+            plm |= (1u << v) << (8 * pl);
             vm |= 1u << v;
         }
+        w->req_pl_vcs[i] = plm;
         w->req_vcs[i] = (uint8_t)vm;
         if (vm) w->req_inputs |= (uint64_t)1 << i;
     }
