@@ -91,12 +91,12 @@ void router_input_propose(const router *r, router_wires *w) {
      * planes stage 2 may not grant (plane_void: streaming, unless the tail crosses now; moving a
      * granted head that starts a packet, head not tail). */
     /* the plane each VC's packet streams or moves on: its next packet proposes there only
-     * (bvm[i]: input i's VCs bound to a plane, bound[i][v]: the plane; set for inputs in moving) */
+     * (bvm[i]: input i's VCs bound to a plane, bound[i][v]: the plane where bvm[i] says) */
     uint8_t bvm[ROUTER_MAX_PORTS];
     int8_t bound[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
     uint64_t moving = 0; /* inputs with a stream or a grant moving */
     for (int q = 0; q < np; q++) moving |= r->in_busy[q] | r->g_go[q];
-    for (uint64_t m = moving; m; m &= m - 1) bvm[__builtin_ctzll(m)] = 0;
+    memset(bvm, 0, sizeof bvm); /* (all of it: one store, and no branch below) */
     for (int q = 0; q < np; q++) {
         uint64_t ends = 0, pv = 0, fr = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
@@ -129,7 +129,7 @@ void router_input_propose(const router *r, router_wires *w) {
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
         int i = __builtin_ctzll(m);
-        const unsigned bvi = (moving >> i) & 1 ? bvm[i] : 0;
+        const unsigned bvi = bvm[i];
         unsigned vm = 0;
         uint32_t plm = 0; /* byte q: the VCs proposing on plane q */
         /* a VC whose front flit is a head without a route entry (still being routed) proposes
