@@ -50,11 +50,11 @@ typedef struct {
 /* Stage 1: the input arbiters of every plane. */
 typedef struct {
     int k, vcs, planes;
-    const alloc_req *req;     /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
+    const alloc_req *req;       /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
     const uint32_t *req_pl_vcs; /* [k]: bit 8q+v set iff input i, VC v proposes on plane q */
-    uint64_t req_inputs;       /* inputs with a proposing VC */
-    const uint8_t *rr_in;     /* [k * planes]: input i, plane q at i*planes+q: a VC index */
-    int prio_in, prio_vc;     /* the reserved multicast (-1: none) */
+    uint64_t req_inputs;        /* inputs with a proposing VC */
+    const uint8_t *rr_in;       /* [k * planes]: input i, plane q at i*planes+q: a VC index */
+    int prio_in, prio_vc;       /* the reserved multicast (-1: none) */
 } alloc_in_view;
 
 /* pick[i*planes+q]: the VC input i offers on plane q, -1 none (written for the inputs in

@@ -167,7 +167,8 @@ int fault_idle(const fault_unit *fu);
 #define FAULT_CTL_PREFIX_SHIFT 25
 #define FAULT_CTL_KIND_SHIFT 27
 #define FAULT_CTL_FIELD_BITS 2 /* role, prefix and kind */
-static inline int fault_is_ctl(const flit *f) { /* & rather than &&: no branch per field (speed) */
+/* (& rather than &&: no branch per field, for speed) */
+static inline int fault_is_ctl(const flit *f) {
     return (f->head != 0) & (f->tail != 0) & ((f->data & FAULT_CTL_FLAG) != 0);
 }
 uint64_t fault_msg_pack(const fault_msg *m);

@@ -29,10 +29,10 @@ static uint32_t mat_apply(const lfsr_mat *m, uint32_t s) {
  * units catch up; tests/test_rcu.c checks every gap up to 300 against single steps). */
 #define LFSR_STEP1(s) (((s) >> 1) ^ (((s)&1u) ? RCU_LFSR_TAPS : 0u))
 #define LFSR_STEP4(s) LFSR_STEP1(LFSR_STEP1(LFSR_STEP1(LFSR_STEP1(s))))
-static const uint32_t lfsr_step4[16] = {
-    LFSR_STEP4(0u),  LFSR_STEP4(1u),  LFSR_STEP4(2u),  LFSR_STEP4(3u),  LFSR_STEP4(4u),  LFSR_STEP4(5u),
-    LFSR_STEP4(6u),  LFSR_STEP4(7u),  LFSR_STEP4(8u),  LFSR_STEP4(9u),  LFSR_STEP4(10u), LFSR_STEP4(11u),
-    LFSR_STEP4(12u), LFSR_STEP4(13u), LFSR_STEP4(14u), LFSR_STEP4(15u)};
+static const uint32_t lfsr_step4[16] = {LFSR_STEP4(0u),  LFSR_STEP4(1u),  LFSR_STEP4(2u),  LFSR_STEP4(3u),
+                                        LFSR_STEP4(4u),  LFSR_STEP4(5u),  LFSR_STEP4(6u),  LFSR_STEP4(7u),
+                                        LFSR_STEP4(8u),  LFSR_STEP4(9u),  LFSR_STEP4(10u), LFSR_STEP4(11u),
+                                        LFSR_STEP4(12u), LFSR_STEP4(13u), LFSR_STEP4(14u), LFSR_STEP4(15u)};
 
 uint32_t rcu_lfsr_advance(uint32_t s, uint64_t n) {
     if (n <= 256) { /* short gaps (the usual case): four steps at a time, then single steps */

@@ -213,12 +213,12 @@ typedef struct {
  * nothing survives the cycle, and only the entries the masks name are defined.
  */
 typedef struct {
-    router_in_ports pm;                 /* the input entries set this cycle */
-    const router_out *regs;             /* the output registers during this cycle */
-    router_out *nx;                     /* the registers after the edge */
-    uint64_t kmask;                     /* the k ports */
-    int occ[ROUTER_MAX_PORTS];          /* credit occupancy per output at the start of the cycle */
-    int cong_occ[ROUTER_MAX_PORTS];     /* occ, plus the demand at the start with prm.cong_demand (cong's input) */
+    router_in_ports pm;             /* the input entries set this cycle */
+    const router_out *regs;         /* the output registers during this cycle */
+    router_out *nx;                 /* the registers after the edge */
+    uint64_t kmask;                 /* the k ports */
+    int occ[ROUTER_MAX_PORTS];      /* credit occupancy per output at the start of the cycle */
+    int cong_occ[ROUTER_MAX_PORTS]; /* occ, plus the demand at the start with prm.cong_demand (cong's input) */
     /* fault unit, start of the cycle */
     uint64_t ctl_wait;  /* outputs whose unit has an FD/FR message and a control credit */
     uint64_t ctl_ports; /* outputs that send it this cycle (router_output) */

@@ -33,8 +33,8 @@ void router_alloc_grant(const router *r, router_wires *w) {
              * make the move find an empty VC) */
             const int past = r->in[i].active[v];
             if (((w->req_vcs[i] >> v) & 1) && !((r->pend_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
-                req2[i * np + q] =
-                    (w->req_pl_vcs[i] >> (8 * q + v)) & 1 ? w->reqs[i * vcs + v] : router_input_propose_on(r, w, i, v, q);
+                req2[i * np + q] = (w->req_pl_vcs[i] >> (8 * q + v)) & 1 ? w->reqs[i * vcs + v]
+                                                                         : router_input_propose_on(r, w, i, v, q);
             else
                 req2[i * np + q].kind = REQ_NONE;
             if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
@@ -79,8 +79,9 @@ void router_alloc_grant(const router *r, router_wires *w) {
 }
 
 void router_alloc_pick(const router *r, router_wires *w) {
-    alloc_in_view iv = {r->t.k,   r->prm.vcs, r->np, w->reqs, w->req_pl_vcs, w->req_inputs, r->rr_in,
-                        r->res_valid ? r->res_in : -1, r->res_vc};
+    alloc_in_view iv = {r->t.k,        r->prm.vcs,    r->np,    w->reqs,
+                        w->req_pl_vcs, w->req_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
+                        r->res_vc};
     alloc_stage1(&iv, w->pick_next);
 }
 

@@ -94,8 +94,6 @@ void router_input_propose(const router *r, router_wires *w) {
      * (bvm[i]: input i's VCs bound to a plane, bound[i][v]: the plane where bvm[i] says) */
     uint8_t bvm[ROUTER_MAX_PORTS];
     int8_t bound[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
-    uint64_t moving = 0; /* inputs with a stream or a grant moving */
-    for (int q = 0; q < np; q++) moving |= r->in_busy[q] | r->g_go[q];
     memset(bvm, 0, sizeof bvm); /* (all of it: one store, and no branch below) */
     for (int q = 0; q < np; q++) {
         uint64_t ends = 0, pv = 0, fr = 0;
@@ -124,7 +122,8 @@ void router_input_propose(const router *r, router_wires *w) {
         w->freed[q] = fr;
         w->prop_unl[q] = ~(r->locked[q] & ~fr);
         /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
-        w->prop_uc[q] = w->prop_unl[q] & (r->prm.bulletin ? r->grb_free[q] & ~router_bulletin_reserved(r, q) : ~(uint64_t)0);
+        w->prop_uc[q] =
+            w->prop_unl[q] & (r->prm.bulletin ? r->grb_free[q] & ~router_bulletin_reserved(r, q) : ~(uint64_t)0);
     }
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
