@@ -50,7 +50,7 @@ typedef struct {
 /* Stage 1: the input arbiters of every plane. */
 typedef struct {
     int k, vcs, planes;
-    const alloc_req *req;       /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_vcs says */
+    const alloc_req *req;       /* [k * vcs]: input i, VC v at i*vcs+v; read only where req_pl_vcs says */
     const uint32_t *req_pl_vcs; /* [k]: bit 8q+v set iff input i, VC v proposes on plane q */
     uint64_t req_inputs;        /* inputs with a proposing VC */
     const uint8_t *rr_in;       /* [k * planes]: input i, plane q at i*planes+q: a VC index */

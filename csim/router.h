@@ -232,7 +232,6 @@ typedef struct {
     /* router_input: per plane the input planes stage 2 may not grant (plane_void: streaming a
      * packet whose tail is not at the front, or moving a granted head whose packet will stream) */
     uint64_t plane_void[ROUTER_MAX_PLANES];
-    uint64_t freed[ROUTER_MAX_PLANES]; /* per plane the slots whose packet sends its last flit now */
     /* router_input's proposals (stage 1's: req_kind; stage 2 keeps those of free planes) */
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_vcs says */
     uint8_t req_vcs[ROUTER_MAX_PORTS];

@@ -10,8 +10,9 @@
 /* The proposal of input i, VC v on plane pl, on the state at the start of the cycle (alloc.h). A
  * VC streaming a packet, or moving last cycle's grant (pending), proposes its next one (its route
  * entry is the front of the route FIFO: an entry leaves the FIFO at its grant); stage 2 takes it
- * only when the packet's last flit crosses now (router_alloc_grant). freed: the slots of plane pl
- * whose packet sends its last flit now (free when a grant of this cycle moves, in the next one). */
+ * only when the packet's last flit crosses now (router_alloc_grant). The slots of plane pl it may
+ * take are w->prop_unl / prop_uc (router_input_propose): a slot whose packet sends its last flit
+ * now counts as free (a grant of this cycle moves in the next one). */
 static alloc_req propose_any(const router *r, const router_wires *w, int i, int v, int pl) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
@@ -86,15 +87,16 @@ alloc_req router_input_propose_on(const router *r, const router_wires *w, int i,
 
 void router_input_propose(const router *r, router_wires *w) {
     const int vcs = r->prm.vcs, np = r->np;
-    /* Per plane: the slots whose packet sends its last flit now, a stream's tail or a moving
-     * one-flit packet (free for this cycle's grants, which move in the next cycle), and the input
-     * planes stage 2 may not grant (plane_void: streaming, unless the tail crosses now; moving a
-     * granted head that starts a packet, head not tail). */
     /* the plane each VC's packet streams or moves on: its next packet proposes there only
      * (bvm[i]: input i's VCs bound to a plane, bound[i][v]: the plane where bvm[i] says) */
     uint8_t bvm[ROUTER_MAX_PORTS];
     int8_t bound[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
     memset(bvm, 0, sizeof bvm); /* (all of it: one store, and no branch below) */
+    /* Per plane: the slots whose packet sends its last flit now (fr), a stream's tail or a moving
+     * one-flit packet (free for this cycle's grants, which move in the next cycle), hence the slots
+     * proposals may take (prop_unl, prop_uc), and the input planes stage 2 may not grant
+     * (plane_void: streaming, unless the tail crosses now; moving a granted head that starts a
+     * packet, head not tail). */
     for (int q = 0; q < np; q++) {
         uint64_t ends = 0, pv = 0, fr = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
@@ -119,7 +121,6 @@ void router_input_propose(const router *r, router_wires *w) {
             bvm[i] |= (uint8_t)(1u << v);
         }
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
-        w->freed[q] = fr;
         w->prop_unl[q] = ~(r->locked[q] & ~fr);
         /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
         w->prop_uc[q] =
