@@ -10,6 +10,8 @@ CSTD    := -std=c11
 # -Wno-format-truncation: error messages that quote long paths may be cut; that is intended.
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-format-truncation
 CFLAGS  ?= -O2 -g
+# build/doar and build/doar-mpi, the simulators, are built whole-program with these on top of CFLAGS
+SIM_OPT ?= -O3 -flto=auto
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 BUILD   := build
 

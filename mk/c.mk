@@ -24,8 +24,13 @@ $(BUILD)/asan/libdoar.a: $(ASAN_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/doar: $(BUILD)/obj/csim/doar.o $(BUILD)/libdoar.a
-	$(CC) $(CFLAGS) -o $@ $^
+# build/doar, the tool users run, is compiled as one program: every source in one command with
+# SIM_OPT's link-time optimisation, so the compiler inlines across the units' files (router_input.c,
+# router_xbar.c, vcbuf.c, ...) the calls that one file per unit costs (docs/network.md "Speed").
+# The same sources and results as libdoar.a's objects, which the harnesses and tests link.
+$(BUILD)/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SIM_OPT) $(C_INC) -o $@ $(CSIM_LIB_SRC) csim/doar.c
 
 $(BUILD)/asan/doar: $(BUILD)/asan/obj/csim/doar.o $(BUILD)/asan/libdoar.a
 	$(CC) -O1 -g $(SAN) -o $@ $^
@@ -49,7 +54,7 @@ mpi: $(BUILD)/doar-mpi
 $(BUILD)/doar-mpi: $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c $(CSIM_HDR)
 	@command -v $(MPICC) >/dev/null 2>&1 || { echo "make mpi: $(MPICC) not found (scripts/deps.sh installs Open MPI)" >&2; exit 2; }
 	@mkdir -p $(@D)
-	$(MPICC) $(CSTD) $(WARN) $(CFLAGS) -DDOAR_MPI -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
+	$(MPICC) $(CSTD) $(WARN) $(CFLAGS) $(SIM_OPT) -DDOAR_MPI -Icsim -o $@ $(CSIM_LIB_SRC) csim/doar.c csim/net_mpi.c
 
 # The split runs give the single process's results (R = 1, 2, 3), and the mutant net-rank-stream
 # of tests/mutants/mutants.txt (per-rank random streams), a doar-mpi built from a copy of csim/,
