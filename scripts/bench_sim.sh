@@ -10,9 +10,12 @@
 # Then the internal speed-up (router v2, docs/architecture.md "Router v2"): doar on mid and paper,
 # UR 0.3, default blocks, S = 1 and S = 2 alternating in this invocation, best of REPEAT each; the
 # ratio is S = 2 against S = 1. With BENCH_BASELINE=PATH (a doar built from an older commit, e.g.
-# the v1 router) that binary runs alternately too and the ratio against it is printed.
-# Lines: bench: config=C routing=doar speedup=S speed=N router-cycles/s [ratio=X]
-#        bench: config=C routing=doar baseline=PATH speed=N router-cycles/s
+# the v1 router) that binary runs alternately too and the ratio against it is printed. paired= is
+# the median over the rounds of each round's ratio (S = 2 against the S = 1 run just before it,
+# and against the mean of the baseline runs on either side of it): steadier than best-of ratios
+# when other jobs make the machine's speed swing.
+# Lines: bench: config=C routing=doar speedup=S speed=N router-cycles/s [ratio=X paired=Y]
+#        bench: config=C routing=doar baseline=PATH speed=N router-cycles/s speedup2_vs_baseline=X paired=Y
 # Last line: bench: sim configs=N runs=M
 # Usage: [BENCH_BASELINE=PATH] scripts/bench_sim.sh DOAR [REPEAT]
 set -u
@@ -49,24 +52,36 @@ for c in small mid paper; do
   done
 done
 BASE=${BENCH_BASELINE:-}
+pair() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }   # A / B
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 [ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench_sim: BENCH_BASELINE '$BASE' is not executable" >&2; exit 2; }
 for c in mid paper; do
   case $c in paper) ph="--warmup 500 --sample 500";; *) ph="--warmup 2000 --sample 2000";; esac
-  b1=0 b2=0 bb=0
+  b1=0 b2=0 bb=0 p21="" p2b=""
   for _ in $(seq "$REPEAT"); do
     s=$(speed $c doar 0 "$ph --speedup 1") || { echo "bench_sim: $c --speedup 1 failed" >&2; exit 1; }
     [ "${s:-0}" -gt "$b1" ] && b1=$s
+    s1=$s
     s=$(speed $c doar 0 "$ph --speedup 2") || { echo "bench_sim: $c --speedup 2 failed" >&2; exit 1; }
     [ "${s:-0}" -gt "$b2" ] && b2=$s
+    s2=$s
+    p21="$p21 $(pair "$s2" "$s1")"
     runs=$((runs + 2))
     if [ -n "$BASE" ]; then
       s=$(speed $c doar 0 "$ph" "" "$BASE") || { echo "bench_sim: baseline failed" >&2; exit 1; }
       [ "${s:-0}" -gt "$bb" ] && bb=$s
+      # the S = 2 run between two baseline runs: this round's and the previous (or the same) one
+      p2b="$p2b $(pair "$s2" "$(( (${sb_prev:-$s} + s) / 2 ))")"
+      sb_prev=$s
       runs=$((runs + 1))
     fi
   done
+  unset sb_prev
+  # best of REPEAT each (ratio=, speedup2_vs_baseline=), and the median of the rounds' ratios
+  # (paired=): runs next to each other see the same machine, so the median is the steadier figure
+  # where other jobs make the speed swing
   echo "bench: config=$c routing=doar speedup=1 speed=$b1 router-cycles/s"
-  echo "bench: config=$c routing=doar speedup=2 speed=$b2 router-cycles/s ratio=$(awk -v a="$b2" -v b="$b1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
-  [ -z "$BASE" ] || echo "bench: config=$c routing=doar baseline=$BASE speed=$bb router-cycles/s speedup2_vs_baseline=$(awk -v a="$b2" -v b="$bb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+  echo "bench: config=$c routing=doar speedup=2 speed=$b2 router-cycles/s ratio=$(awk -v a="$b2" -v b="$b1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median $p21)"
+  [ -z "$BASE" ] || echo "bench: config=$c routing=doar baseline=$BASE speed=$bb router-cycles/s speedup2_vs_baseline=$(awk -v a="$b2" -v b="$bb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median $p2b)"
 done
 echo "bench: sim configs=$configs runs=$runs"
