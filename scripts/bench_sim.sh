@@ -57,7 +57,7 @@ median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { if (NR) prin
 [ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench_sim: BENCH_BASELINE '$BASE' is not executable" >&2; exit 2; }
 for c in mid paper; do
   case $c in paper) ph="--warmup 500 --sample 500";; *) ph="--warmup 2000 --sample 2000";; esac
-  b1=0 b2=0 bb=0 p21="" p2b=""
+  b1=0 b2=0 bb=0 p21=() p2b=()
   for _ in $(seq "$REPEAT"); do
     s=$(speed $c doar 0 "$ph --speedup 1") || { echo "bench_sim: $c --speedup 1 failed" >&2; exit 1; }
     [ "${s:-0}" -gt "$b1" ] && b1=$s
@@ -65,13 +65,13 @@ for c in mid paper; do
     s=$(speed $c doar 0 "$ph --speedup 2") || { echo "bench_sim: $c --speedup 2 failed" >&2; exit 1; }
     [ "${s:-0}" -gt "$b2" ] && b2=$s
     s2=$s
-    p21="$p21 $(pair "$s2" "$s1")"
+    p21+=("$(pair "$s2" "$s1")")
     runs=$((runs + 2))
     if [ -n "$BASE" ]; then
       s=$(speed $c doar 0 "$ph" "" "$BASE") || { echo "bench_sim: baseline failed" >&2; exit 1; }
       [ "${s:-0}" -gt "$bb" ] && bb=$s
       # the S = 2 run between two baseline runs: this round's and the previous (or the same) one
-      p2b="$p2b $(pair "$s2" "$(( (${sb_prev:-$s} + s) / 2 ))")"
+      p2b+=("$(pair "$s2" "$(( (${sb_prev:-$s} + s) / 2 ))")")
       sb_prev=$s
       runs=$((runs + 1))
     fi
@@ -81,7 +81,7 @@ for c in mid paper; do
   # (paired=): runs next to each other see the same machine, so the median is the steadier figure
   # where other jobs make the speed swing
   echo "bench: config=$c routing=doar speedup=1 speed=$b1 router-cycles/s"
-  echo "bench: config=$c routing=doar speedup=2 speed=$b2 router-cycles/s ratio=$(awk -v a="$b2" -v b="$b1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median $p21)"
-  [ -z "$BASE" ] || echo "bench: config=$c routing=doar baseline=$BASE speed=$bb router-cycles/s speedup2_vs_baseline=$(awk -v a="$b2" -v b="$bb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median $p2b)"
+  echo "bench: config=$c routing=doar speedup=2 speed=$b2 router-cycles/s ratio=$(awk -v a="$b2" -v b="$b1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median "${p21[@]}")"
+  [ -z "$BASE" ] || echo "bench: config=$c routing=doar baseline=$BASE speed=$bb router-cycles/s speedup2_vs_baseline=$(awk -v a="$b2" -v b="$bb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median "${p2b[@]}")"
 done
 echo "bench: sim configs=$configs runs=$runs"
