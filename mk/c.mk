@@ -26,7 +26,7 @@ $(BUILD)/asan/libdoar.a: $(ASAN_LIB_OBJ)
 
 # build/doar, the tool users run, is compiled as one program: every source in one command with
 # SIM_OPT's link-time optimisation, so the compiler inlines across the units' files (router_input.c,
-# router_xbar.c, vcbuf.c, ...) the calls that one file per unit costs (docs/network.md "Speed").
+# router_xbar.c, vcbuf.c, ...) the calls that one file per unit costs (docs/network.md "Whole-program build").
 # The same sources and results as libdoar.a's objects, which the harnesses and tests link.
 $(BUILD)/doar: $(CSIM_LIB_SRC) csim/doar.c $(CSIM_HDR)
 	@mkdir -p $(@D)

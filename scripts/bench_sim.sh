@@ -30,6 +30,8 @@ speed() {  # CONFIG ROUTING BLOCK PHASES [ENV [BINARY]]: router-cycles/s of one 
   # whole-run figures (drain included): cycles * routers / time
   echo "$out" | sed -nE 's/^sim: cycles=.* speed=([0-9]+) .*/\1/p'
 }
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf "%.*f", d, (b > 0 ? a / b : 0) }'; }   # A / B [DIGITS]
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 runs=0 configs=0
 for c in small mid paper; do
   case $c in paper) ph="--warmup 500 --sample 500";; *) ph="--warmup 2000 --sample 2000";; esac
@@ -45,19 +47,16 @@ for c in small mid paper; do
       [ "${s:-0}" -gt "$besth" ] && besth=$s
       runs=$((runs + 3))
     done
-    ratio() { awk -v a="$1" -v b="$best1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
     echo "bench: config=$c routing=$r block=1 speed=$best1 router-cycles/s"
-    echo "bench: config=$c routing=$r block=auto speed=$bestb router-cycles/s ratio=$(ratio "$bestb")"
-    echo "bench: config=$c routing=$r block=auto hugepages=1 speed=$besth router-cycles/s ratio=$(ratio "$besth")"
+    echo "bench: config=$c routing=$r block=auto speed=$bestb router-cycles/s ratio=$(ratio "$bestb" "$best1")"
+    echo "bench: config=$c routing=$r block=auto hugepages=1 speed=$besth router-cycles/s ratio=$(ratio "$besth" "$best1")"
   done
 done
 BASE=${BENCH_BASELINE:-}
-pair() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }'; }   # A / B
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 [ -z "$BASE" ] || [ -x "$BASE" ] || { echo "bench_sim: BENCH_BASELINE '$BASE' is not executable" >&2; exit 2; }
 for c in mid paper; do
   case $c in paper) ph="--warmup 500 --sample 500";; *) ph="--warmup 2000 --sample 2000";; esac
-  b1=0 b2=0 bb=0 p21=() p2b=()
+  b1=0 b2=0 bb=0 p21=() p2b=() sb_prev=
   for _ in $(seq "$REPEAT"); do
     s=$(speed $c doar 0 "$ph --speedup 1") || { echo "bench_sim: $c --speedup 1 failed" >&2; exit 1; }
     [ "${s:-0}" -gt "$b1" ] && b1=$s
@@ -65,23 +64,22 @@ for c in mid paper; do
     s=$(speed $c doar 0 "$ph --speedup 2") || { echo "bench_sim: $c --speedup 2 failed" >&2; exit 1; }
     [ "${s:-0}" -gt "$b2" ] && b2=$s
     s2=$s
-    p21+=("$(pair "$s2" "$s1")")
+    p21+=("$(ratio "$s2" "$s1" 4)")
     runs=$((runs + 2))
     if [ -n "$BASE" ]; then
       s=$(speed $c doar 0 "$ph" "" "$BASE") || { echo "bench_sim: baseline failed" >&2; exit 1; }
       [ "${s:-0}" -gt "$bb" ] && bb=$s
       # the S = 2 run between two baseline runs: this round's and the previous (or the same) one
-      p2b+=("$(pair "$s2" "$(( (${sb_prev:-$s} + s) / 2 ))")")
+      p2b+=("$(ratio "$s2" "$(( (${sb_prev:-$s} + s) / 2 ))" 4)")
       sb_prev=$s
       runs=$((runs + 1))
     fi
   done
-  unset sb_prev
   # best of REPEAT each (ratio=, speedup2_vs_baseline=), and the median of the rounds' ratios
   # (paired=): runs next to each other see the same machine, so the median is the steadier figure
   # where other jobs make the speed swing
   echo "bench: config=$c routing=doar speedup=1 speed=$b1 router-cycles/s"
-  echo "bench: config=$c routing=doar speedup=2 speed=$b2 router-cycles/s ratio=$(awk -v a="$b2" -v b="$b1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median "${p21[@]}")"
-  [ -z "$BASE" ] || echo "bench: config=$c routing=doar baseline=$BASE speed=$bb router-cycles/s speedup2_vs_baseline=$(awk -v a="$b2" -v b="$bb" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }') paired=$(median "${p2b[@]}")"
+  echo "bench: config=$c routing=doar speedup=2 speed=$b2 router-cycles/s ratio=$(ratio "$b2" "$b1") paired=$(median "${p21[@]}")"
+  [ -z "$BASE" ] || echo "bench: config=$c routing=doar baseline=$BASE speed=$bb router-cycles/s speedup2_vs_baseline=$(ratio "$b2" "$bb") paired=$(median "${p2b[@]}")"
 done
 echo "bench: sim configs=$configs runs=$runs"
