@@ -191,5 +191,11 @@ expect_error "--out needs a value" "$DOAR" tables small --out --sample 2
 expect_error "^doar: missing command \(commands: .*see doar --help\)$" "$DOAR"
 expect_error "unknown command 'x\\\\x1b\[31m'" "$DOAR" $'x\e[31m'
 
+echo "== 10. scripts/fpga_bound.sh: no name, a name that is no patch (nothing is built)"
+expect_error "^usage: scripts/fpga_bound.sh NAME, NAME one of: .*no_cross_plane_check" scripts/fpga_bound.sh
+expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh ../x
+expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh nope
+expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh a b
+
 echo "bad_input_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
