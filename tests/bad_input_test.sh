@@ -191,11 +191,29 @@ expect_error "--out needs a value" "$DOAR" tables small --out --sample 2
 expect_error "^doar: missing command \(commands: .*see doar --help\)$" "$DOAR"
 expect_error "unknown command 'x\\\\x1b\[31m'" "$DOAR" $'x\e[31m'
 
-echo "== 10. scripts/fpga_bound.sh: no name, a name that is no patch (nothing is built)"
+echo "== 10. FPGA scripts: fpga_bound.sh without a patch (nothing is built), nextpnr_summary.sh"
 expect_error "^usage: scripts/fpga_bound.sh NAME, NAME one of: .*no_cross_plane_check" scripts/fpga_bound.sh
 expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh ../x
 expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh nope
 expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh a b
+# nextpnr_summary.sh: the last timing pass of a log in nextpnr's format (figures chosen here: the
+# early pass and the cross-domain path must not be read); a log with no timing report is refused
+{ printf 'Info: \t          TRELLIS_FF:    1000/  83640     1%%\n'
+  printf 'Info: \t        TRELLIS_COMB:   20000/  83640    23%%\n'
+  echo "Info: Max frequency for clock 'clk': 10.00 MHz (FAIL at 50.00 MHz)"
+  echo "Info: Critical path report for clock 'clk' (posedge -> posedge):"
+  echo "Info: 30.00 ns logic, 70.00 ns routing"
+  echo "Warning: Max frequency for clock 'clk': 25.00 MHz (FAIL at 50.00 MHz)"
+  echo "Info: Critical path report for clock 'clk' (posedge -> posedge):"
+  echo "Info: 12.34 ns logic, 27.66 ns routing"
+  echo "Info: Critical path report for cross-domain path 'posedge clk' -> '<async>':"
+  echo "Info: 1.00 ns logic, 2.00 ns routing"; } >"$TMP/pnr.log"
+expect_exit 0 scripts/nextpnr_summary.sh "$TMP/pnr.log"
+[ "$(cat "$TMP/out")" = "luts=20000 ffs=1000 fmax_mhz=25.00 critical_ns=40.0 logic_ns=12.3 routing_ns=27.7" ] && ok ||
+  bad "nextpnr_summary: $(cat "$TMP/out")"
+head -n 3 "$TMP/pnr.log" >"$TMP/pnr_cut.log"
+expect_error "^nextpnr_summary: .* has no timing report" scripts/nextpnr_summary.sh "$TMP/pnr_cut.log"
+expect_error "^nextpnr_summary: no log" scripts/nextpnr_summary.sh "$TMP/none.log"
 
 echo "bad_input_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
