@@ -39,8 +39,10 @@ int check_shape_allowed(int code, int intra_group) {
     int seg[3], ng = shape_segments(code, seg);
     if (ng < 0) return 0;
     if (intra_group) return ng == 0 && seg[0] <= 2;
-    if (ng == 1) return seg[0] <= 1 && seg[1] <= 1;                /* L-G-L and its shortenings */
-    if (ng == 2) return seg[0] <= 1 && seg[1] <= 2 && seg[2] <= 1; /* LG-LL-GL and shortenings */
+    /* The last segment may hold two L hops: the destination-group refraction a global input
+     * takes when a fault leaves its direct intra-group link no valid option (L-G-L-L, LG-LL-GLL). */
+    if (ng == 1) return seg[0] <= 1 && seg[1] <= 2;                /* L-G-L(-L) and its shortenings */
+    if (ng == 2) return seg[0] <= 1 && seg[1] <= 2 && seg[2] <= 2; /* LG-LL-GL(L) and shortenings */
     return 0;
 }
 
@@ -90,7 +92,7 @@ typedef struct {
     int8_t max_hops, max_vc;
     uint8_t err;
     uint64_t count;
-    uint64_t shapes[2];
+    uint64_t shapes[CHECK_SHAPE_WORDS];
 } memo_entry;
 
 typedef struct {
@@ -167,7 +169,7 @@ static void report(checker *c, check_error_kind kind, const char *fmt, ...) {
 
 typedef struct {
     uint64_t count;
-    uint64_t shapes[2];
+    uint64_t shapes[CHECK_SHAPE_WORDS];
     int max_hops, max_vc;
     int err;
 } dp_value;
@@ -178,8 +180,7 @@ static void eval_state(checker *c, int router, int in_port, int vc, int code, dp
 
 static void add_value(dp_value *acc, const dp_value *v) {
     acc->count += v->count;
-    acc->shapes[0] |= v->shapes[0];
-    acc->shapes[1] |= v->shapes[1];
+    for (int w = 0; w < CHECK_SHAPE_WORDS; w++) acc->shapes[w] |= v->shapes[w];
     if (v->max_hops > acc->max_hops) acc->max_hops = v->max_hops;
     if (v->max_vc > acc->max_vc) acc->max_vc = v->max_vc;
     acc->err |= v->err;
@@ -314,6 +315,10 @@ static void eval_uncached(checker *c, int router, int in_port, int vc, int code,
         int nvc;
         if (c->o->vc_rule == VC_RULE_NONE || in_class == PORT_TERMINAL)
             nvc = in_class == PORT_TERMINAL ? 0 : vc;
+        else if (!in_source_group && gid == c->dest_gid && oc == PORT_LOCAL)
+            nvc = vc; /* inside the destination group, having come from another: no rise (the
+                         second hop of a destination-group refraction; the cycle search below
+                         proves that the refraction's choice of middle routers keeps it acyclic) */
         else
             nvc = port_level(oc) >= port_level(in_class) ? vc + 1 : vc;
         if (c->o->vc_rule == VC_RULE_NONE) nvc = 0;
@@ -339,8 +344,7 @@ static void eval_state(checker *c, int router, int in_port, int vc, int code, dp
     memo_entry *e = memo_find(&c->memo, key, &found);
     if (found) {
         out->count = e->count;
-        out->shapes[0] = e->shapes[0];
-        out->shapes[1] = e->shapes[1];
+        memcpy(out->shapes, e->shapes, sizeof out->shapes);
         out->max_hops = e->max_hops;
         out->max_vc = e->max_vc;
         out->err = e->err;
@@ -358,8 +362,7 @@ static void eval_state(checker *c, int router, int in_port, int vc, int code, dp
     e->key = key;
     e->gen = c->memo.gen;
     e->count = out->count;
-    e->shapes[0] = out->shapes[0];
-    e->shapes[1] = out->shapes[1];
+    memcpy(e->shapes, out->shapes, sizeof e->shapes);
     e->max_hops = (int8_t)out->max_hops;
     e->max_vc = (int8_t)out->max_vc;
     e->err = (uint8_t)out->err;
@@ -470,8 +473,8 @@ int check_run(const table_set *ts, const check_opts *o, check_result *res, char 
         snprintf(err, DOAR_ERRLEN, "num_vcs must be 1..8");
         return -1;
     }
-    if (o->max_hops < 1 || o->max_hops > 6) {
-        snprintf(err, DOAR_ERRLEN, "max_hops must be 1..6");
+    if (o->max_hops < 1 || o->max_hops > CHECK_MAX_HOPS) {
+        snprintf(err, DOAR_ERRLEN, "max_hops must be 1..%d", CHECK_MAX_HOPS);
         return -1;
     }
     checker c = {0};
@@ -504,8 +507,7 @@ int check_run(const table_set *ts, const check_opts *o, check_result *res, char 
                 dp_value v;
                 eval_state(&c, r, ip, 0, 1, &v);
                 res->routes += v.count * (uint64_t)t->p;
-                res->shapes_seen[0] |= v.shapes[0];
-                res->shapes_seen[1] |= v.shapes[1];
+                for (int w = 0; w < CHECK_SHAPE_WORDS; w++) res->shapes_seen[w] |= v.shapes[w];
                 if (v.max_hops > res->max_hops) res->max_hops = v.max_hops;
                 if (v.max_vc > res->max_vc) res->max_vc = v.max_vc;
             }

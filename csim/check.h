@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 #define CHECK_NUM_VCS 4  /* seed 001 sec. 3.2: four VCs avoid deadlock */
-#define CHECK_MAX_HOPS 6 /* LG-LL-GL */
+#define CHECK_MAX_HOPS 7 /* LG-LL-GL, and LG-LL-GLL when a fault fallback refracts in the destination group */
 
 typedef enum { VC_RULE_DOAR = 0, VC_RULE_NONE = 1 } vc_rule_kind;
 
@@ -57,7 +57,8 @@ typedef struct {
     FILE *progress;  /* progress lines, or NULL */
 } check_opts;
 
-#define CHECK_SHAPE_CODES 128 /* prefix code (1 << len) | G-bits, len <= 6 */
+#define CHECK_SHAPE_CODES 256 /* prefix code (1 << len) | G-bits, len <= CHECK_MAX_HOPS = 7 */
+#define CHECK_SHAPE_WORDS (CHECK_SHAPE_CODES / 64)
 
 typedef struct {
     uint64_t pairs, routes;
@@ -66,7 +67,7 @@ typedef struct {
     int dests_checked, dests_total;
     uint64_t states; /* DP states evaluated */
     uint64_t cdg_nodes, cdg_edges;
-    uint64_t shapes_seen[2]; /* bit per shape code over accepted routes */
+    uint64_t shapes_seen[CHECK_SHAPE_WORDS]; /* bit per shape code over accepted routes */
     uint64_t errors[CHK_KINDS];
     char first[CHK_KINDS][DOAR_ERRLEN];
     char fail[DOAR_ERRLEN]; /* first error found, "" when ok */

@@ -97,7 +97,8 @@ const cmd_command cmd_check = {
     .synopsis = "usage: doar check CONFIG [--tables DIR] [options]\n\n"
                 "Follows every route the tables allow for every (source router, destination node)\n"
                 "pair and proves: every route arrives; every path shape is one of seed 001's;\n"
-                "<= 6 hops; VC <= 3 under the VC rule; the channel dependency graph is acyclic.\n"
+                "<= 7 hops (6 without a fault fallback); VC <= 3 under the VC rule; the channel\n"
+                "dependency graph is acyclic.\n"
                 "Last line: check: ok pairs=N routes=M max_hops=H max_vc=V cdg=acyclic\n"
                 "       or: check: FAIL <reason>   (exit 1)\n\n",
     .opts = check_tables,

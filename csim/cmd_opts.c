@@ -390,5 +390,15 @@ const cmd_opt cmd_table_opts[] = {
      .hi = TABLES_MAX_C_WAYS,
      .expect = "expected {range}",
      .help = "route items per table C entry, {range} (default {default}, as the paper)"},
+    {.name = "--dest-refraction",
+     .meta = "0|1",
+     .kind = OPT_INT,
+     .at = CLI_AT(prm.dest_refraction),
+     .lo = 0,
+     .hi = 1,
+     .expect = "expected 0 or 1",
+     .help = "1 (default): a global input whose direct link to a router of its group has\n"
+             "failed refracts through a third router of the group instead of reporting the\n"
+             "router unreachable; 0: seed 001 Fig. 7(a) as printed (docs/architecture.md)"},
     {0},
 };

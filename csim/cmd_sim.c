@@ -146,11 +146,11 @@ static int run_sim(cli *c) {
                p->fault_routers, r.lost_router, r.lost_dead_source, r.created_to_dead, r.lost_to_dead_after_diagnosis);
     if (p->fault_links > 0 || p->fault_routers > 0)
         printf(
-            "sim: faults links=%d at=%ld repair=%ld fd_fr_packets=%ld ctl_unwired=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
+            "sim: faults links=%d at=%ld repair=%ld dest_refraction=%d fd_fr_packets=%ld ctl_unwired=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
             "lost_on_links=%ld lost_discarded=%ld; lost by creation: before_fault=%ld in_diagnosis=%ld "
             "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; unreachable_pairs=%ld created_unreachable=%ld "
             "lost_unreachable=%ld\n",
-            p->fault_links, p->fault_at, p->repair_at, r.fd_fr_packets, r.ctl_unwired, r.diagnosis_cycles,
+            p->fault_links, p->fault_at, p->repair_at, p->tprm.dest_refraction, r.fd_fr_packets, r.ctl_unwired, r.diagnosis_cycles,
             r.recovery_cycles, r.lost_link, r.lost_discard, r.lost_before_fault, r.lost_diagnosis,
             r.lost_after_diagnosis, r.lost_recovery, r.lost_after_recovery, r.unreachable_pairs, r.created_unreachable,
             r.lost_unreachable);

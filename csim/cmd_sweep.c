@@ -154,8 +154,9 @@ static int run_sweep(cli *c) {
     char header[1024];
     int hlen = 0;
     if (faulty)
-        hlen = snprintf(header, sizeof header, "sweep: faults links=%d routers=%d from cycle %ld, never repaired\n",
-                        p->fault_links, p->fault_routers, p->fault_at);
+        hlen = snprintf(header, sizeof header,
+                        "sweep: faults links=%d routers=%d from cycle %ld, never repaired; dest_refraction=%d\n",
+                        p->fault_links, p->fault_routers, p->fault_at, p->tprm.dest_refraction);
     snprintf(header + hlen, sizeof header - (size_t)hlen,
              "sweep: config=%s dfly(%d,%d,%d,%d) routing=%s traffic=%s step=%g sat_latency=%g warmup=%ld sample=%ld "
              "seed=%llu%s\n",

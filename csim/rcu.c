@@ -260,16 +260,21 @@ static void stage3(const rcu *r, const rcu_s2 *s2, uint64_t cong_local, const gp
                          s->hdr.src_gid == r->cfg.gid, &le, &lf);
         le &= kmask & allowed; /* LP bits beyond k name no port */
         lf &= kmask & allowed;
+        /* a global input's zone B: table B (destination-group refraction) only when no table A
+         * option is valid, so that without faults the paper's single option is all there is */
+        if (r->cfg.pc == PORT_GLOBAL && s2->s1.zone == ZONE_B && le) lf = 0;
+        s->keep_vc = s2->s1.zone != ZONE_G && s->hdr.src_gid != r->cfg.gid;
         s->s1_ok = le & ~cong_local;
         s->s2_ok = lf & ~cong_local;
         s->le_lf = le ? le : lf; /* the fallback set: LE, or LF when LE is empty */
     }
 }
 
-static int out_vc(const rcu *r, int in_vc, int port) {
+static int out_vc(const rcu *r, int in_vc, int port, int keep_vc) {
     port_class in = r->cfg.pc, outc = topo_port_class(&r->t, port);
     if (in == PORT_TERMINAL) return 0;
     if (outc == PORT_TERMINAL) return in_vc;
+    if (keep_vc && outc == PORT_LOCAL) return in_vc; /* destination-group refraction */
     int rise = (outc == PORT_GLOBAL ? 2 : 1) >= (in == PORT_GLOBAL ? 2 : 1);
     int vc = in_vc + rise;
     return vc > RCU_NUM_VCS - 1 ? RCU_NUM_VCS - 1 : vc; /* saturates; unreachable on legal paths */
@@ -333,7 +338,7 @@ static void stage4(rcu *r, const rcu_s3 *s, rcu_out *o) {
         o->cls = cls;
         r->ptr_rtb = port + 1 == t->k ? 0 : port + 1;
     }
-    o->vc = out_vc(r, s->hdr.vc, o->port);
+    o->vc = out_vc(r, s->hdr.vc, o->port, !s->rta && s->keep_vc);
 }
 
 void rcu_cycle(rcu *r, const rcu_in *in, rcu_out *out) { rcu_cycle_cg(r, in, &in->cong_global, out); }

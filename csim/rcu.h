@@ -105,6 +105,9 @@ typedef struct {
     /* Fields below are defined only for a valid, good header: RTA ones when rta, else RTB ones
      * (stage 4 reads nothing else). */
     uint64_t s1_ok, s2_ok, le_lf;     /* RTB; le_lf: the line-22 fallback set, LE, or LF when LE is empty */
+    int keep_vc;                      /* RTB: zone N or B in a group that is not the packet's source group
+                                         (destination-group refraction): a hop to an intra-group port
+                                         keeps the VC (docs/architecture.md) */
     uint8_t row[DOAR_MAX_RADIX];      /* RTA: table C rows [0, a) as C1 saw them (M/P2 map with the
                                          same rows): RCU_ROW_SELF, or the port of the first valid item */
     uint64_t cand[DOAR_GBM_WORDS][5]; /* RTA, word w of a*h-bit sets (words [0, gbm_words()) only):

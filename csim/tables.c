@@ -7,6 +7,7 @@
 void tables_default_params(table_params *prm) {
     prm->nm_slots = TABLES_PAPER_NM_SLOTS;
     prm->c_ways = TABLES_PAPER_C_WAYS;
+    prm->dest_refraction = 1;
 }
 
 int tables_check_params(const topo *t, const table_params *prm, char err[DOAR_ERRLEN]) {
@@ -17,6 +18,10 @@ int tables_check_params(const topo *t, const table_params *prm, char err[DOAR_ER
     }
     if (prm->c_ways < 1 || prm->c_ways > TABLES_MAX_C_WAYS) {
         snprintf(err, DOAR_ERRLEN, "c_ways=%d: must be 1..%d", prm->c_ways, TABLES_MAX_C_WAYS);
+        return -1;
+    }
+    if (prm->dest_refraction != 0 && prm->dest_refraction != 1) {
+        snprintf(err, DOAR_ERRLEN, "dest_refraction=%d: must be 0 or 1", prm->dest_refraction);
         return -1;
     }
     if (GLOBAL_A_GP_SHIFT + t->h > 64) {
@@ -181,6 +186,28 @@ static uint64_t locals_except(const topo *t, int bid, int skip1, int skip2) {
 }
 
 /*
+ * Destination-group refraction x -> y -> d (docs/architecture.md "Destination-group refraction"):
+ * both hops keep the VC the packet arrived on, so the intra-group channels of one VC must not
+ * wait on each other in a cycle. Each hop x -> y gets the rank (delta, delta <= a/2 ? x : -x) with
+ * delta = (y - x) mod a, compared lexicographically: distinct hops have distinct ranks, and y is a
+ * middle router for (x, d) only when rank(x -> y) < rank(y -> d), so every chain of such waits
+ * climbs the ranks and cannot close. Every pair has at least one middle router when a >= 4.
+ */
+static int dref_rank_less(int a, int x, int y, int d) {
+    int d1 = ((y - x) % a + a) % a, d2 = ((d - y) % a + a) % a;
+    if (d1 != d2) return d1 < d2;
+    int t1 = 2 * d1 <= a ? x : -x, t2 = 2 * d2 <= a ? y : -y;
+    return t1 < t2;
+}
+
+uint64_t tables_dest_refraction(const topo *t, int bid, int d) {
+    uint64_t m = 0;
+    for (int y = 0; y < t->a; y++)
+        if (y != bid && y != d && dref_rank_less(t->a, bid, y, d)) m |= bit(topo_local_port(t, bid, y));
+    return m;
+}
+
+/*
  * Routers named by table B's non-minimal slots for internal ports, destination group dg.
  * The own router comes first (case 2 of Algorithm 1 needs its global ports). The exit router
  * (the owner of the minimal port) is left out unless it is this router: Fig. 7(a) configures its
@@ -223,6 +250,9 @@ static void fill_router(table_set *ts, int router, int ix_internal, int ix_local
         int ra = tables_row_a(ts, ZONE_B, d), rb = tables_row_b(ts, ZONE_B, d);
         in->a[ra] = lo->a[ra] = gl->a[ra] = bit(topo_local_port(t, bid, d));
         in->b[rb] = locals_except(t, bid, d, -1);
+        /* global input: the paper configures table A only; the refraction is for faults (the
+         * route-compute unit takes it only when no table A option is valid) */
+        if (ts->prm.dest_refraction) gl->b[rb] = tables_dest_refraction(t, bid, d);
     }
     /* Zone G. */
     for (int dg = 0; dg < t->g; dg++) {

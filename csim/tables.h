@@ -60,8 +60,12 @@ typedef enum { ZONE_N = 0, ZONE_B = 1, ZONE_G = 2 } table_zone;
 typedef enum { TABLE_A = 0, TABLE_B = 1, TABLE_C = 2 } table_id;
 
 typedef struct {
-    int nm_slots; /* table B non-minimal router slots for internal ports (paper: 8) */
-    int c_ways;   /* route items per table C entry (paper: 6) */
+    int nm_slots;        /* table B non-minimal router slots for internal ports (paper: 8) */
+    int c_ways;          /* route items per table C entry (paper: 6) */
+    int dest_refraction; /* 1 (default): global inputs' zone B rows of table B hold the
+                          * destination-group refraction options, taken only when every table A
+                          * option is invalid (faults); 0: none, seed 001 Fig. 7(a) literally
+                          * (docs/architecture.md "Destination-group refraction") */
 } table_params;
 
 typedef struct {
@@ -127,6 +131,9 @@ static inline int tables_is_global_config(port_class pc, table_zone z) { return 
 uint64_t tables_global_a(int lpc0_bid, uint64_t gp);
 uint64_t tables_global_b(const int *bids, int n);
 uint64_t tables_c_entry(const uint8_t *items, int n);
+/* Table B of a global input, zone B row d, at router bid: the intra-group ports of the middle
+ * routers of destination-group refraction (docs/architecture.md "Destination-group refraction"). */
+uint64_t tables_dest_refraction(const topo *t, int bid, int d);
 static inline unsigned tables_byte(uint64_t e, int i) { return (unsigned)(e >> (8 * i)) & 0xffu; }
 
 /* Algorithm 1 lines 2-7 at the source router: GA, and GB/GC/GD from Sel_nm(table B). */

@@ -72,7 +72,7 @@ module rcu #(
     localparam CW = C_WAYS * `CITEM_BITS;
     localparam [1:0] ZONE_N = 2'd0, ZONE_B = 2'd1, ZONE_G = 2'd2;
     localparam [1:0] TW_A = 2'd0, TW_B = 2'd1, TW_C = 2'd2;
-    localparam [1:0] PC_TERMINAL = 2'd0;
+    localparam [1:0] PC_TERMINAL = 2'd0, PC_GLOBAL = 2'd2;
     localparam integer P_PLUS_A = P + A;
     localparam [TAW-1:0] BASE_B = P[TAW-1:0];            // table A rows: N zone, then B, then G
     localparam [TAW-1:0] BASE_G_A = P_PLUS_A[TAW-1:0];
@@ -175,12 +175,14 @@ module rcu #(
     wire [K-1:0] s1_ok_d, s2_ok_d, le_lf_d;
     rcu_rtb_filter #(.P(P), .A(A), .H(H)) rtb_filter (
         .entry_a(entry_a[K-1:0]), .entry_b(entry_b[K-1:0]), .zone(s2_zone), .source_group(s2_src_here),
-        .cong_local(cong_local), .opt_invalid(opt_invalid), .s1_ok(s1_ok_d), .s2_ok(s2_ok_d), .le_lf(le_lf_d));
+        .global_input(cfg_port_class == PC_GLOBAL), .cong_local(cong_local), .opt_invalid(opt_invalid),
+        .s1_ok(s1_ok_d), .s2_ok(s2_ok_d), .le_lf(le_lf_d));
 
     reg           s3_valid, s3_rta, s3_bad;
     reg [A-1:0]   s3_row_self;      // table C as C1 saw it: M/P2 map with the same rows
     reg [A*`CITEM_PORT_BITS-1:0] s3_row_port;
     reg [1:0]     s3_vc;
+    reg           s3_keep_vc;       // zone N or B outside the source group: an intra-group hop keeps the VC
     reg [AH-1:0]  s3_ok_ga, s3_ok_gb, s3_ok_gc, s3_ok_gd, s3_any;
     reg [K-1:0]   s3_s1_ok, s3_s2_ok, s3_le_lf;
     always @(posedge clk) begin
@@ -190,6 +192,7 @@ module rcu #(
         s3_row_self <= row_self;
         s3_row_port <= row_port;
         s3_vc <= s2_vc;
+        s3_keep_vc <= s2_zone != ZONE_G && !s2_src_here;
         s3_ok_ga <= ok_ga_d;
         s3_ok_gb <= ok_gb_d;
         s3_ok_gc <= ok_gc_d;
@@ -215,7 +218,7 @@ module rcu #(
     rcu_decide #(.P(P), .A(A), .H(H), .GPW(GPW), .KB(KB)) decide (
         .valid(s3_valid), .bad(s3_bad), .rta(s3_rta), .ok_ga(s3_ok_ga), .ok_gb(s3_ok_gb), .ok_gc(s3_ok_gc),
         .ok_gd(s3_ok_gd), .any(s3_any), .s1_ok(s3_s1_ok), .s2_ok(s3_s2_ok), .le_lf(s3_le_lf),
-        .in_vc(s3_vc), .port_class(cfg_port_class), .ptr_rta(ptr_rta), .ptr_rtb(ptr_rtb),
+        .in_vc(s3_vc), .keep_vc(s3_keep_vc), .port_class(cfg_port_class), .ptr_rta(ptr_rta), .ptr_rtb(ptr_rtb),
         .rand_ah(lfsr[GPW-1:0]), .rand_k(lfsr[KB-1:0]),
         .row_self(s3_row_self), .row_port(s3_row_port),
         .dec_valid(dec_valid), .dec_port(dec_port), .dec_vc(dec_vc), .dec_class(dec_class),

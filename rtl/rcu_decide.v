@@ -25,6 +25,7 @@ module rcu_decide #(
     input  wire [K-1:0]   s2_ok,
     input  wire [K-1:0]   le_lf,
     input  wire [1:0]     in_vc,
+    input  wire           keep_vc,      // destination-group refraction: an intra-group hop keeps the VC
     input  wire [1:0]     port_class,   // 0 terminal, 1 intra-group, 2 global
     input  wire [GPW-1:0] ptr_rta,
     input  wire [5:0]     ptr_rtb,
@@ -44,7 +45,7 @@ module rcu_decide #(
     localparam FIRST_GLOBAL = P + A - 1;
     localparam [3:0] CLS_NONE = 4'd0, CLS_GA = 4'd1, CLS_GB = 4'd2, CLS_GC = 4'd3, CLS_GD = 4'd4,
                      CLS_RTA_RAND = 4'd5, CLS_S1 = 4'd6, CLS_S2 = 4'd7, CLS_RTB_RAND = 4'd8;
-    localparam [1:0] PC_TERMINAL = 2'd0, PC_GLOBAL = 2'd2;
+    localparam [1:0] PC_TERMINAL = 2'd0, PC_LOCAL = 2'd1, PC_GLOBAL = 2'd2;
     localparam [1:0] MAX_VC = 2'd3;
 
     localparam [GPW:0] AH_W = AH[GPW:0];
@@ -147,11 +148,13 @@ module rcu_decide #(
         upd_rta = dec_gport_valid;
         upd_rtb = valid && !rta && cls != CLS_NONE;
 
-        // VC rule: terminal input -> VC 0; ejection keeps the VC; otherwise +1 when the output
-        // port's level is >= the input's (intra-group < global), saturating at MAX_VC.
-        out_class_of_port = (port >= FIRST_GLOBAL_6) ? PC_GLOBAL : (port >= P_6) ? 2'd1 : PC_TERMINAL;
+        // VC rule: terminal input -> VC 0; ejection keeps the VC; a destination-group refraction
+        // hop to an intra-group port keeps it; otherwise +1 when the output port's level is >= the
+        // input's (intra-group < global), saturating at MAX_VC.
+        out_class_of_port = (port >= FIRST_GLOBAL_6) ? PC_GLOBAL : (port >= P_6) ? PC_LOCAL : PC_TERMINAL;
         if (port_class == PC_TERMINAL || cls == CLS_NONE) dec_vc = 2'd0;
         else if (out_class_of_port == PC_TERMINAL) dec_vc = in_vc;
+        else if (keep_vc && !rta && out_class_of_port == PC_LOCAL) dec_vc = in_vc;
         else if (out_class_of_port >= port_class) dec_vc = (in_vc == MAX_VC) ? MAX_VC : in_vc + 2'd1;
         else dec_vc = in_vc;
     end

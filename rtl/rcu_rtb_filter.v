@@ -2,7 +2,9 @@
 // (zone G only) drops intra-group ports in the packet's source group and global ports in an
 // intermediate group; S1 = LE & ~CongL, S2 = LF & ~CongL; the line-22 fallback set is LE, or LF
 // when LE is empty (docs/architecture.md "Fallback set"). Options through ports the fault units
-// invalidated are removed from LE and LF first. Combinational.
+// invalidated are removed from LE and LF first. A global input's zone B takes LF (destination-
+// group refraction) only when LE is empty (docs/architecture.md "Destination-group refraction").
+// Combinational.
 module rcu_rtb_filter #(
     parameter P = 2,
     parameter A = 4,
@@ -13,6 +15,7 @@ module rcu_rtb_filter #(
     input  wire [K-1:0] entry_b,
     input  wire [1:0]   zone,          // 0 N, 1 B, 2 G
     input  wire         source_group,  // header's source gid == router gid
+    input  wire         global_input,  // this unit serves a global input port
     input  wire [K-1:0] cong_local,
     input  wire [K-1:0] opt_invalid,   // fault masks: options through these ports are invalid
     output wire [K-1:0] s1_ok,
@@ -20,6 +23,7 @@ module rcu_rtb_filter #(
     output wire [K-1:0] le_lf
 );
     localparam ZONE_N = 2'd0;
+    localparam ZONE_B = 2'd1;
     localparam ZONE_G = 2'd2;
 
     // Constant port-class masks: intra-group ports P..P+A-2, global ports P+A-1..K-1.
@@ -34,7 +38,8 @@ module rcu_rtb_filter #(
 
     wire [K-1:0] le = entry_a & ~opt_invalid;
     wire [K-1:0] lf_raw = (zone == ZONE_N) ? {K{1'b0}} : (entry_b & ~opt_invalid);
-    wire [K-1:0] lf = (zone != ZONE_G) ? lf_raw
+    wire [K-1:0] lf = (zone == ZONE_B) ? ((global_input && |le) ? {K{1'b0}} : lf_raw)
+                    : (zone != ZONE_G) ? lf_raw
                     : source_group ? (lf_raw & ~local_mask) : (lf_raw & ~global_mask);
 
     assign s1_ok = le & ~cong_local;

@@ -46,6 +46,8 @@ struct Coverage {
     long unit_class[3] = {0};   // decisions per input-port class of the unit
     long rewrites = 0, epochs = 0;
     long masked = 0, masked_none = 0;   // decisions made with some options invalid (fault masks)
+    long dref_keep_vc = 0;   // an intra-group hop in the destination group from another: VC kept
+    long dref_global_lf = 0; // a global input's zone B decided from table B (LE empty: the fallback)
 };
 
 struct Mismatch {
@@ -286,6 +288,10 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
             table_zone z = tables_zone(cfg_.gid, cfg_.bid, h.hdr.dst_gid, h.hdr.dst_bid, h.hdr.dst_nid, &zi);
             bool rta = cfg_.pc == PORT_TERMINAL && z == ZONE_G;
             if (!rta) cov.rtb_zone[z == ZONE_G ? (h.hdr.src_gid == cfg_.gid ? 2 : 3) : (int)z]++;
+            if (!rta && z != ZONE_G && h.hdr.src_gid != cfg_.gid && cfg_.pc != PORT_TERMINAL &&
+                exp.cls != RCU_NONE && topo_port_class(&t_, exp.port) == PORT_LOCAL)
+                cov.dref_keep_vc++;
+            if (cfg_.pc == PORT_GLOBAL && z == ZONE_B && exp.cls == RCU_S2) cov.dref_global_lf++;
             if (hist_[(cycle - 2) & 7].opt_invalid) {   // the header's stage 3 saw invalid options
                 cov.masked++;
                 if (exp.cls == RCU_NONE) cov.masked_none++;
@@ -607,6 +613,9 @@ int main(int argc, char **argv) {
     }
     printf("  %-12s %12ld *\n  %-12s %12ld\n", "masked", cov.masked, "masked, none", cov.masked_none);
     if (!cov.masked) hole("masked");
+    printf("  %-12s %12ld *\n  %-12s %12ld *\n", "dref keep VC", cov.dref_keep_vc, "dref glob. B", cov.dref_global_lf);
+    if (!cov.dref_keep_vc) hole("dref keep VC");
+    if (!cov.dref_global_lf) hole("dref glob. B");
     printf("  epochs %ld, table rewrites %ld, %.1f s, %.0f cycles/s\n", cov.epochs, cov.rewrites, secs,
            secs > 0 ? cycles_run / secs : 0.0);
     if (holes && !mismatches) {

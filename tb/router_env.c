@@ -163,6 +163,7 @@ static void new_packet(router_env *e, int i, int probe_vc) {
     p->born = -1;
     p->first_head = -1;
     p->expect_ports = bad ? 0 : mc ? e->mcast_sets[i][grp] : allowed_ports(e, i, hdr);
+    p->dest_group = (uint8_t)(flit_dst_gid(hdr) == e->gid && flit_src_gid(hdr) != e->gid);
     if (!bad && !mc) { /* the fault units' entry for it: table A's row (rcu_mask_row) */
         int index;
         table_zone z = tables_zone(e->gid, e->bid, dg, db, dn, &index);
@@ -463,6 +464,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
                 int lin = ic == PORT_GLOBAL ? 2 : 1, lout = oc == PORT_GLOBAL ? 2 : 1;
                 if (ic == PORT_TERMINAL)
                     want = 0;
+                else if (p->dest_group && oc == PORT_LOCAL)
+                    want = p->vc; /* destination-group refraction (docs/architecture.md) */
                 else if (oc != PORT_TERMINAL && lout >= lin)
                     want = p->vc + 1 > 3 ? 3 : p->vc + 1;
             }

@@ -47,6 +47,7 @@ typedef struct {
 
 typedef struct {
     uint8_t live, mcast, vc, expect_discard;
+    uint8_t dest_group; /* in its destination group, from another: intra-group hops keep the VC */
     int in_port, len, got_flits_ports;
     long born, first_head;          /* cycle of the first head out (a multicast's copies leave together) */
     uint64_t expect_ports;          /* multicast: its set; unicast: the ports the tables allow */

@@ -32,8 +32,9 @@ if [ $rc -eq 0 ] && printf '%s\n' "$out" | tail -n 1 | grep -qx "mutate: killed=
   echo "ok: planted bug caught: $(printf '%s\n' "$out" | grep '^mutate: \[' | sed 's/.*: killed, //')"
 else echo "FAIL: planted bug not caught (exit $rc): $(printf '%s\n' "$out" | tail -n 2 | head -c 300)"; fail=1; fi
 
-# seed 001's worked examples on fig8
-ex=$("$DOAR" faults fig8 --example fig8c)
+# seed 001's worked examples on fig8, with the paper's tables (--dest-refraction 0: Fig. 7(a) as
+# printed); then the local-link examples again with ours (issue 20: the fault stays in its group)
+ex=$("$DOAR" faults fig8 --example fig8c --dest-refraction 0)
 if printf '%s\n' "$ex" | grep -q "diagnosis ours=62 cycles = t_ld + 8.00 t_gd; paper = t_ld + 8 t_gd = 62 cycles (equal)"; then
   echo "ok: Fig. 8(c) diagnosis t_ld + 8 t_gd, as the paper"
 else echo "FAIL: Fig. 8(c): $ex"; fail=1; fi
@@ -41,7 +42,7 @@ ex=$("$DOAR" faults fig8 --example fig8b)
 if printf '%s\n' "$ex" | grep -q "diagnosis ours=50 cycles = t_ld + 5.00 t_gd; paper = t_ld + 4 t_gd"; then
   echo "ok: Fig. 8(b) diagnosis t_ld + 5 t_gd (paper: + 4; difference explained in docs/RESULTS.md)"
 else echo "FAIL: Fig. 8(b): $ex"; fail=1; fi
-ex=$("$DOAR" faults fig8 --example fig9)
+ex=$("$DOAR" faults fig8 --example fig9 --dest-refraction 0)
 after=$(printf '%s\n' "$ex" | sed -n '/after the G2s0-G2s2 fault/,$p')
 # Fig. 9(g): s1-s3 keep 3 routes, s0-s2 lose the minimal one (3 -> 2), every other pair loses one
 if printf '%s\n' "$after" | grep -q "^example fig9g:   s0   0   2   2   2$" &&
@@ -49,6 +50,17 @@ if printf '%s\n' "$after" | grep -q "^example fig9g:   s0   0   2   2   2$" &&
    printf '%s\n' "$after" | grep -q "groups that still reach G2 over their direct link: G3 G6 G7  (3 of 7)"; then
   echo "ok: Fig. 9(g)(h) route counts as the paper"
 else echo "FAIL: Fig. 9: $ex"; fail=1; fi
+ex=$("$DOAR" faults fig8 --example fig9)
+after=$(printf '%s\n' "$ex" | sed -n '/after the G2s0-G2s2 fault/,$p')
+# with the destination-group refraction G2 keeps all 7 entry links; inside G2 the same counts
+if printf '%s\n' "$after" | grep -q "^example fig9g:   s0   0   2   2   2$" &&
+   printf '%s\n' "$after" | grep -q "groups that still reach G2 over their direct link: G0 G1 G3 G4 G5 G6 G7  (7 of 7)"; then
+  echo "ok: Fig. 9 with the destination-group refraction: every group still reaches G2 directly"
+else echo "FAIL: Fig. 9 (refraction): $ex"; fail=1; fi
+ex=$("$DOAR" faults fig8 --example fig8c)
+if printf '%s\n' "$ex" | grep -q "diagnosis ours=54 cycles = t_ld + 6.00 t_gd"; then
+  echo "ok: Fig. 8(c) with the destination-group refraction: t_ld + 6 t_gd, no FD leaves G0"
+else echo "FAIL: Fig. 8(c) (refraction): $ex"; fail=1; fi
 
 # bad input
 bad() { "$@" >/dev/null 2>&1; rc=$?; if [ $rc -ne 2 ]; then echo "FAIL: exit $rc (want 2): $*"; fail=1; else echo "ok: exit 2: ${*:2}"; fi; }

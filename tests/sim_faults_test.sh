@@ -73,8 +73,9 @@ CFG=fig8 run_rf 5 3 --repair-at 7000
 [ "$(val ctl_unwired)" -gt 0 ] 2>/dev/null && echo "   fig8: $(val ctl_unwired) FD/FR into unwired ports" || { echo "FAIL: fig8: no FD/FR into an unwired port: not exercised"; fail=1; }
 
 echo "== time series (seed 001 Fig. 17): the bins agree with the summary, and the faults show"
+# with the paper's tables (--dest-refraction 0): 8 failed links close whole groups, a deep dip
 out=$("$DOAR" sim small --rate 0.3 --seed 1 --warmup 3000 --sample 10000 --quiet --link-faults 8 --fault-at 5000 \
-      --repair-at 9000 --series-csv /tmp/doar_series_$$.csv --bin 500); rc=$?
+      --repair-at 9000 --series-csv /tmp/doar_series_$$.csv --bin 500 --dest-refraction 0); rc=$?
 acc=$(printf '%s\n' "$out" | tail -n 1 | sed -E 's/.* accepted=([0-9.]+) .*/\1/')
 if [ $rc -ne 0 ] || ! head -n 1 /tmp/doar_series_$$.csv | grep -qx "cycle,accepted,latency,packets"; then
   echo "FAIL: series run exit $rc or bad header"; fail=1
@@ -87,6 +88,21 @@ else
              printf "   series: sample mean %.4f (summary %.4f), before the fault %.4f, lowest bin during it %.4f\n", m, a, pre / np, lo;
              exit !(n == 20 && d < 0.0005 && lo < 0.9 * pre / np) }' /tmp/doar_series_$$.csv \
     || { echo "FAIL: series disagrees with the summary or shows no dip"; fail=1; }
+fi
+# issue 20: the same faults with the destination-group refraction: while they last (bins 5500..8500,
+# after the diagnosis) the network carries at least 95 % of what it carried before; the paper's
+# tables carried less than that (the check above ran them: must be below, or this proves nothing)
+pre_post() { awk -F, 'NR > 1 && $1 >= 3000 && $1 < 5000 { pre += $2; np++ }
+                      NR > 1 && $1 >= 5500 && $1 < 9000 { dur += $2; nd++ }
+                      END { printf "%.4f %.4f\n", pre / np, dur / nd }' "$1"; }
+read -r pre0 dur0 <<<"$(pre_post /tmp/doar_series_$$.csv)"
+"$DOAR" sim small --rate 0.3 --seed 1 --warmup 3000 --sample 10000 --quiet --link-faults 8 --fault-at 5000 \
+  --repair-at 9000 --series-csv /tmp/doar_series_$$.csv --bin 500 >/dev/null; rc=$?
+read -r pre1 dur1 <<<"$(pre_post /tmp/doar_series_$$.csv)"
+echo "   while 8 links are down: paper's tables $dur0 of $pre0, with the refraction $dur1 of $pre1"
+if [ $rc -ne 0 ] || ! awk -v p0="$pre0" -v d0="$dur0" -v p1="$pre1" -v d1="$dur1" \
+     'BEGIN { exit !(d1 >= 0.95 * p1 && d0 < 0.95 * p0) }'; then
+  echo "FAIL: the destination-group refraction does not keep the throughput (exit $rc)"; fail=1
 fi
 rm -f /tmp/doar_series_$$.csv
 

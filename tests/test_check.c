@@ -19,9 +19,12 @@ static int code_of(const char *shape) {
 
 static void test_shapes(test_ctx *c) {
     /* Seed 001 sec. 2.1 / 3.1 and Fig. 7(c): the paths DOAR may take. */
-    const char *inter_ok[] = {"L-G-L",    "G-L-GL", "LG-L-G", "G-L-G", "LG-L-GL", "G-LL-GL", "LG-LL-G",
-                              "LG-LL-GL", "G-LL-G", "G",      "L-G",   "G-L",     "LG-GL",   "G-G"};
-    const char *inter_bad[] = {"L-L-G-L", "L-G-L-L", "LG-LLL-GL", "LG-L-G-G", "LG-LL-GLL", "LL-G-L", "L"};
+    /* ... and, since issue 20, the destination-group refraction a global input takes when its
+     * direct link has failed: a last segment of two L hops (L-G-L-L, LG-LL-GLL). */
+    const char *inter_ok[] = {"L-G-L",   "G-L-GL",   "LG-L-G",  "G-L-G", "LG-L-GL",  "G-LL-GL",
+                              "LG-LL-G", "LG-LL-GL", "G-LL-G",  "G",     "L-G",      "G-L",
+                              "LG-GL",   "G-G",      "L-G-L-L", "G-LL",  "LG-LL-GLL"};
+    const char *inter_bad[] = {"L-L-G-L", "L-G-L-L-L", "LG-LLL-GL", "LG-L-G-G", "LG-LL-GLLL", "LL-G-L", "L"};
     for (size_t i = 0; i < sizeof inter_ok / sizeof *inter_ok; i++)
         EXPECT(c, check_shape_allowed(code_of(inter_ok[i]), 0), "%s must be allowed", inter_ok[i]);
     for (size_t i = 0; i < sizeof inter_bad / sizeof *inter_bad; i++)
@@ -71,7 +74,7 @@ static void walk(brute *b, int r, int in_port, int hops, int src_group) {
         b->routes++;
         return;
     }
-    if (hops > 6) {
+    if (hops > 7) {
         b->bad++;
         return;
     }
@@ -114,8 +117,10 @@ static void test_counts_match_bruteforce(test_ctx *c, const char *name) {
     EXPECT(c, total == res.routes, "%s: brute force %llu routes, checker %llu", name, (unsigned long long)total,
            (unsigned long long)res.routes);
     EXPECT(c, res.pairs == (uint64_t)n.t.n_routers * n.t.n_nodes, "%s pairs", name);
-    /* LG-LL-GL needs three routers in the intermediate group; with a = 2 the longest is LG-L-GL. */
-    int want_hops = n.t.a >= 3 ? 6 : 5, want_vc = n.t.a >= 3 ? 3 : 2;
+    /* LG-LL-GL needs three routers in the intermediate group; with a = 2 the longest is LG-L-GL.
+     * With a >= 4 every global input has a destination-group refraction for every router pair
+     * (docs/architecture.md), the fault fallback that makes it LG-LL-GLL, still on VC 3. */
+    int want_hops = n.t.a >= 4 ? 7 : n.t.a >= 3 ? 6 : 5, want_vc = n.t.a >= 3 ? 3 : 2;
     EXPECT(c, res.max_hops == want_hops && res.max_vc == want_vc && res.cdg_acyclic, "%s: hops %d vc %d", name,
            res.max_hops, res.max_vc);
     tables_free(&n.ts);
@@ -173,13 +178,36 @@ static void test_planted(test_ctx *c) {
     expect_only(c, &res, CHK_VC, "vc rule");
     tables_free(&n.ts);
 
-    /* Too long: the same entry router hands the packet to router (5,1) instead of (5,2), which
-     * then delivers: LG-LL-GL plus one hop is 7 hops (and the minimal path becomes L-G-L-L). */
+    /* Too long: the same entry router hands the packet to router (5,1) instead of (5,2), and
+     * (5,1) to (5,3), which then delivers: LG-LL-GL plus two hops is 8 hops (and the minimal
+     * path becomes L-G-L-L-L). */
     make_net(&n, "small");
     *entry(&n, 5, 0, g0, TABLE_A, ZONE_B, 2) = bit(topo_local_port(&n.t, 0, 1));
+    *entry(&n, 5, 1, topo_local_port(&n.t, 1, 0), TABLE_A, ZONE_B, 2) = bit(topo_local_port(&n.t, 1, 3));
     run(&n, VC_RULE_DOAR, &res);
     expect_only(c, &res, CHK_TOO_LONG, "too long");
-    EXPECT(c, res.errors[CHK_SHAPE] > 0, "too long: the 4-hop L-G-L-L is a forbidden shape too");
+    EXPECT(c, res.errors[CHK_SHAPE] > 0, "too long: the 5-hop L-G-L-L-L is a forbidden shape too");
+    tables_free(&n.ts);
+
+    /* Deadlock through the destination-group refraction: both of its hops keep the VC, so its
+     * middle routers must be chosen so that no chain of waits closes (docs/architecture.md).
+     * Offering every other router instead closes one: (0,1) -> (1,2) -> (2,0) -> (0,1). */
+    make_net(&n, "small");
+    for (int rr = 0; rr < n.t.n_routers; rr++) {
+        int b = topo_bid(&n.t, rr);
+        port_tables *pt = tables_port(&n.ts, rr, n.t.first_global); /* shared by its global inputs */
+        for (int d = 0; d < n.t.a; d++) {
+            if (d == b) continue;
+            uint64_t all = 0;
+            for (int y = 0; y < n.t.a; y++)
+                if (y != b && y != d) all |= bit(topo_local_port(&n.t, b, y));
+            pt->b[tables_row_b(&n.ts, ZONE_B, d)] = all;
+        }
+    }
+    run(&n, VC_RULE_DOAR, &res);
+    expect_only(c, &res, CHK_CDG, "destination refraction through every router");
+    EXPECT(c, res.errors[CHK_LOOP] + res.errors[CHK_DEAD_END] + res.errors[CHK_SHAPE] + res.errors[CHK_VC] == 0,
+           "destination refraction through every router: only the cycle is wrong");
     tables_free(&n.ts);
 
     /* Shape only: an intra-group refraction that crosses a third router (L-L-L). Router (0,1),

@@ -212,7 +212,7 @@ static long walk(const fault_net *nt, int r, int in_port, int src_gid, int d, in
         (*arrived)++;
         return 0;
     }
-    if (hops >= 6) return 1;
+    if (hops >= 7) return 1; /* LG-LL-GLL: the longest, with a destination-group refraction */
     const fault_unit *fu = &nt->fu[r];
     int index;
     table_zone z = tables_zone(topo_gid(t, r), topo_bid(t, r), topo_gid(t, d), topo_bid(t, d), 0, &index);
@@ -292,8 +292,59 @@ static void test_campaigns(test_ctx *c) {
     tables_free(&n.ts);
 }
 
+/* Issue 20 item 5: one failed intra-group link must not make any destination unreachable from
+ * any live router's global inputs (seed 001's Fig. 7(a) tables close every global channel into
+ * the group: the far end applies "router R2 unreachable" to its whole zone-G row). Every
+ * intra-group link of group 0, one at a time, diagnosed to quiescence; then every entry that has
+ * options at a global input must still be accessible in the transit role. With the refraction
+ * switched off (dest_refraction 0, the paper's tables) some entry must close: the check sees it. */
+static long closed_at_global_inputs(const char *name, int dest_refraction, int *links, char err[DOAR_ERRLEN]) {
+    topo t;
+    table_set ts;
+    table_params prm;
+    tables_default_params(&prm);
+    prm.dest_refraction = dest_refraction;
+    if (topo_named(&t, name, err) || tables_generate(&ts, &t, &prm, err)) return -1;
+    long closed = 0;
+    *links = 0;
+    for (int x = 0; x < t.a; x++)
+        for (int y = x + 1; y < t.a; y++) {
+            fault_net nt;
+            if (fault_net_init(&nt, &ts, 10, 100, err)) {
+                tables_free(&ts);
+                return -1;
+            }
+            fault_net_fail_link(&nt, topo_router(&t, 0, x), topo_local_port(&t, x, y));
+            if (fault_net_run(&nt, 1000000) < 0) closed += 1000000; /* did not settle */
+            for (int r = 0; r < t.n_routers; r++) {
+                const fault_unit *fu = &nt.fu[r];
+                for (int port = t.first_global; port < t.k; port++)
+                    for (int e = 0; e < fu->et_num; e++) {
+                        size_t i = (size_t)port * fu->et_num + e;
+                        if (fu->opt_int[i] && !(fault_acc(fu, port, e) & FAULT_ROLE_TRANSIT)) closed++;
+                    }
+            }
+            fault_net_free(&nt);
+            ++*links;
+        }
+    tables_free(&ts);
+    return closed;
+}
+
+static void test_one_local_link_closes_nothing(test_ctx *c, const char *name) {
+    char err[DOAR_ERRLEN];
+    int links = 0, links0 = 0;
+    long with = closed_at_global_inputs(name, 1, &links, err);
+    EXPECT(c, with == 0, "%s: %ld global-input entries closed over %d single intra-group link faults (%s)", name, with,
+           links, with < 0 ? err : "");
+    long without = closed_at_global_inputs(name, 0, &links0, err);
+    EXPECT(c, without > 0, "%s: without the refraction the paper's tables close entries (%ld) ", name, without);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_fault"};
+    test_one_local_link_closes_nothing(&c, "small");
+    test_one_local_link_closes_nothing(&c, "mid");
     test_cycle_costs(&c, "small");
     test_cycle_costs(&c, "fig8");
     test_cycle_costs(&c, "mid");

@@ -71,6 +71,10 @@ static int vc_rule(const alg1_state *s, int port) {
     int out_level = port < t->p ? 0 : port < t->p + t->a - 1 ? 1 : 2;
     int in_level = s->pc == PORT_LOCAL ? 1 : 2;
     if (out_level == 0) return s->hdr.vc;
+    /* Issue 20's decision (docs/architecture.md "Destination-group refraction"): in the
+     * destination group, reached from another group, a hop to an intra-group port stays on its VC. */
+    int in_dest_group = s->hdr.dst_gid == s->gid && s->hdr.src_gid != s->gid;
+    if (in_dest_group && out_level == 1) return s->hdr.vc;
     int vc = s->hdr.vc + (out_level >= in_level);
     return vc > 3 ? 3 : vc;
 }
@@ -144,6 +148,13 @@ static alg1_allowed alg1(const alg1_state *s) {
             if (s->hdr.src_gid == s->gid && is_local) LF[l] = 0;  /* source group: leave by a global port */
             if (s->hdr.src_gid != s->gid && is_global) LF[l] = 0; /* intermediate group: refract */
         }
+    }
+    /* Issue 20's decision: a global input's table B in zone B (the destination-group refraction)
+     * is for faults: it counts only while table A offers nothing. */
+    if (s->pc == PORT_GLOBAL && !zone_g && !zone_n) {
+        int le_any0 = 0;
+        for (int l = 0; l < K; l++) le_any0 |= LE[l];
+        if (le_any0) memset(LF, 0, sizeof LF);
     }
     const char *sets[2] = {LE, LF};
     for (int c = 0; c < 2 && o.cls == RCU_NONE; c++) /* lines 20, 21 */

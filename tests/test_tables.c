@@ -121,8 +121,15 @@ static void test_fig7a(test_ctx *c, const char *name) {
                     /* ... and table B refracts through the other routers of the group. */
                     EXPECT(c, (eb & ~locals) == 0 && __builtin_popcountll(eb) == t.a - 2 && !(eb & ea),
                            "%s B zone table B of internal port", name);
+                } else if (pc == PORT_LOCAL) {
+                    EXPECT(c, eb == 0, "%s B zone table B must be empty on intra-group ports", name);
                 } else {
-                    EXPECT(c, eb == 0, "%s B zone table B must be empty on intra-group/global ports", name);
+                    /* Global input: the paper's Fig. 7(a) has table A only; issue 20 adds the
+                     * destination-group refraction for faults: other routers of the group, never
+                     * the direct port, at least one when a >= 4 (acyclicity: test_dest_refraction). */
+                    EXPECT(c, (eb & ~locals) == 0 && !(eb & ea) && (t.a < 4 || eb != 0),
+                           "%s B zone table B of global port %d of router %d toward %d: %llx", name, port, r, d,
+                           (unsigned long long)eb);
                 }
             }
             for (int dg = 0; dg < t.g; dg++) {
@@ -322,8 +329,66 @@ static void test_images(test_ctx *c) {
     tables_free(&gen);
 }
 
+/* The destination-group refraction keeps the VC on both hops, so the waits it creates between
+ * the intra-group channels of one group, (x -> y) then (y -> d) for every middle router y the
+ * tables offer x toward d, must form no cycle; found here by a depth-first search over the channels,
+ * not by the generator's ranks. And --dest-refraction 0 gives the paper's empty rows. */
+static int dref_cycle_from(const uint64_t *next, int a, int ch, uint8_t *state) {
+    if (state[ch] == 1) return 1;
+    if (state[ch] == 2) return 0;
+    state[ch] = 1;
+    int y = ch % a;
+    for (int d = 0; d < a; d++)
+        if ((next[ch] >> d) & 1 && dref_cycle_from(next, a, y * a + d, state)) return 1;
+    state[ch] = 2;
+    return 0;
+}
+
+static void test_dest_refraction(test_ctx *c, const char *name) {
+    topo t;
+    table_set ts;
+    table_params prm;
+    char err[DOAR_ERRLEN];
+    tables_default_params(&prm);
+    topo_named(&t, name, err);
+    tables_generate(&ts, &t, &prm, err);
+    int a = t.a, offered = 0;
+    uint64_t *next = calloc((size_t)a * a, sizeof *next); /* channel x*a+y: the d it may wait on */
+    uint8_t *state = calloc((size_t)a * a, 1);
+    for (int x = 0; x < a; x++) {
+        int r = topo_router(&t, 0, x);
+        const port_tables *pt = tables_port(&ts, r, t.first_global);
+        for (int d = 0; d < a; d++) {
+            if (d == x) continue;
+            for (uint64_t m = pt->b[tables_row_b(&ts, ZONE_B, d)]; m; m &= m - 1) {
+                int y = bid_via(&t, r, __builtin_ctzll(m));
+                next[x * a + y] |= (uint64_t)1 << d;
+                offered++;
+            }
+        }
+    }
+    int cyc = 0;
+    for (int ch = 0; ch < a * a && !cyc; ch++) cyc = dref_cycle_from(next, a, ch, state);
+    EXPECT(c, !cyc && (a < 4 || offered > 0), "%s: destination refraction waits: cycle %d, %d offered", name, cyc,
+           offered);
+    free(next);
+    free(state);
+    tables_free(&ts);
+    prm.dest_refraction = 0;
+    tables_generate(&ts, &t, &prm, err);
+    int any = 0;
+    for (int r = 0; r < t.n_routers; r++)
+        for (int d = 0; d < a; d++)
+            if (d != topo_bid(&t, r)) any |= tables_port(&ts, r, t.first_global)->b[tables_row_b(&ts, ZONE_B, d)] != 0;
+    EXPECT(c, !any, "%s: dest_refraction 0 leaves global inputs' zone B of table B empty", name);
+    tables_free(&ts);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_tables"};
+    test_dest_refraction(&c, "small");
+    test_dest_refraction(&c, "mid");
+    test_dest_refraction(&c, "paper");
     test_encodings(&c);
     test_fig4_classes(&c);
     test_doc_example(&c);
