@@ -46,8 +46,8 @@ struct Coverage {
     long unit_class[3] = {0};   // decisions per input-port class of the unit
     long rewrites = 0, epochs = 0;
     long masked = 0, masked_none = 0;   // decisions made with some options invalid (fault masks)
-    long dref_keep_vc = 0;   // an intra-group hop in the destination group from another: VC kept
-    long dref_global_lf = 0; // a global input's zone B decided from table B (LE empty: the fallback)
+    long dref_keep_vc = 0;              // an intra-group hop in the destination group from another: VC kept
+    long dref_global_lf = 0;            // a global input's zone B decided from table B (LE empty: the fallback)
 };
 
 struct Mismatch {
@@ -288,8 +288,8 @@ int Run::go(Coverage &cov, long &decisions, Mismatch &mm, const char *fst_path) 
             table_zone z = tables_zone(cfg_.gid, cfg_.bid, h.hdr.dst_gid, h.hdr.dst_bid, h.hdr.dst_nid, &zi);
             bool rta = cfg_.pc == PORT_TERMINAL && z == ZONE_G;
             if (!rta) cov.rtb_zone[z == ZONE_G ? (h.hdr.src_gid == cfg_.gid ? 2 : 3) : (int)z]++;
-            if (!rta && z != ZONE_G && h.hdr.src_gid != cfg_.gid && cfg_.pc != PORT_TERMINAL &&
-                exp.cls != RCU_NONE && topo_port_class(&t_, exp.port) == PORT_LOCAL)
+            if (!rta && z != ZONE_G && h.hdr.src_gid != cfg_.gid && cfg_.pc != PORT_TERMINAL && exp.cls != RCU_NONE &&
+                topo_port_class(&t_, exp.port) == PORT_LOCAL)
                 cov.dref_keep_vc++;
             if (cfg_.pc == PORT_GLOBAL && z == ZONE_B && exp.cls == RCU_S2) cov.dref_global_lf++;
             if (hist_[(cycle - 2) & 7].opt_invalid) {   // the header's stage 3 saw invalid options
