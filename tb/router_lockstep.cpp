@@ -455,9 +455,11 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
                 for (int v = 0; v < 4; v++) n += prm.depth[topo_port_class(&t_, p)] - env.up_cred[p][v];
             return n;
         };
-        for (long n = 0;
-             !mismatches && n < 40000 &&
-             (env.live_pkts || router_buffered(&model_) || held() || ctl_pending() || owed() || !fault_idle(model_.fu));
+        // out_ports: flits the router has registered for its outputs but the environment has not
+        // seen yet (an FD/FR packet sent in the drain's last cycle has taken its control credit)
+        for (long n = 0; !mismatches && n < 40000 &&
+                         (env.live_pkts || router_buffered(&model_) || held() || ctl_pending() || owed() ||
+                          !fault_idle(model_.fu) || model_.regs[model_.cur].out_ports);
              n++) {
             if (stop_at_ >= 0 && cycle_ > stop_at_) break;
             env_drive(&env, cycle_, &in);

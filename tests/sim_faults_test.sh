@@ -109,7 +109,7 @@ rm -f /tmp/doar_series_$$.csv
 echo "== bad input"
 for a in "--link-faults -1" "--link-faults 100000" "--link-faults 2 --fault-at 100 --repair-at 50" "--fault-at x" \
          "--bin 0" "--series-csv /nonexistent/s.csv" "--router-faults -1" "--router-faults x" "--router-faults 36" \
-         "--router-faults 2 --fault-at 100 --repair-at 110"; do
+         "--router-faults 2 --fault-at 100 --repair-at 110" "--dest-refraction 2" "--dest-refraction x"; do
   read -ra opts <<<"$a"
   err=$("$DOAR" sim small --rate 0.1 --quiet "${opts[@]}" 2>&1 >/dev/null); rc=$?
   [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] || { echo "FAIL: '$a' exit $rc (want 2), stderr: $err"; fail=1; }
