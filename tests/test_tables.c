@@ -93,15 +93,21 @@ static int connected(const topo *t, int gid, int x, int dg) {
     return 0;
 }
 
+/* The tables of a named configuration, default parameters but dest_refraction. */
+static void make_tables(topo *t, table_set *ts, const char *name, int dest_refraction) {
+    table_params prm;
+    char err[DOAR_ERRLEN];
+    tables_default_params(&prm);
+    prm.dest_refraction = dest_refraction;
+    topo_named(t, name, err);
+    tables_generate(ts, t, &prm, err);
+}
+
 /* Fig. 7(a), stated through the topology rather than through the generator. */
 static void test_fig7a(test_ctx *c, const char *name) {
     topo t;
     table_set ts;
-    table_params prm;
-    char err[DOAR_ERRLEN];
-    tables_default_params(&prm);
-    topo_named(&t, name, err);
-    tables_generate(&ts, &t, &prm, err);
+    make_tables(&t, &ts, name, 1);
     uint64_t locals = topo_local_mask(&t), globals = topo_global_mask(&t);
     for (int r = 0; r < t.n_routers; r++) {
         int gid = topo_gid(&t, r), bid = topo_bid(&t, r);
@@ -347,11 +353,7 @@ static int dref_cycle_from(const uint64_t *next, int a, int ch, uint8_t *state) 
 static void test_dest_refraction(test_ctx *c, const char *name) {
     topo t;
     table_set ts;
-    table_params prm;
-    char err[DOAR_ERRLEN];
-    tables_default_params(&prm);
-    topo_named(&t, name, err);
-    tables_generate(&ts, &t, &prm, err);
+    make_tables(&t, &ts, name, 1);
     int a = t.a, offered = 0;
     uint64_t *next = calloc((size_t)a * a, sizeof *next); /* channel x*a+y: the d it may wait on */
     uint8_t *state = calloc((size_t)a * a, 1);
@@ -374,8 +376,7 @@ static void test_dest_refraction(test_ctx *c, const char *name) {
     free(next);
     free(state);
     tables_free(&ts);
-    prm.dest_refraction = 0;
-    tables_generate(&ts, &t, &prm, err);
+    make_tables(&t, &ts, name, 0);
     int any = 0;
     for (int r = 0; r < t.n_routers; r++)
         for (int d = 0; d < a; d++)
