@@ -110,6 +110,8 @@ int fault_init(fault_unit *fu, const table_set *ts, int router, char err[DOAR_ER
     fu->bid = topo_bid(t, router);
     fu->k = t->k;
     fu->et_num = ts->depth_a;
+    fu->first_b = fault_entry_of(ts, ZONE_B, 0);
+    fu->a = t->a;
     size_t n = (size_t)t->k * fu->et_num;
     fu->opt_src = calloc(n, sizeof *fu->opt_src);
     fu->opt_int = calloc(n, sizeof *fu->opt_int);

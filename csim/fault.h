@@ -100,6 +100,7 @@ typedef struct {
 typedef struct {
     const table_set *ts;
     int router, gid, bid, k, et_num;
+    int first_b, a; /* entry of zone B's first row (router 0 of the group), routers per group */
     /* static route options of every (port, entry) per role: decoded from tables A/B/C */
     uint64_t *opt_src, *opt_int; /* [k * et_num] */
     /* dynamic state */
@@ -185,6 +186,18 @@ int fault_aim(const table_set *ts, int gid, int bid, const fault_msg *m);
 uint64_t fault_entry_options(const table_set *ts, int router, int port, int entry, unsigned role);
 
 static inline uint64_t fault_mask(const fault_unit *fu, int port, int entry) {
+    return fu->mask[port * fu->et_num + entry];
+}
+/* The route-compute units' read of an entry's mask (csim/router.c fault_start; rtl/fault_port.v
+ * rd_mask): the stored mask, except that an entry whose region is a router of this group known
+ * dead (zone B, its bid in peer_dead) reads every option invalid. A packet for a dead router is
+ * then discarded where it is, rather than sent on through another router of the group (table B:
+ * the destination-group refraction, or a source's L-L refraction) that discards it one hop later;
+ * those extra hops cost live traffic throughput (docs/architecture.md, "Dead routers"). The
+ * stored mask is unchanged, so nothing is to undo when the router comes back. */
+static inline uint64_t fault_read_mask(const fault_unit *fu, int port, int entry) {
+    const int b = entry - fu->first_b; /* zone B rows are contiguous (tables_row_a) */
+    if (b >= 0 && b < fu->a && ((fu->peer_dead >> b) & 1)) return 0;
     return fu->mask[port * fu->et_num + entry];
 }
 static inline unsigned fault_acc(const fault_unit *fu, int port, int entry) {

@@ -154,6 +154,7 @@ static int sum_longs(network *n, long *f[]) {
     f[m++] = &n->delivered_unreachable;
     f[m++] = &n->unreachable_pairs;
     f[m++] = &n->created_unreachable;
+    for (int w = 0; w < NET_PHASES; w++) f[m++] = &n->lost_when[w];
     for (int h = 0; h <= NET_MAX_HOPS_HIST; h++) f[m++] = &n->hops_hist[h];
     return m;
 }

@@ -221,6 +221,7 @@ int net_run(network *n, net_result *res) {
         res->channel_min = 0.0;
     res->lost_link = n->lost_link;
     res->lost_discard = n->lost_discard;
+    memcpy(res->lost_when, n->lost_when, sizeof res->lost_when);
     res->lost_router = n->lost_router;
     res->lost_dead_source = n->lost_dead_source;
     res->created_to_dead = n->created_to_dead;

@@ -98,9 +98,19 @@ extern "C" {
 
 #define NET_HOP_BITS 4                        /* head tag [3:0]: inter-router links crossed */
 #define NET_HOP_MAX ((1 << NET_HOP_BITS) - 1) /* saturates there */
-#define NET_MAX_HOPS_HIST 8                   /* histogram: hops 0..7, [8] = 8 or more */
-#define NET_TIME_BITS 40                      /* body flits: creation cycle [39:0] */
-#define NET_MIN_PACKET_LEN 2                  /* the creation cycle rides on a body flit */
+/* Fault phases (a run with faults): before the fault, diagnosis, after it, recovery (from the
+ * repair), after it. */
+enum {
+    NET_PHASE_BEFORE,
+    NET_PHASE_DIAGNOSIS,
+    NET_PHASE_AFTER_DIAGNOSIS,
+    NET_PHASE_RECOVERY,
+    NET_PHASE_AFTER_RECOVERY,
+    NET_PHASES
+};
+#define NET_MAX_HOPS_HIST 8  /* histogram: hops 0..7, [8] = 8 or more */
+#define NET_TIME_BITS 40     /* body flits: creation cycle [39:0] */
+#define NET_MIN_PACKET_LEN 2 /* the creation cycle rides on a body flit */
 /* Body flits: bit 63 marks a poisoned flit, one the network makes up to complete a packet a dead
  * router cut off; bit 62 marks a packet created after diagnosis for a pair left without a path.
  * The source node field [63:40] never reaches them (fewer than 2^22 nodes with faults). */
@@ -196,6 +206,9 @@ typedef struct {
      * diagnosis, after it, during recovery, after it); phase lengths (cycles; -1: did not end) */
     long lost_link, lost_discard;
     long lost_before_fault, lost_diagnosis, lost_after_diagnosis, lost_recovery, lost_after_recovery;
+    /* the same losses on links, discarded and in dead routers, by the phase of the cycle they
+     * were lost in ([NET_PHASE_*]) */
+    long lost_when[NET_PHASES];
     long diagnosis_cycles, recovery_cycles;
     long fd_fr_packets;         /* control flits sent on links */
     long ctl_unwired;           /* control flits sent into unwired global ports (g < a*h+1): dropped */
@@ -315,7 +328,8 @@ typedef struct {
     int n_failed;
     long ctl_in_flight, events_queued;
     long lost_link, lost_discard, fd_fr_packets, ctl_unwired;
-    uint64_t *unwired_ctl_cr; /* [n_routers] (faults): control credits an unwired port returns next cycle */
+    long lost_when[NET_PHASES]; /* losses by the fault phase they happen in (net_internal.h lose) */
+    uint64_t *unwired_ctl_cr;   /* [n_routers] (faults): control credits an unwired port returns next cycle */
     /* with faults, per creation cycle: packets created / delivered (losses by creation window) */
     int32_t *created_at, *delivered_from;
     long cap_cycles;

@@ -352,7 +352,7 @@ static void fault_start(router *r, router_wires *w) {
         if (r->ctl_cred[o] > 0 && fault_out_head(fu, o, &w->ctl_msg[o])) w->ctl_wait |= (uint64_t)1 << o;
         /* the synchronous mask read for the RCU (read before this cycle's writes) */
         int row = rcu_mask_row(&r->rcus[o]);
-        w->inv_next[o] = (row >= 0 && row < fu->et_num) ? ~fault_mask(fu, o, row) & w->kmask : 0;
+        w->inv_next[o] = (row >= 0 && row < fu->et_num) ? ~fault_read_mask(fu, o, row) & w->kmask : 0;
     }
 }
 

@@ -45,7 +45,8 @@ module fault_port #(
     output reg  [K-1:0]  wr_mask,      // the entry's mask after this cycle (op_fd / op_fr)
     output reg  [1:0]    wr_acc,
     // the route-compute unit's read port: rd_mask is entry rd_entry's mask as it was before this
-    // cycle's write, from the next cycle on (all ones after a reset and beyond ET_NUM)
+    // cycle's write, from the next cycle on (all ones after a reset and beyond ET_NUM; all zeros
+    // for a zone-B entry whose router is in peer_dead as it was before this cycle's write)
     input  wire [EW-1:0] rd_entry,
     output reg  [K-1:0]  rd_mask
 );
@@ -177,9 +178,16 @@ module fault_port #(
         wr_acc = acc_new;
     end
 
+    // An entry whose region is a router of this group known dead reads every option invalid, so
+    // the route-compute unit discards a packet for it where it is (csim/fault.h fault_read_mask).
     localparam [EW:0] ET_NUM_W = ET_NUM[EW:0];
+    wire          rd_in_b = rd_entry >= FIRST_B && rd_entry < FIRST_G;
+    wire [EW-1:0] rd_b_index = rd_entry - FIRST_B;
+    wire          rd_dead = rd_in_b && peer_dead[rd_b_index[BW-1:0]];
     always @(posedge clk) begin
-        if (rst || {1'b0, rd_entry} >= ET_NUM_W || fresh[rd_entry]) rd_mask <= {K{1'b1}};
+        if (rst || {1'b0, rd_entry} >= ET_NUM_W) rd_mask <= {K{1'b1}};
+        else if (rd_dead) rd_mask <= {K{1'b0}};
+        else if (fresh[rd_entry]) rd_mask <= {K{1'b1}};
         else rd_mask <= mask_mem[rd_entry];
     end
 

@@ -319,7 +319,9 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         env_pkt *p = &e->pkts[tag];
         if (p->born != cycle - ENV_MASK_AT || p->in_port != i || p->mcast || p->expect_discard || p->mask_known)
             continue;
-        p->mask_at = fault_mask(e->fu, i, p->entry);
+        p->mask_at = fault_read_mask(e->fu, i, p->entry);
+        p->dead_read =
+            (uint8_t)((p->expect_ports & p->mask_at) == 0 && (p->expect_ports & fault_mask(e->fu, i, p->entry)));
         p->mask_known = 1;
     }
     for (int i = 0; i < t->k; i++) {
@@ -355,7 +357,8 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
             if (p->expect_discard == 1) { /* (not counted in live_pkts) */
                 e->bad_discards++;
             } else {
-                e->mask_discards++; /* every option masked: dropped, and accounted for here */
+                e->mask_discards++;                   /* every option masked: dropped, and accounted for here */
+                if (p->dead_read) e->dead_discards++; /* masked as a dead router's entry */
                 e->live_pkts--;
             }
             p->expect_discard = 2; /* left (as a discard): a later flit of it is an error */

@@ -54,6 +54,8 @@ typedef struct {
     int entry;                      /* unicast: the fault units' entry (table A row) its route reads */
     uint8_t mask_known;             /* mask_at is the mask its route-compute unit read */
     uint64_t mask_at;               /* the mask model's valid mask for (in_port, entry) at that read */
+    uint8_t dead_read;              /* that read gave no option only because the entry's router is
+                                       known dead (fault_read_mask), the stored mask had some */
     uint64_t seen_ports;            /* ports whose copy completed */
     int next_seq[ROUTER_MAX_PORTS]; /* per output: flits of this packet seen so far */
 } env_pkt;
@@ -92,7 +94,7 @@ typedef struct {
     int ctl_ret[ROUTER_MAX_PORTS]; /* control flits received, credit not yet returned */
     uint8_t link_down[ROUTER_MAX_PORTS];
     uint64_t faulted_ports; /* ports that saw an event: their data credits are not checked */
-    long ctl_in, ctl_out, events, mask_discards, bad_discards, mcast_copies;
+    long ctl_in, ctl_out, events, mask_discards, dead_discards, bad_discards, mcast_copies;
     long errors;
     char first_error[512];
     long stat_mcast, stat_unicast;

@@ -50,7 +50,7 @@ struct Options : harness::Options {
 };
 
 struct Coverage {
-    long ctl_in = 0, ctl_out = 0, events = 0, mask_discards = 0;
+    long ctl_in = 0, ctl_out = 0, events = 0, mask_discards = 0, dead_discards = 0;
     long discarded = 0, unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
          sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
     long oq_full = 0, multi_plane = 0, link_wait = 0;   // router v2: output queues and planes
@@ -477,6 +477,7 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
         cov.ctl_out += env.ctl_out;
         cov.events += env.events;
         cov.mask_discards += env.mask_discards;
+        cov.dead_discards += env.dead_discards;
         cov.mcast_six += env.mcast_six;
         cov.proto_len += env.proto_len;
         cov.proto_tablec += env.proto_tablec;
@@ -986,6 +987,7 @@ int main(int argc, char **argv) {
         {"FD/FR packets out", cov.ctl_out},
         {"local events", cov.events},
         {"discards (options masked)", cov.mask_discards},
+        {"discards (a dead router's entry)", cov.dead_discards},
         {"output queue full", cov.oq_full},
         {"output queue holds DEPTH flits", cov.oq_depth_full,
          DOAR_SPEEDUP == 1 ? "S=1: one plane writes a flit a cycle, the link takes one" : nullptr},

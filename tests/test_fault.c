@@ -341,6 +341,51 @@ static void test_one_local_link_closes_nothing(test_ctx *c, const char *name) {
     EXPECT(c, without > 0, "%s: without the refraction the paper's tables close entries (%ld) ", name, without);
 }
 
+/* A router of the group known dead (peer-down): the route-compute units read its zone-B entry
+ * with no option on every input, although the stored mask keeps the options through the live
+ * routers (the refraction at a global input); the other routers' entries read as stored; when it
+ * comes back (up) its entry reads as stored again (issue 20: a packet for a dead router is
+ * discarded where it is, not sent on to a middle router that discards it). */
+static void test_dead_entry_read(test_ctx *c, const char *name) {
+    net n;
+    make_net(&n, name);
+    const topo *t = &n.t;
+    char err[DOAR_ERRLEN];
+    const int dead = 3, r = topo_router(t, 0, 0), lp = topo_local_port(t, 0, dead);
+    fault_unit fu;
+    if (fault_init(&fu, &n.ts, r, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
+    fault_event(&fu, FEV_PEER_DOWN, lp);
+    run_to_idle(&fu);
+    const int e = fault_entry_of(&n.ts, ZONE_B, dead);
+    long stored_open = 0, other_differs = 0;
+    for (int port = 0; port < t->k; port++) {
+        EXPECT(c, fault_read_mask(&fu, port, e) == 0, "%s: input %d reads the dead router's entry with an option", name,
+               port);
+        if (topo_port_class(t, port) == PORT_GLOBAL &&
+            (fault_mask(&fu, port, e) & ~((uint64_t)1 << lp) &
+             (fu.opt_src[port * fu.et_num + e] | fu.opt_int[port * fu.et_num + e])))
+            stored_open++;
+        for (int d = 0; d < t->a; d++) {
+            int ed = fault_entry_of(&n.ts, ZONE_B, d);
+            if (d != dead && fault_read_mask(&fu, port, ed) != fault_mask(&fu, port, ed)) other_differs++;
+        }
+    }
+    EXPECT(c, stored_open > 0,
+           "%s: the stored masks keep refraction options at global inputs (the read alone closes them)", name);
+    EXPECT(c, other_differs == 0, "%s: %ld reads of live routers' entries differ from the stored mask", name,
+           other_differs);
+    fault_event(&fu, FEV_UP, lp);
+    run_to_idle(&fu);
+    long differs = 0;
+    for (int port = 0; port < t->k; port++) differs += fault_read_mask(&fu, port, e) != fault_mask(&fu, port, e);
+    EXPECT(c, differs == 0, "%s: back up, %ld inputs still read its entry closed", name, differs);
+    fault_free(&fu);
+    tables_free(&n.ts);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_fault"};
     test_one_local_link_closes_nothing(&c, "small");
@@ -350,6 +395,8 @@ int main(void) {
     test_cycle_costs(&c, "mid");
     test_aim(&c);
     test_local_fault_effect(&c);
+    test_dead_entry_read(&c, "small");
+    test_dead_entry_read(&c, "mid");
     test_roles(&c);
     test_oracle_known(&c);
     test_delivery_after_diagnosis(&c);
