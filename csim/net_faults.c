@@ -205,7 +205,8 @@ static void kill_routers(network *n) {
         if (!n->router_failed[r]) continue;
         const int mine = owned(n, r); /* split run: its own state only where it runs */
         if (mine) {
-            n->lost_router += heads_held(&n->routers[r], k);
+            const long held = heads_held(&n->routers[r], k);
+            for (long h = 0; h < held; h++) lose(n, &n->lost_router);
             const router_out *ro = &n->routers[r].regs[n->routers[r].cur]; /* discards decided before */
             for (uint64_t m = ro->discard; m; m &= m - 1) /* one per VC: the planes discard in parallel */
                 for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);

@@ -12,6 +12,10 @@
 set -u
 DOAR=${1:?doar binary}
 fail=0
+# the five counts after "lost by time:" (the phase each loss happened in), as SUM (-1: not five)
+# and the recovery phases' part, IN_RECOVERY+AFTER_RECOVERY
+by_time() { printf '%s\n' "$f" | sed -n 's/.*lost by time: \([^;]*\);.*/\1/p' | tr ' ' '\n' |
+  awk -F= 'NF == 2 { s += $2; n++; if ($1 ~ /recovery/) r += $2 } END { print (n == 5 ? s : -1), r + 0 }'; }
 run() {   # CONFIG LINKS SEED EXTRA...
   local cfg=$1 links=$2 seed=$3; shift 3
   out=$("$DOAR" sim "$cfg" --rate 0.2 --seed "$seed" --link-faults "$links" --quiet "$@"); rc=$?
@@ -28,6 +32,8 @@ run() {   # CONFIG LINKS SEED EXTRA...
   # for one created just before the repair that still arrives)
   [ "$ad" = "$lu" ] && [ "$lu" -le "$cu" ] && [ "$ar" = 0 ] || { echo "FAIL: packets created after convergence were lost"; fail=1; }
   [ "$lost" = $((on_links + disc)) ] || { echo "FAIL: lost=$lost is not links+discarded"; fail=1; }
+  read -r bt _ <<<"$(by_time)"
+  [ "$bt" = $((on_links + disc)) ] || { echo "FAIL: lost by time sums to $bt, not links+discarded"; fail=1; }
   [ "${diag:--1}" -gt 0 ] && [ "${rec:--1}" -gt 0 ] || { echo "FAIL: diagnosis or recovery did not end"; fail=1; }
   [ "$lost" -gt 0 ] && [ "$del" -gt 0 ] || { echo "FAIL: nothing was lost or delivered: the run proves nothing"; fail=1; }
 }
@@ -52,6 +58,9 @@ run_rf() {   # SEED LINKS EXTRA...
   [ $rc -eq 0 ] || { echo "FAIL: exit $rc: $(printf '%s\n' "$out" | grep FAIL)"; fail=1; }
   [ -n "$in_r" ] && [ -n "$diag" ] || { echo "FAIL: no router-fault or faults line"; fail=1; return; }
   [ "$lost" = $((on_links + disc + in_r + src)) ] || { echo "FAIL: lost=$lost is not the sum of its causes"; fail=1; }
+  read -r bt btr <<<"$(by_time)"
+  # the dead sources' queues are lost at the end, outside the split by time
+  [ "$bt" = $((on_links + disc + in_r)) ] || { echo "FAIL: lost by time sums to $bt, not links+discarded+in routers"; fail=1; }
   [ "$in_r" -gt 0 ] && [ "$del" -gt 0 ] || { echo "FAIL: nothing lost in the routers or nothing delivered"; fail=1; }
   [ "$diag" -gt 0 ] && [ "$ar" = 0 ] || { echo "FAIL: diagnosis did not end, or packets created after recovery were lost"; fail=1; }
   if [ "$repair" -ge 0 ]; then
@@ -61,6 +70,7 @@ run_rf() {   # SEED LINKS EXTRA...
   else
     # never repaired: after diagnosis exactly the packets with no path left or a dead destination are lost
     [ "$ad" = $((lu + ltd)) ] || { echo "FAIL: after diagnosis $ad lost, want $lu unreachable + $ltd to dead nodes"; fail=1; }
+    [ "$btr" = 0 ] || { echo "FAIL: never repaired, yet $btr lost in or after a recovery"; fail=1; }
   fi
 }
 for s in 1 2; do run_rf $s 0 --repair-at 7000; done
