@@ -41,23 +41,25 @@ static inline void moved(network *n, long c) {
     if (c > n->last_move) n->last_move = c;
 }
 
-/* A packet lost now, counted by cause and by the fault phase of the cycle it is lost in (the
- * same phases as the split by creation, net_run.c; a phase's end is known from the cycle after
- * it): under overload a packet may wait in a source queue for thousands of cycles, so the phase it
- * was created in says little about the tables it met. */
+/* The fault phase (NET_PHASE_*) of cycle c as known at the end of the run: diag_end is known from
+ * the cycle after it, recov_end is the first quiet cycle after the repair. Losses are split by it
+ * twice: by the cycle a lost packet was created (net_run.c) and by the cycle it was lost (lose). */
+static inline int net_phase(const network *n, long c) {
+    const net_params *p = &n->prm;
+    if (c < p->fault_at) return NET_PHASE_BEFORE;
+    if (p->repair_at >= 0 && c >= p->repair_at)
+        return n->recov_end >= 0 && c >= n->recov_end ? NET_PHASE_AFTER_RECOVERY : NET_PHASE_RECOVERY;
+    return n->diag_end >= 0 && c > n->diag_end ? NET_PHASE_AFTER_DIAGNOSIS : NET_PHASE_DIAGNOSIS;
+}
+
+/* A packet lost now, counted by cause and by the phase of the cycle it is lost in (what is known
+ * of the phases in that cycle is all the end of the run knows of it: an end is set at the end of
+ * its cycle). Under overload a packet may wait in a source queue for thousands of cycles, so the
+ * phase it was created in says little about the tables it met. */
 static inline void lose(network *n, long *counter) {
     (*counter)++;
-    const long c = n->cycle;
-    const net_params *p = &n->prm;
-    int ph;
-    if (c < p->fault_at)
-        ph = NET_PHASE_BEFORE;
-    else if (p->repair_at >= 0 && c >= p->repair_at)
-        ph = n->recov_end >= 0 && c > n->recov_end ? NET_PHASE_AFTER_RECOVERY : NET_PHASE_RECOVERY;
-    else
-        ph = n->diag_end >= 0 && c > n->diag_end ? NET_PHASE_AFTER_DIAGNOSIS : NET_PHASE_DIAGNOSIS;
-    n->lost_when[ph]++;
-    settled(n, c);
+    n->lost_when[net_phase(n, n->cycle)]++;
+    settled(n, n->cycle);
 }
 
 /* Router r's word of the arrival wheel for cycle c: a router's slots are contiguous, so a block

@@ -233,22 +233,10 @@ int net_run(network *n, net_result *res) {
     res->created_unreachable = n->created_unreachable;
     res->diagnosis_cycles = n->diag_end >= 0 ? n->diag_end - p->fault_at : -1;
     res->recovery_cycles = n->recov_end >= 0 ? n->recov_end - p->repair_at : -1;
-    for (long cc = 0; cc < n->cap_cycles && cc < n->cycle; cc++) {
-        long lost = (long)n->created_at[cc] - (long)n->delivered_from[cc];
-        if (!lost) continue;
-        if (cc < p->fault_at)
-            res->lost_before_fault += lost;
-        else if (p->repair_at >= 0 && cc >= p->repair_at) {
-            if (n->recov_end >= 0 && cc >= n->recov_end)
-                res->lost_after_recovery += lost;
-            else
-                res->lost_recovery += lost;
-        } else if (n->diag_end >= 0 && cc > n->diag_end) { /* diag_end is known from the next cycle on */
-            res->lost_after_diagnosis += lost;
-        } else {
-            res->lost_diagnosis += lost;
-        }
-    }
+    long *by_phase[NET_PHASES] = {&res->lost_before_fault, &res->lost_diagnosis, &res->lost_after_diagnosis,
+                                  &res->lost_recovery, &res->lost_after_recovery};
+    for (long cc = 0; cc < n->cap_cycles && cc < n->cycle; cc++)
+        *by_phase[net_phase(n, cc)] += (long)n->created_at[cc] - (long)n->delivered_from[cc];
     res->sample_created = n->sample_created;
     res->sample_delivered = n->sample_delivered;
     res->errors = n->errors;
