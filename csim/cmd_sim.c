@@ -150,12 +150,13 @@ static int run_sim(cli *c) {
             "lost_on_links=%ld lost_discarded=%ld; lost by creation: before_fault=%ld in_diagnosis=%ld "
             "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; lost by time: before_fault=%ld in_diagnosis=%ld "
             "after_diagnosis=%ld in_recovery=%ld after_recovery=%ld; unreachable_pairs=%ld created_unreachable=%ld "
-            "lost_unreachable=%ld\n",
+            "lost_unreachable=%ld deliverable=%.4f\n",
             p->fault_links, p->fault_at, p->repair_at, p->tprm.dest_refraction, r.fd_fr_packets, r.ctl_unwired,
             r.diagnosis_cycles, r.recovery_cycles, r.lost_link, r.lost_discard, r.lost_before_fault, r.lost_diagnosis,
             r.lost_after_diagnosis, r.lost_recovery, r.lost_after_recovery, r.lost_when[NET_PHASE_BEFORE],
             r.lost_when[NET_PHASE_DIAGNOSIS], r.lost_when[NET_PHASE_AFTER_DIAGNOSIS], r.lost_when[NET_PHASE_RECOVERY],
-            r.lost_when[NET_PHASE_AFTER_RECOVERY], r.unreachable_pairs, r.created_unreachable, r.lost_unreachable);
+            r.lost_when[NET_PHASE_AFTER_RECOVERY], r.unreachable_pairs, r.created_unreachable, r.lost_unreachable,
+            r.deliverable);
     if (rc) printf("sim: FAIL %s%s\n", r.deadlock ? "deadlock: " : "", r.report);
     /* a run whose drain ended before the fault (or repair) cycle did not do what was asked:
      * say so and fail rather than report a fault-free figure as a faulty one */

@@ -73,6 +73,8 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
         n->sample_created++;
         n->sample_created_at_sum += (double)n->cycle;
         n->sample_flits_created += n->prm.packet_len;
+        if (faults_on(&n->prm) && n->prm.repair_at < 0 && (pk->mark || net_router_dead(n, dst / n->t.p)))
+            n->sample_flits_doomed += n->prm.packet_len;
     }
     return 0;
 }

@@ -140,6 +140,7 @@ static int sum_longs(network *n, long *f[]) {
     f[m++] = &n->sample_delivered;
     f[m++] = &n->sample_flits;
     f[m++] = &n->sample_flits_created;
+    f[m++] = &n->sample_flits_doomed;
     f[m++] = &n->errors;
     f[m++] = &n->ctl_in_flight;
     f[m++] = &n->events_queued;

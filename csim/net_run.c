@@ -108,7 +108,7 @@ static double sample_latency_bound(const network *n, long c) {
 static int saturated_for_certain(const network *n, long c) {
     const net_params *p = &n->prm;
     if (p->stop_latency <= 0.0) return 0;
-    if ((double)n->sample_flits < p->stop_share * (double)n->sample_flits_created) return 1;
+    if ((double)n->sample_flits < p->stop_share * (double)(n->sample_flits_created - n->sample_flits_doomed)) return 1;
     return !faults_on(p) && sample_latency_bound(n, c) > p->stop_latency;
 }
 
@@ -196,6 +196,7 @@ int net_run(network *n, net_result *res) {
     const double node_cycles = (double)n->t.n_nodes * (double)p->sample;
     res->offered = p->rate;
     res->generated = (double)n->sample_flits_created / node_cycles;
+    res->deliverable = (double)(n->sample_flits_created - n->sample_flits_doomed) / node_cycles;
     res->accepted = (double)n->sample_flits / node_cycles;
     res->latency = n->sample_delivered ? n->sample_latency_sum / (double)n->sample_delivered : 0.0;
     if (res->stopped && !faults_on(p)) res->latency = sample_latency_bound(n, n->cycle);

@@ -174,7 +174,8 @@ typedef struct {
      * exists (the end of the sample window) the run stops as soon as the mean sample latency
      * must exceed stop_latency whatever happens next (the latencies so far plus the ages of the
      * packets still out are a lower bound; left out with faults, where packets may be lost), or
-     * the window accepted less than stop_share of what it generated. */
+     * the window accepted less than stop_share of what it generated that could arrive (packets
+     * for a dead router's node or a pair without a path left out). */
     double stop_latency, stop_share;
     /* Simulation speed only, the results are the same: net_run() runs up to `block` cycles of one
      * router (and its nodes) before the next router, while nothing couples routers within the
@@ -192,6 +193,7 @@ typedef struct {
 typedef struct {
     double offered;                        /* = rate */
     double generated;                      /* flits created per node per cycle in the sample window */
+    double deliverable;                    /* generated less the sample_flits_doomed: what could arrive */
     double accepted;                       /* flits delivered per node per cycle in the sample window */
     double latency;                        /* mean, packets created in the sample window */
     double hops;                           /* mean hops (router-to-router links crossed), same packets */
@@ -310,6 +312,9 @@ typedef struct {
     /* totals */
     long created, delivered, flits_delivered;
     long sample_created, sample_delivered, sample_flits, sample_flits_created;
+    /* sample flits that can never arrive, with faults and no repair scheduled: for a dead router's
+     * node, or for a pair that diagnosis left without a path (the saturation tests leave them out) */
+    long sample_flits_doomed;
     double sample_latency_sum, sample_hops_sum;
     double sample_created_at_sum, sample_delivered_created_sum; /* creation cycles (early stop) */
     long hops_hist[NET_MAX_HOPS_HIST + 1];
