@@ -42,6 +42,8 @@ int cmd_check_fault_cycles(cli *c, long last) {
     if (!faulty && (c->have_fault_at || c->have_repair_at))
         return cmd_bad(c, "%s needs --link-faults N or --router-faults N (without faults it would be ignored)",
                        c->have_fault_at ? "--fault-at" : "--repair-at");
+    if (p->dead_dests && p->fault_routers <= 0)
+        return cmd_bad(c, "%s", "--dead-dests skip needs --router-faults N (without dead routers it would be ignored)");
     if (c->have_bin && !c->series_csv)
         return cmd_bad(c, "%s", "--bin needs --series-csv FILE (it sets that file's bins)");
     if (faulty && p->fault_at >= last)
@@ -142,8 +144,9 @@ static int run_sim(cli *c) {
                r.decisions ? 100.0 * (double)r.nonminimal / (double)r.decisions : 0.0);
     if (p->fault_routers > 0)
         printf("sim: router_faults routers=%d lost_in_routers=%ld lost_dead_sources=%ld created_to_dead=%ld "
-               "lost_to_dead_after_diagnosis=%ld\n",
-               p->fault_routers, r.lost_router, r.lost_dead_source, r.created_to_dead, r.lost_to_dead_after_diagnosis);
+               "lost_to_dead_after_diagnosis=%ld dead_dests=%s\n",
+               p->fault_routers, r.lost_router, r.lost_dead_source, r.created_to_dead, r.lost_to_dead_after_diagnosis,
+               p->dead_dests ? "skip" : "send");
     if (p->fault_links > 0 || p->fault_routers > 0)
         printf(
             "sim: faults links=%d at=%ld repair=%ld dest_refraction=%d fd_fr_packets=%ld ctl_unwired=%ld diagnosis_cycles=%ld recovery_cycles=%ld "
@@ -195,6 +198,7 @@ static int run_sim(cli *c) {
 
 static const char *const speedups[] = {"1", "2", "4", NULL};
 static const char *const zero_one[] = {"0", "1", NULL};
+static const char *const dead_dest_modes[] = {"send", "skip", NULL};
 
 const cmd_opt cmd_net_opts[] = {
     {.name = "--routing",
@@ -320,6 +324,15 @@ const cmd_opt cmd_net_opts[] = {
     FAULT_NUMBER("--router-faults", "N", OPT_INT, nprm.fault_routers, 0,
                  "N random routers die at --fault-at (their nodes stop; neighbours\n"
                  "see the peer down); may be combined with --link-faults"),
+    {.name = "--dead-dests",
+     .meta = "send|skip",
+     .kind = OPT_WORD,
+     .at = CLI_AT(nprm.dead_dests),
+     .choices = dead_dest_modes,
+     .expect = "expected {range}",
+     .help = "packets for a dead router's nodes: send (the sources cannot know;\n"
+             "lost in the network; default {default}) or skip (not created, as in a\n"
+             "job that leaves those nodes out); needs --router-faults"},
     FAULT_NUMBER("--fault-at", "C", OPT_LONG, nprm.fault_at, CLI_AT(have_fault_at),
                  "cycle of the link and router faults (default: sim, the start of the\n"
                  "sample; sweep, cycle 0); refused without faults or at/after the end\n"

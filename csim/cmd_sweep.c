@@ -157,8 +157,10 @@ static int run_sweep(cli *c) {
     int hlen = 0;
     if (faulty)
         hlen = snprintf(header, sizeof header,
-                        "sweep: faults links=%d routers=%d from cycle %ld, never repaired; dest_refraction=%d\n",
-                        p->fault_links, p->fault_routers, p->fault_at, p->tprm.dest_refraction);
+                        "sweep: faults links=%d routers=%d from cycle %ld, never repaired; dest_refraction=%d "
+                        "dead_dests=%s accepted_share_of=deliverable\n",
+                        p->fault_links, p->fault_routers, p->fault_at, p->tprm.dest_refraction,
+                        p->dead_dests ? "skip" : "send");
     snprintf(header + hlen, sizeof header - (size_t)hlen,
              "sweep: config=%s dfly(%d,%d,%d,%d) routing=%s traffic=%s step=%g sat_latency=%g warmup=%ld sample=%ld "
              "seed=%llu%s\n",

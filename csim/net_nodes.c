@@ -80,7 +80,9 @@ static int enqueue_to(network *n, net_node *nd, int dst) {
 }
 
 static int enqueue(network *n, net_node *nd, int node) {
-    return enqueue_to(n, nd, traffic_dest(&n->tr, node, &nd->rng, n->cycle));
+    const int dst = traffic_dest(&n->tr, node, &nd->rng, n->cycle);
+    if (n->prm.dead_dests && net_router_dead(n, dst / n->t.p)) return 0; /* left out of the job */
+    return enqueue_to(n, nd, dst);
 }
 
 int net_send(network *n, int src, int dst) {

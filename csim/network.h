@@ -152,6 +152,9 @@ typedef struct {
     long watchdog;            /* cycles without any flit moving while packets are outstanding */
     int fault_links;          /* links that fail at fault_at (0: no faults, no fault units) */
     int fault_routers;        /* routers that die at fault_at (fault units with either count > 0) */
+    int dead_dests;           /* packets for a dead router's nodes, while it is dead: 0 created (the
+                                 sources cannot know; default), 1 not created (the job leaves those
+                                 nodes out): docs/network.md "Router faults" */
     long fault_at, repair_at; /* cycles; repair_at < 0: never repaired */
     long series_bin;          /* cycles per bin of the time series (0: no series) */
     int tl_pkts, tg_pkts;     /* DOAR congestion thresholds TL / TG, packets (seed 001: 10 / 30) */

@@ -168,11 +168,23 @@ echo "   sweep: load 0.1 saturated=$first, saturation=$sat"
 if [ $rc -ne 0 ] || [ "$first" != 0 ] || ! awk -v s="${sat:-0}" 'BEGIN { exit !(s > 0.3) }'; then
   echo "FAIL: with dead routers the sweep counts their packets against the network (exit $rc)"; fail=1
 fi
+# --dead-dests skip: the same sources, no packet for the dead nodes (generated is what could arrive)
+out=$("$DOAR" sim small --rate 0.1 --seed 1 --router-faults 4 --fault-at 0 --warmup 1000 --sample 4000 --quiet \
+  --dead-dests skip); rc=$?
+gs=$(printf '%s\n' "$out" | sed -n 's/.* generated=\([0-9.]*\) .*/\1/p')
+ds=$(printf '%s\n' "$out" | sed -n 's/.* deliverable=\([0-9.]*\).*/\1/p')
+ctd=$(printf '%s\n' "$out" | sed -n 's/.* created_to_dead=\([0-9]*\) .*/\1/p')
+echo "   --dead-dests skip: generated=$gs deliverable=$ds created_to_dead=$ctd"
+if [ $rc -ne 0 ] || [ "$ctd" != 0 ] || [ "$gs" != "$ds" ] || ! awk -v g="${gs:-0}" -v d0="${dlv:-0}" \
+     'BEGIN { exit !(g > 0.97 * d0 && g < 1.03 * d0) }'; then
+  echo "FAIL: --dead-dests skip still creates packets for dead nodes, or drops others (exit $rc)"; fail=1
+fi
 
 echo "== bad input"
 for a in "--link-faults -1" "--link-faults 100000" "--link-faults 2 --fault-at 100 --repair-at 50" "--fault-at x" \
          "--bin 0" "--series-csv /nonexistent/s.csv" "--router-faults -1" "--router-faults x" "--router-faults 36" \
-         "--router-faults 2 --fault-at 100 --repair-at 110" "--dest-refraction 2" "--dest-refraction x"; do
+         "--router-faults 2 --fault-at 100 --repair-at 110" "--dest-refraction 2" "--dest-refraction x" \
+         "--dead-dests skip" "--router-faults 2 --dead-dests x"; do
   read -ra opts <<<"$a"
   err=$("$DOAR" sim small --rate 0.1 --quiet "${opts[@]}" 2>&1 >/dev/null); rc=$?
   [ $rc -eq 2 ] && [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] || { echo "FAIL: '$a' exit $rc (want 2), stderr: $err"; fail=1; }
