@@ -64,6 +64,8 @@ MUTATE_TEST_SAMPLE ?= 6
 REPRO_CONFIG ?= paper
 REPRO_RESUME ?=
 REPRO_ONLY ?=
+# where make reproduce-save keeps the runs (a rerun in progress goes apart from the record it will replace)
+REPRO_SAVE ?= docs/reproduce/$(REPRO_CONFIG)/runs
 REPRO_PHASES ?= --warmup 10000 --sample 5000
 REPRO_STEP ?= 0.1
 REPRO_JOBS ?= $(shell nproc)
@@ -124,7 +126,8 @@ help:
 	@echo "                 REPRO_CONFIG into docs/reproduce/REPRO_CONFIG.md + plots (resumes when rerun)"
 	@echo "               [REPRO_RESUME=DIR] - first take the runs saved in DIR (by make reproduce-save)"
 	@echo "               [REPRO_ONLY=REGEX] - only the runs whose names match (e.g. '_(val|tpr)_')"
-	@echo "make reproduce-save [REPRO_CONFIG=paper] - keep the runs so far in docs/reproduce/REPRO_CONFIG/runs"
+	@echo "make reproduce-save [REPRO_CONFIG=paper] [REPRO_SAVE=DIR] - keep the runs so far in DIR"
+	@echo "                 (default docs/reproduce/REPRO_CONFIG/runs)"
 	@echo "make bench  - network simulator, checker, route-compute unit and router speeds"
 	@echo "make mpi    - build build/doar-mpi: doar sim / sweep split by groups over MPI ranks (Open MPI)"
 	@echo "make mpi-tests - doar-mpi at 1, 2, 3 ranks gives build/doar's results byte for byte"

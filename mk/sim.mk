@@ -24,7 +24,7 @@ reproduce: deps build
 	@echo "reproduce: wrote docs/reproduce/$(REPRO_CONFIG).md"
 
 reproduce-save:
-	scripts/reproduce_save.sh $(BUILD)/reproduce/$(REPRO_CONFIG) docs/reproduce/$(REPRO_CONFIG)/runs
+	scripts/reproduce_save.sh $(BUILD)/reproduce/$(REPRO_CONFIG) $(REPRO_SAVE)
 
 # make bench-mpi: the simulator over 1, 2 and 4 MPI ranks on mid, paper and a tianhe slice: speed,
 # communication per exchange, memory per rank (scripts/bench_mpi.sh; a few minutes).
