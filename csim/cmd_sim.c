@@ -33,7 +33,8 @@ static void print_mpi_line(const net_comm *comm, const network *net, double run_
 }
 
 /* Options that would be silently ignored are refused (issue 24): --fault-at / --repair-at
- * without faults, --bin without --series-csv, and fault or repair cycles the run never reaches.
+ * without faults, --dead-dests skip without router faults, --bin without --series-csv, and fault or
+ * repair cycles the run never reaches.
  * `last` is the first cycle the run is sure not to simulate with injection on: sim, the end of
  * the drain limit; sweep, the end of the sample (a load may stop there). */
 int cmd_check_fault_cycles(cli *c, long last) {
