@@ -63,7 +63,7 @@ typedef struct {
     int full_points;                  /* doar sweep --full-points: saturated loads run to the end */
     double past;                      /* doar sweep --past F (> 1): loads on to F x the saturation load; 0: not given */
     const char *resume;               /* doar sweep --resume FILE: an interrupted run's output */
-    const char *csv, *series_csv;
+    const char *csv, *series_csv, *cong_csv;
     long series_bin;
     const net_comm *comm; /* build/doar-mpi: the ranks sim and sweep run on; NULL: this process */
 } cli;

@@ -33,7 +33,7 @@ static void print_mpi_line(const net_comm *comm, const network *net, double run_
 }
 
 /* Options that would be silently ignored are refused (issue 24): --fault-at / --repair-at
- * without faults, --dead-dests skip without router faults, --bin without --series-csv, and fault or
+ * without faults, --dead-dests skip without router faults, --bin without --series-csv or --cong-csv, and fault or
  * repair cycles the run never reaches.
  * `last` is the first cycle the run is sure not to simulate with injection on: sim, the end of
  * the drain limit; sweep, the end of the sample (a load may stop there). */
@@ -45,8 +45,8 @@ int cmd_check_fault_cycles(cli *c, long last) {
                        c->have_fault_at ? "--fault-at" : "--repair-at");
     if (p->dead_dests && p->fault_routers <= 0)
         return cmd_bad(c, "%s", "--dead-dests skip needs --router-faults N (without dead routers it would be ignored)");
-    if (c->have_bin && !c->series_csv)
-        return cmd_bad(c, "%s", "--bin needs --series-csv FILE (it sets that file's bins)");
+    if (c->have_bin && !c->series_csv && !c->cong_csv)
+        return cmd_bad(c, "%s", "--bin needs --series-csv FILE or --cong-csv FILE (it sets their bins)");
     if (faulty && p->fault_at >= last)
         return cmd_bad(
             c,
@@ -90,45 +90,44 @@ static int run_sim(cli *c) {
            p->packet_len, p->lat_local, p->lat_global, p->speedup, p->oq_pkts, p->warmup, p->sample,
            (unsigned long long)p->seed, need / 1048576.0);
     fflush(stdout);
-    FILE *chan = NULL, *series = NULL;
-    if (c->series_csv) p->series_bin = c->series_bin;
+    /* the output files: --channel-csv, --series-csv, --cong-csv, each written after the run */
+    enum { OUT_CHAN, OUT_SERIES, OUT_CONG, OUT_FILES };
+    static const char *const out_opt[OUT_FILES] = {"--channel-csv", "--series-csv", "--cong-csv"};
+    const char *out_name[OUT_FILES] = {c->csv, c->series_csv, c->cong_csv};
+    int (*const out_write[OUT_FILES])(const network *, FILE *) = {net_write_channels, net_write_series, net_write_cong};
+    FILE *out[OUT_FILES] = {NULL, NULL, NULL};
+    if (c->series_csv || c->cong_csv) p->series_bin = c->series_bin;
+    p->cong_series = c->cong_csv != NULL;
     /* rank 0 writes the files; every rank gives up when it cannot */
     const int root = net_comm_root(c->comm);
-    int chan_ok = !(root && c->csv && !(chan = fopen(c->csv, "w")));
-    int series_ok = !(root && c->series_csv && !(series = fopen(c->series_csv, "w")));
-    int files_ok = net_comm_all(c->comm, chan_ok && series_ok);
-    if (!files_ok) {
-        if (chan) fclose(chan);
-        if (series) fclose(series);
+    int bad = -1;
+    for (int i = 0; i < OUT_FILES && bad < 0; i++)
+        if (root && out_name[i] && !(out[i] = fopen(out_name[i], "w"))) bad = i;
+    if (!net_comm_all(c->comm, bad < 0)) {
+        for (int i = 0; i < OUT_FILES; i++)
+            if (out[i]) fclose(out[i]);
         if (!root) return EXIT_BADINPUT;
-        if (!chan_ok) return cmd_bad(c, "--channel-csv '%s': cannot write the file", c->csv);
-        return cmd_bad(c, "--series-csv '%s': cannot write the file", c->series_csv);
+        return cmd_bad(c, "%s '%s': cannot write the file", out_opt[bad], out_name[bad]);
     }
     network net;
     if (net_init(&net, t, p, err)) {
-        if (chan) fclose(chan);
-        if (series) fclose(series);
+        for (int i = 0; i < OUT_FILES; i++)
+            if (out[i]) fclose(out[i]);
         return cmd_bad(c, "%s", err);
     }
     net_result r;
     int rc = net_run(&net, &r);
     if (c->comm) print_mpi_line(c->comm, &net, r.seconds);
-    if (chan) {
-        int bad_write = net_write_channels(&net, chan) != 0;
-        if (fclose(chan)) bad_write = 1;
-        if (bad_write) {
-            if (series) fclose(series);
-            net_free(&net);
-            return cmd_bad(c, "--channel-csv '%s': cannot write the file", c->csv);
-        }
+    for (int i = 0; i < OUT_FILES; i++) {
+        if (!out[i]) continue;
+        int bad_write = out_write[i](&net, out[i]) != 0;
+        if (fclose(out[i])) bad_write = 1;
+        out[i] = NULL;
+        if (bad_write && bad < 0) bad = i;
     }
-    if (series) {
-        int bad_write = net_write_series(&net, series) != 0;
-        if (fclose(series)) bad_write = 1;
-        if (bad_write) {
-            net_free(&net);
-            return cmd_bad(c, "--series-csv '%s': cannot write the file", c->series_csv);
-        }
+    if (bad >= 0) {
+        net_free(&net);
+        return cmd_bad(c, "%s '%s': cannot write the file", out_opt[bad], out_name[bad]);
     }
     net_free(&net);
     printf("sim: global_channels=%ld load min=%.4f mean=%.4f max=%.4f flits/cycle\n", r.channels, r.channel_min,
@@ -380,7 +379,16 @@ static const cmd_opt sim_file_opts[] = {
      .lo = 1,
      .hi = 1000000000L,
      .expect = "expected {range} cycles",
-     .help = "with --series-csv: cycles per bin, {range} (default {default})"},
+     .help = "with --series-csv or --cong-csv: cycles per bin, {range} (default\n"
+             "{default})"},
+    {.name = "--cong-csv",
+     .meta = "FILE",
+     .kind = OPT_TEXT,
+     .at = CLI_AT(cong_csv),
+     .help = "the routers' congestion state at the end of every bin of --bin N\n"
+             "cycles: cycle,accepted,hops,congg,congl,global_occ,global_demand,\n"
+             "local_occ,source_queue (live routers and links; docs/network.md\n"
+             "\"Congestion over time\")"},
     {.name = "--channel-csv",
      .meta = "FILE",
      .kind = OPT_TEXT,

@@ -154,6 +154,7 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     settled(n, n->cycle);
     if (bin >= 0 && bin < n->n_bins) {
         n->bin_pkts[bin]++;
+        if (n->bin_cong) n->bin_cong[bin * NET_CONG_COLS + NET_CONG_HOPS] += nd->sink_hops;
         n->bin_latency[bin] += (double)(n->cycle - (long)(f->data & ((1ull << NET_TIME_BITS) - 1)));
     }
     long created = (long)(f->data & ((1ull << NET_TIME_BITS) - 1));

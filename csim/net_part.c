@@ -319,6 +319,7 @@ void net_part_finish(network *n, net_result *res) {
         c->reduce_long(c->ctx, n->bin_flits, (int)n->n_bins, NET_OP_SUM);
         c->reduce_long(c->ctx, n->bin_pkts, (int)n->n_bins, NET_OP_SUM);
         c->sum_double(c->ctx, n->bin_latency, (int)n->n_bins);
+        if (n->bin_cong) c->reduce_long(c->ctx, n->bin_cong, (int)(n->n_bins * NET_CONG_COLS), NET_OP_SUM);
     }
     if (n->prm.fault_links > 0 || n->prm.fault_routers > 0) {
         /* every rank takes the same branches: a failure here is out of memory, which aborts */

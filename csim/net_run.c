@@ -33,6 +33,24 @@ int net_write_series(const network *n, FILE *f) {
     return 0;
 }
 
+static double ratio(long a, long b) { return b ? (double)a / (double)b : 0.0; }
+
+int net_write_cong(const network *n, FILE *f) {
+    if (fprintf(f, "cycle,accepted,hops,congg,congl,global_occ,global_demand,local_occ,source_queue\n") < 0) return -1;
+    const long bin = n->prm.series_bin;
+    for (long b = 0; n->bin_cong && b < n->n_bins && (b + 1) * bin <= n->cycle; b++) {
+        const long *s = &n->bin_cong[b * NET_CONG_COLS];
+        double acc = (double)n->bin_flits[b] / ((double)n->t.n_nodes * (double)bin);
+        if (fprintf(f, "%ld,%.4f,%.3f,%.4f,%.4f,%.1f,%.1f,%.1f,%.2f\n", b * bin, acc,
+                    ratio(s[NET_CONG_HOPS], n->bin_pkts[b]), ratio(s[NET_CONG_CONGG], s[NET_CONG_GPORTS]),
+                    ratio(s[NET_CONG_CONGL], s[NET_CONG_LPORTS]), ratio(s[NET_CONG_GOCC], s[NET_CONG_GPORTS]),
+                    ratio(s[NET_CONG_GDEM], s[NET_CONG_GPORTS]), ratio(s[NET_CONG_LOCC], s[NET_CONG_LPORTS]),
+                    ratio(s[NET_CONG_SRCQ], s[NET_CONG_NODES])) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int net_write_channels(const network *n, FILE *f) {
     const topo *t = &n->t;
     if (fprintf(f, "router,gid,bid,port,peer_gid,load\n") < 0) return -1;

@@ -204,6 +204,10 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
         n->bin_pkts = calloc((size_t)n->n_bins, sizeof *n->bin_pkts);
         n->bin_latency = calloc((size_t)n->n_bins, sizeof *n->bin_latency);
         if (!n->bin_flits || !n->bin_pkts || !n->bin_latency) goto oom;
+        if (p->cong_series) {
+            n->bin_cong = calloc((size_t)n->n_bins * NET_CONG_COLS, sizeof *n->bin_cong);
+            if (!n->bin_cong) goto oom;
+        }
     }
     if (faults_on(p)) {
         size_t ports = (size_t)t->n_routers * (size_t)k;
@@ -264,6 +268,7 @@ void net_free(network *n) {
     free(n->bin_flits);
     free(n->bin_pkts);
     free(n->bin_latency);
+    free(n->bin_cong);
     free(n->created_at);
     free(n->delivered_from);
     for (int r = n->r_lo; n->routers && r < n->routers_ready; r++) router_free(&n->routers[r]);
@@ -300,6 +305,34 @@ static void group_estimates(network *n, int g) {
         for (int i = 0; i < t->h; i++)
             n->group_occ[g * t->ah + topo_bid(t, r) * t->h + i] =
                 router_gport_estimate(&n->routers[r], t->first_global + i);
+}
+
+/* --cong-csv: router r's congestion state and its nodes' source queues after cycle c, the last of
+ * bin c / series_bin, added to that bin. Only router r and its nodes are read, all of them already
+ * through cycle c, so blocks of cycles give what cycle by cycle does. */
+static void cong_sample(network *n, int r, long c) {
+    const topo *t = &n->t;
+    const router *rt = &n->routers[r];
+    long *s = &n->bin_cong[(c / n->prm.series_bin) * NET_CONG_COLS];
+    for (int o = t->first_local; o < t->k; o++) {
+        int pr, pp;
+        if (!n->out_ring[r * t->k + o] || topo_peer(t, r, o, &pr, &pp)) continue; /* unwired */
+        if ((n->link_down && n->link_down[r * t->k + o]) || net_router_dead(n, pr)) continue;
+        if (topo_port_class(t, o) == PORT_GLOBAL) {
+            s[NET_CONG_GPORTS]++;
+            s[NET_CONG_CONGG] += (long)((rt->cg.congg >> (o - t->first_global)) & 1);
+            s[NET_CONG_GOCC] += rt->occ[o];
+            s[NET_CONG_GDEM] += rt->demand[o];
+        } else {
+            s[NET_CONG_LPORTS]++;
+            s[NET_CONG_CONGL] += (long)((rt->cg.cong_local >> o) & 1);
+            s[NET_CONG_LOCC] += rt->occ[o];
+        }
+    }
+    for (int node = r * t->p; node < (r + 1) * t->p; node++) {
+        s[NET_CONG_NODES]++;
+        s[NET_CONG_SRCQ] += n->nodes[node].q_count;
+    }
 }
 
 /* Router r in cycle c: what arrived on its input rings in, its outputs onto its output rings. */
@@ -370,6 +403,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         n->events_queued--;
     }
     const router_out *out = router_cycle_ref(&n->routers[r], in, &pm);
+    if (n->bin_cong && (c + 1) % n->prm.series_bin == 0 && c / n->prm.series_bin < n->n_bins) cong_sample(n, r, c);
     for (uint64_t m = out->discard; m; m &= m - 1) /* one per VC: the planes discard in parallel */
         for (unsigned v = out->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
     if (out->discard && !faults_on(&n->prm)) { /* without faults every packet has a route */

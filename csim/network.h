@@ -137,6 +137,21 @@ typedef route_policy net_routing;
  * docs/network.md "Output queues"; the router's own default, 2 packets, is the RTL's) */
 #define NET_OQ_PKTS 8
 #define NET_OQ_PKTS_MAX 64
+/* The congestion state per bin (net_write_cong): sums over the live routers at a bin's last cycle.
+ * Global / intra-group ports: the wired ones whose link is up and whose peer is alive. */
+enum {
+    NET_CONG_GPORTS, /* such global ports */
+    NET_CONG_CONGG,  /* of them, CongG set */
+    NET_CONG_GOCC,   /* their credit occupancy, flits */
+    NET_CONG_GDEM,   /* their demand: flits routed to them and waiting in their router */
+    NET_CONG_LPORTS, /* such intra-group ports */
+    NET_CONG_CONGL,  /* of them, CongL set */
+    NET_CONG_LOCC,   /* their credit occupancy, flits */
+    NET_CONG_NODES,  /* nodes of live routers */
+    NET_CONG_SRCQ,   /* packets in their source queues */
+    NET_CONG_HOPS,   /* hops of the packets delivered in the bin */
+    NET_CONG_COLS
+};
 
 typedef struct {
     net_routing routing;
@@ -157,6 +172,8 @@ typedef struct {
                                  nodes out): docs/network.md "Router faults" */
     long fault_at, repair_at; /* cycles; repair_at < 0: never repaired */
     long series_bin;          /* cycles per bin of the time series (0: no series) */
+    int cong_series;          /* with series_bin: also the congestion state at the end of every bin
+                                 (net_write_cong; doar sim --cong-csv) */
     int tl_pkts, tg_pkts;     /* DOAR congestion thresholds TL / TG, packets (seed 001: 10 / 30) */
     int threshold_util;       /* percent: a threshold is at least what a port sending this share of
                                  the cycles keeps on its link (credit-based occupancy counts flits in
@@ -347,6 +364,9 @@ typedef struct {
     long *bin_flits, *bin_pkts;
     double *bin_latency;
     long n_bins;
+    /* with prm.cong_series: [bin * NET_CONG_COLS + NET_CONG_*], sums over the live routers at the
+     * bin's last cycle (and the hops of the packets delivered in the bin) */
+    long *bin_cong;
     int *group_occ;           /* UGAL_G: [g * a*h] global port estimates, refreshed every cycle */
     long diag_end, recov_end; /* first quiet cycle after the fault / the repair, -1: not yet */
     long unreachable_pairs, created_unreachable;
@@ -397,6 +417,14 @@ int net_write_channels(const network *n, FILE *f);
 /* Writes "cycle,accepted,latency,packets" per bin of series_bin cycles (accepted: flits/node/cycle
  * delivered in the bin; latency: mean of the packets delivered in it). Returns 0, or -1. */
 int net_write_series(const network *n, FILE *f);
+/* Writes "cycle,accepted,hops,congg,congl,global_occ,global_demand,local_occ,source_queue" per bin
+ * of series_bin cycles that the run completed (prm.cong_series): hops of the packets delivered in
+ * the bin; the rest at the bin's last cycle over the live routers — the share of their live global
+ * ports with CongG set and of their live intra-group ports with CongL set, the mean credit
+ * occupancy and demand of those global ports and the occupancy of those intra-group ports
+ * (flits), and the mean packets waiting in a live node's source queue (docs/network.md
+ * "Congestion over time"). Returns 0, or -1 on a write error. */
+int net_write_cong(const network *n, FILE *f);
 /* Packets created but not yet delivered (source queues included). */
 long net_outstanding(const network *n);
 /* Router r is dead now (router faults). */

@@ -2,7 +2,7 @@
 # The network simulator split over MPI ranks gives the single process's results (issue 22,
 # docs/network.md "Beyond one machine"): for R = 1, 2, 3 ranks, every line `doar sim` prints
 # (set-up, channel loads, cycles / hop histogram, policy, faults, summary) and the channel and
-# time-series CSV files are byte-identical to build/doar's, only the wall-clock fields (time=,
+# time-series and congestion CSV files are byte-identical to build/doar's, only the wall-clock fields (time=,
 # speed=, a sweep's wall=) removed — on small and mid, with DOAR, UGAL_G / UGAL_L, link and
 # router faults injected and repaired mid-run, and for a sweep. Then it shows the check can fail:
 # a doar-mpi built with a planted per-rank random stream (the mutant net-rank-stream of
@@ -24,11 +24,12 @@ runs=0 same=0
 # NAME ARGS: serial reference, then R = 1, 2, 3 ranks
 check() {
   local name=$1; shift
-  "$DOAR" "$@" --quiet --channel-csv "$TMP/$name.ch0" --series-csv "$TMP/$name.se0" > "$TMP/$name.0" 2>&1
+  "$DOAR" "$@" --quiet --channel-csv "$TMP/$name.ch0" --series-csv "$TMP/$name.se0" --cong-csv "$TMP/$name.co0" \
+    > "$TMP/$name.0" 2>&1
   local rc0=$?
   for R in 1 2 3; do
     timeout 300 mpirun -np $R "$MPI" "$@" --quiet --channel-csv "$TMP/$name.ch$R" --series-csv "$TMP/$name.se$R" \
-      > "$TMP/$name.$R" 2>&1
+      --cong-csv "$TMP/$name.co$R" > "$TMP/$name.$R" 2>&1
     local rc=$?
     runs=$((runs + 1))
     [ $rc -eq $rc0 ] || fail "$name R=$R: exit $rc, the single process $rc0"
@@ -37,6 +38,7 @@ check() {
       { diff <(strip < "$TMP/$name.0") <(strip < "$TMP/$name.$R") | head -5; fail "$name R=$R: output differs"; }
     cmp -s "$TMP/$name.ch0" "$TMP/$name.ch$R" || fail "$name R=$R: channel CSV differs"
     cmp -s "$TMP/$name.se0" "$TMP/$name.se$R" || fail "$name R=$R: series CSV differs"
+    cmp -s "$TMP/$name.co0" "$TMP/$name.co$R" || fail "$name R=$R: congestion CSV differs"
     same=$((same + 1))
   done
   echo "mpi-test: $name identical for R=1,2,3 ($(tail -n 1 "$TMP/$name.0"))"

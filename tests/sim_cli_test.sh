@@ -194,5 +194,32 @@ awk -F, 'NR > 1 && $6 > b { b = $6; w = ($5 - $2 + 9) % 9 } END { exit !(w == 1)
   ok || bad "MIN's busiest global link does not lead to the next group"
 expect_error "--channel-csv '/nonexistent/x.csv': cannot write" "$DOAR" sim small --rate 0.1 --quiet --channel-csv /nonexistent/x.csv
 
+echo "== congestion over time (--cong-csv): idle at low load, congested and queueing when overloaded"
+# MIN at 0.05: no port congested, no source queue builds, no route longer than L-G-L (3 hops); the
+# bins are the run's whole bins and their accepted load is the time series' own
+expect_exit 0 "$DOAR" sim small --routing min --rate 0.05 --seed 3 --warmup 1000 --sample 1000 --quiet \
+  --cong-csv "$TMP/cg_low.csv" --series-csv "$TMP/se_low.csv" --bin 250
+cycles=$(sed -nE 's/^sim: cycles=([0-9]+) .*/\1/p' "$TMP/out")
+head -n 1 "$TMP/cg_low.csv" | grep -qx "cycle,accepted,hops,congg,congl,global_occ,global_demand,local_occ,source_queue" &&
+  ok || bad "cong csv header: $(head -n 1 "$TMP/cg_low.csv")"
+[ "$(($(wc -l < "$TMP/cg_low.csv") - 1))" -eq "$((cycles / 250))" ] && ok || bad "cong csv: $(wc -l < "$TMP/cg_low.csv") lines for $cycles cycles"
+[ "$(cut -d, -f1,2 "$TMP/cg_low.csv" | sed 1d)" = "$(cut -d, -f1,2 "$TMP/se_low.csv" | sed 1d | head -n "$((cycles / 250))")" ] &&
+  ok || bad "cong csv's accepted load is not the series'"
+awk -F, 'NR > 1 && ($4 != 0 || $5 != 0 || $9 >= 0.1 || $3 > 3 || $3 < 1) { bad = 1 } END { exit bad }' "$TMP/cg_low.csv" &&
+  ok || bad "MIN at 0.05: a port congested, a queue, or hops out of 1..3: $(sed -n 2,4p "$TMP/cg_low.csv")"
+# DOAR at 1.0 (small saturates near 0.9): most global ports read congested, the source queues grow
+expect_exit 0 "$DOAR" sim small --rate 1.0 --seed 3 --warmup 1500 --sample 1500 --drain-limit 300 --quiet \
+  --cong-csv "$TMP/cg_high.csv" --bin 250
+awk -F, 'NR > 1 && $1 < 3000 { if ($4 > mx) mx = $4; if (NR == 2) q0 = $9; q = $9; if ($6 > go) go = $6 }
+         END { printf "   doar 1.0: highest congg %.2f, source queue %.1f -> %.1f packets/node\n", mx, q0, q;
+               exit !(mx >= 0.5 && q > 3 * q0 && q > 5 && go > 0) }' "$TMP/cg_high.csv" &&
+  ok || bad "DOAR overloaded: no congestion or no queue in the cong csv"
+# dead routers: their ports are left out, and the state is written as for a healthy network
+expect_exit 0 "$DOAR" sim small --rate 0.1 --seed 3 --warmup 1000 --sample 1000 --router-faults 4 --fault-at 0 --quiet \
+  --cong-csv "$TMP/cg_dead.csv" --bin 500
+awk -F, 'NR > 1 && ($4 < 0 || $4 > 1 || $5 < 0 || $5 > 1 || $6 < 0) { bad = 1 } NR > 1 { n++ } END { exit bad || n < 4 }' "$TMP/cg_dead.csv" &&
+  ok || bad "cong csv with dead routers: $(sed -n 2,3p "$TMP/cg_dead.csv")"
+expect_error "--cong-csv '/nonexistent/x.csv': cannot write" "$DOAR" sim small --rate 0.1 --quiet --cong-csv /nonexistent/x.csv
+
 echo "sim_cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -27,6 +27,9 @@ run "$DOAR" faults fig8 --example fig9
 run "$DOAR" sim tiny --rate 0.2 --warmup 200 --sample 300 --quiet
 for r in par_ph ugal_g tpr; do run "$DOAR" sim tiny --routing $r --rate 0.2 --warmup 200 --sample 300 --quiet; done
 run "$DOAR" sim tiny --rate 0.2 --traffic 'fft3d(100)' --warmup 200 --sample 300 --quiet
+# the output files, with dead routers (their ports and nodes left out of --cong-csv)
+run "$DOAR" sim small --rate 0.2 --warmup 200 --sample 300 --quiet --router-faults 2 --fault-at 100 \
+  --series-csv "$TMP/se.csv" --cong-csv "$TMP/co.csv" --channel-csv "$TMP/ch.csv" --bin 50
 # issue 24's paths: a wrong route found by tables --load (complete and sampled sets), a strict
 # manifest refusal, --resume of a finished and of a damaged sweep, a refusal for memory
 run "$DOAR" tables small --out "$TMP/s"
