@@ -405,7 +405,11 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo
   echo "## Diagnosis and recovery under load (seed 001 Fig. 17: 50 links, 5.2 / 10.3 us)"
   echo
-  echo "UR at $hi (0.9 x DOAR's saturation), $n50 links fail at cycle 15,000 and come back at 25,000:"
+  echo "UR at $hi (0.9 x DOAR's saturation), $n50 links fail at cycle 15,000 and come back at 25,000"
+  echo "(bins of 500 cycles; plot: plots/fault_series.png; table by scripts/fig17_table.sh):"
+  echo
+  "$(dirname "$0")/fig17_table.sh" "$OUT/runs/series.csv" "$OUT/runs/series.txt" 10000 15000 25000 40000 2>&1 ||
+    echo "(no table: the run did not finish)"
   echo
   echo '```'
   grep -E "^sim: faults|^sim: config" "$OUT/runs/series.txt"

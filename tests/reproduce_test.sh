@@ -44,6 +44,8 @@ grep -qE "^\| doar \| $d1 \(" "$S" && ok || bad "DOAR's UR cell at 1.0 is not it
 grep -qE "^\| credits only \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for credit-only congestion"
 grep -q -- "--cong-demand 0 --resume [^ ]*/sweep_doar_credit_adv_1.partial" "$TMP/a/jobs1.txt" && ok || bad "the credit-only sweeps do not take --cong-demand 0"
 grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary gives no machine time"
+grep -qE "^\| back within 3 % of before \| (all the time|from [0-9]+|not before the repair)" "$S" &&
+  grep -qE "^\| diagnosis / recovery \| [0-9]+ / [0-9]+ cycles \|" "$S" && ok || bad "no Fig. 17 table in the summary"
 # every load line of a sweep carries its own time and the sweep's time adds them up
 f="$TMP/a/runs/sweep_doar_ur.txt"
 sum=$(sed -nE 's/^sweep: rate=.* time=([0-9.]+)s$/\1/p' "$f" | awk '{ t += $1 } END { printf "%.1f", t }')
@@ -86,6 +88,31 @@ ran=$(find "$TMP/o/runs" -maxdepth 1 -name '*.txt' -printf '%f\n' | sort | tr '\
 grep -qE "^reproduce: 3 to run, [0-9]+ kept from an earlier run or left out by ONLY$" "$TMP/err" && ok || bad "ONLY progress: $(grep 'to run' "$TMP/err" | head -n 1)"
 grep -qF "Only the runs whose names match ONLY='^sweep_min_' were run" "$TMP/o/summary.md" && ok || bad "the summary does not say ONLY left runs out"
 [ -z "$(find "$TMP/o/plots" -name '*.png' -size 0)" ] && ok || bad "empty plots: $(find "$TMP/o/plots" -name '*.png' -size 0 | tr '\n' ' ')"
+
+echo "== fig17_table: a series made up here, every figure worked out by hand"
+# before (1000-2000): bins 0.50 and 0.52 -> 0.51; the faults' bin at 2000: 0.40; down 2500-4000:
+# 0.47, 0.50, 0.52 -> mean 0.4967, lowest 0.40; within 3 % (0.4947) from 3000 = 200 cycles after
+# diagnosis ended (2000 + 800); after (4500-6000): 0.51, 0.49, 0.50 -> 0.50; latency before
+# (100 x 10 + 130 x 30) / 40 = 122.5, while down (2000-4000) 4,780 / 30 = 159.3, after 3,100 / 30 = 103.3
+printf '%s\n' cycle,accepted,latency,packets 0,0.30,90.0,5 500,0.45,95.0,5 1000,0.50,100.0,10 \
+  1500,0.52,130.0,30 2000,0.40,200.0,4 2500,0.47,180.0,6 3000,0.50,150.0,10 3500,0.52,140.0,10 \
+  4000,0.49,120.0,10 4500,0.51,110.0,10 5000,0.49,100.0,10 5500,0.50,100.0,10 6000,0.10,90.0,1 > "$TMP/f17.csv"
+echo "sim: faults links=3 at=2000 repair=4000 dest_refraction=1 fd_fr_packets=9 ctl_unwired=0 diagnosis_cycles=800 recovery_cycles=300 lost_on_links=7 lost_discarded=2; lost by creation: before_fault=0" > "$TMP/f17.txt"
+expect_exit 0 "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.txt" 1000 2000 4000 6000
+T="$TMP/out"
+grep -qF "| accepted before the faults (1000-2000) | 0.5100 |" "$T" && ok || bad "fig17 before: $(sed -n 3p "$T")"
+grep -qF "| the faults' bin (2000-2500) | 0.4000 (-21.6 %) |" "$T" && ok || bad "fig17 faults' bin: $(sed -n 4p "$T")"
+grep -qF "| lowest bin while the links are down | 0.4000 (-21.6 %) |" "$T" && ok || bad "fig17 lowest: $(sed -n 5p "$T")"
+grep -qF "| mean while the links are down (2500-4000) | 0.4967 (-2.6 %) |" "$T" && ok || bad "fig17 mean down: $(sed -n 6p "$T")"
+grep -qF "| back within 3 % of before | from 3000 (200 cycles after diagnosis ended) |" "$T" && ok || bad "fig17 within: $(sed -n 7p "$T")"
+grep -qF "| mean latency before / while down / after the repair | 122.5 / 159.3 / 103.3 cycles |" "$T" && ok || bad "fig17 latency: $(sed -n 8p "$T")"
+grep -qF "| accepted after the repair (4500-6000) | 0.5000 (-2.0 %) |" "$T" && ok || bad "fig17 after: $(sed -n 9p "$T")"
+grep -qF "| diagnosis / recovery | 800 / 300 cycles |" "$T" && grep -qF "| packets lost: on links / discarded | 7 / 2 |" "$T" && ok || bad "fig17 cycles/losses: $(tail -n 2 "$T")"
+expect_error "expected FROM < FAULT < REPAIR < END" "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.txt" 1000 4000 2000 6000
+expect_error "'x1': expected a cycle" "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.txt" x1 2000 4000 6000
+expect_error "not a --series-csv file" "$SCRIPTS/fig17_table.sh" "$TMP/f17.txt" "$TMP/f17.txt" 1000 2000 4000 6000
+expect_error "no 'sim: faults' line" "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.csv" 1000 2000 4000 6000
+expect_error "does not cover 1000..9000" "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.txt" 1000 2000 8500 9000
 
 echo "== bad input"
 expect_error "RESUME_FROM=$TMP/none is not a directory" env RESUME_FROM="$TMP/none" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/c"
