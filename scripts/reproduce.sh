@@ -105,6 +105,14 @@ if [ $ROUTER_FAULTS = 1 ]; then
     for tr in ur adv+1 rp; do sweep_job "fault_r${n}_$(safe "$tr")" doar "$tr" --router-faults "$nr"; done
   done
 fi
+# the dead routers' nodes left out of the traffic (docs/network.md "Router faults"), as a job that
+# runs on the live nodes would: the 30-router scenario again with --dead-dests skip
+DEAD_DESTS=0
+"$DOAR" sim --help 2>&1 | grep -q -- "--dead-dests" && DEAD_DESTS=1
+if [ $ROUTER_FAULTS = 1 ] && [ $DEAD_DESTS = 1 ]; then
+  nr=$(scale 30 "$ROUTERS" "$PAPER_ROUTERS")
+  for tr in ur adv+1 rp; do sweep_job "fault_r30skip_$(safe "$tr")" doar "$tr" --router-faults "$nr" --dead-dests skip; done
+fi
 
 run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finished run; a run whose
   # output already ends with its summary line (an earlier, interrupted reproduction) is kept
@@ -378,6 +386,10 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
       read -r f_ur f_adv f_rp <<<"$(pf "r$n")"
       echo "| $n routers | $(scale "$n" "$ROUTERS" "$PAPER_ROUTERS") | $(sat "fault_r${n}_ur") ($f_ur) | $(sat "fault_r${n}_adv_1") ($f_adv) | $(sat "fault_r${n}_rp") ($f_rp) |"
     done
+    if [ "$DEAD_DESTS" = 1 ]; then
+      read -r f_ur f_adv f_rp <<<"$(pf r30)"
+      echo "| 30 routers, no packets for their nodes (\`--dead-dests skip\`) | $(scale 30 "$ROUTERS" "$PAPER_ROUTERS") | $(sat fault_r30skip_ur) ($f_ur) | $(sat fault_r30skip_adv_1) ($f_adv) | $(sat fault_r30skip_rp) ($f_rp) |"
+    fi
   else
     echo "| routers | - | not run: this doar has no --router-faults | | |"
   fi

@@ -44,6 +44,11 @@ grep -qE "^\| doar \| $d1 \(" "$S" && ok || bad "DOAR's UR cell at 1.0 is not it
 grep -qE "^\| credits only \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$" "$S" && ok || bad "no row for credit-only congestion"
 grep -q -- "--cong-demand 0 --resume [^ ]*/sweep_doar_credit_adv_1.partial" "$TMP/a/jobs1.txt" && ok || bad "the credit-only sweeps do not take --cong-demand 0"
 grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary gives no machine time"
+# the 30-router scenario once more with the dead routers' nodes left out of the traffic
+# shellcheck disable=SC2016  # the backticks are markdown, not a command
+grep -qE '^\| 30 routers, no packets for their nodes \(`--dead-dests skip`\) \| [0-9]+( \| [0-9.]+ \([0-9.]+\)){3} \|$' "$S" &&
+  grep -q -- "--router-faults [0-9]* --dead-dests skip --resume [^ ]*/fault_r30skip_rp.partial" "$TMP/a/jobs1.txt" &&
+  ok || bad "no 30-router row with --dead-dests skip"
 grep -qE "^\| back within 3 % of before \| (all the time|from [0-9]+|not before the repair)" "$S" &&
   grep -qE "^\| diagnosis / recovery \| [0-9]+ / [0-9]+ cycles \|" "$S" && ok || bad "no Fig. 17 table in the summary"
 # every load line of a sweep carries its own time and the sweep's time adds them up
