@@ -171,6 +171,14 @@ for tr in ur adv+1 rp; do for r in $ROUTINGS; do
 done; done
 n50=$(scale 50 "$LINKS" "$PAPER_LINKS")
 s_ur=$(sat sweep_doar_ur); s_ur=${s_ur:-0.3}
+# DOAR just past its UR saturation, over time (issue 19 item 2): the congestion state per bin
+# (--cong-csv) shows the non-minimal runaway and the congested state it settles in
+CONG_CSV=0
+"$DOAR" sim --help 2>&1 | grep -q -- "--cong-csv" && CONG_CSV=1
+over=$(awk -v s="$s_ur" 'BEGIN { x = 1.03 * s; if (x > 1) x = 1; printf "%.3f", x }')
+if [ $CONG_CSV = 1 ]; then
+  echo "$DOAR sim $CONFIG --routing doar --traffic ur --rate $over --seed $SEED --quiet $PHASES --cong-csv $OUT/runs/runaway.csv --bin 500 > $OUT/runs/runaway.txt 2>&1" >> "$jobs2"
+fi
 hi=$(awk -v s="$s_ur" 'BEGIN { printf "%.3f", 0.9 * s }')
 echo "$DOAR sim $CONFIG --routing doar --traffic ur --rate $hi --seed $SEED --quiet --warmup 10000 --sample 30000 --link-faults $n50 --fault-at 15000 --repair-at 25000 --series-csv $OUT/runs/series.csv --bin 500 > $OUT/runs/series.txt 2>&1" >> "$jobs2"
 # shortened phases checked: DOAR near its saturation again with the paper's 30,000 + 10,000 cycles
@@ -251,6 +259,22 @@ set y2label 'latency (cycles)'
 set y2tics
 set grid
 plot '$OUT/runs/series.csv' using 1:2 skip 1 with lines title 'accepted', '' using 1:3 skip 1 axes x1y2 with lines title 'latency'
+GP
+  fi
+  if [ -s "$OUT/runs/runaway.csv" ]; then
+    gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
+set terminal png size 1100,450 noenhanced
+set output '$OUT/plots/runaway.png'
+set datafile separator ','
+set title '$CONFIG, doar ur at $over (1.03 x saturation): accepted load and share of global ports congested'
+set xlabel 'cycle'
+set ylabel 'accepted (flits/node/cycle)'
+set y2label 'share of global ports with CongG set'
+set yrange [0:*]
+set y2range [0:1]
+set y2tics
+set grid
+plot '$OUT/runs/runaway.csv' using 1:2 skip 1 with lines title 'accepted', '' using 1:4 skip 1 axes x1y2 with lines title 'CongG set'
 GP
   fi
   # a plot with no data (its runs left out by ONLY, or not run yet) leaves no empty file behind
@@ -415,6 +439,27 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "| credits + demand (default) | $(sat sweep_doar_ur) | $(sat sweep_doar_adv_1) | $(sat sweep_doar_rp) |"
   echo "| credits only | $(sat sweep_doar_credit_ur) | $(sat sweep_doar_credit_adv_1) | $(sat sweep_doar_credit_rp) |"
   echo
+  if [ "$CONG_CSV" = 1 ]; then
+    echo "## DOAR just past saturation, over time (issue 19 item 2)"
+    echo
+    echo "UR at $over (1.03 x DOAR's saturation), the routers' congestion state at the end of every"
+    echo "1,000 cycles (\`doar sim --cong-csv\`, bins of 500; plot: plots/runaway.png):"
+    echo
+    if [ -s "$OUT/runs/runaway.csv" ]; then
+      end=$(sed -nE 's/^sim: config=.* warmup=([0-9]+) sample=([0-9]+) .*/\1 \2/p' "$OUT/runs/runaway.txt" | awk '{ print $1 + $2 }')
+      echo "| cycles | accepted | hops | global ports congested | source queue (packets/node) |"
+      echo "|---|---|---|---|---|"
+      awk -F, -v end="${end:-0}" 'NR > 1 && $1 % 1000 == 500 && $1 < end {
+        printf "| %d-%d | %.4f | %.2f | %.1f %% | %.1f |\n", $1, $1 + 500, $2, $3, 100 * $4, $9 }' "$OUT/runs/runaway.csv"
+      echo
+      echo '```'
+      tail -n 1 "$OUT/runs/runaway.txt"
+      echo '```'
+    else
+      echo "(not run yet)"
+    fi
+    echo
+  fi
   echo "## Diagnosis and recovery under load (seed 001 Fig. 17: 50 links, 5.2 / 10.3 us)"
   echo
   echo "UR at $hi (0.9 x DOAR's saturation), $n50 links fail at cycle 15,000 and come back at 25,000"
@@ -480,7 +525,7 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   if [ $PLOTS = 1 ]; then
     echo "Plots:"
     echo
-    for f in sweep_ur sweep_adv_1 sweep_rp hops_ur hops_adv_1 hops_rp channels_ur channels_adv_1 fault_series; do
+    for f in sweep_ur sweep_adv_1 sweep_rp hops_ur hops_adv_1 hops_rp channels_ur channels_adv_1 fault_series runaway; do
       [ -s "$OUT/plots/$f.png" ] && echo "![$f](plots/$f.png)"
     done
   fi

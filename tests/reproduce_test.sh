@@ -49,6 +49,9 @@ grep -q "the runs' own times add up to [0-9]* s" "$S" && ok || bad "summary give
 grep -qE '^\| 30 routers, no packets for their nodes \(`--dead-dests skip`\) \| [0-9]+( \| [0-9.]+ \([0-9.]+\)){3} \|$' "$S" &&
   grep -q -- "--router-faults [0-9]* --dead-dests skip --resume [^ ]*/fault_r30skip_rp.partial" "$TMP/a/jobs1.txt" &&
   ok || bad "no 30-router row with --dead-dests skip"
+# DOAR just past saturation over time: a --cong-csv run at 1.03 x the UR saturation, its table
+grep -q -- "--routing doar --traffic ur --rate [0-9.]* .*--cong-csv [^ ]*/runs/runaway.csv --bin 500" "$TMP/a/jobs2.txt" &&
+  grep -qE "^\| [0-9]+-[0-9]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ % \| [0-9.]+ \|$" "$S" && ok || bad "no runaway run or table"
 grep -qE "^\| back within 3 % of before \| (all the time|from [0-9]+|not before the repair)" "$S" &&
   grep -qE "^\| diagnosis / recovery \| [0-9]+ / [0-9]+ cycles \|" "$S" && ok || bad "no Fig. 17 table in the summary"
 # every load line of a sweep carries its own time and the sweep's time adds them up
