@@ -129,6 +129,9 @@ static int run_sim(cli *c) {
         net_free(&net);
         return cmd_bad(c, "%s '%s': cannot write the file", out_opt[bad], out_name[bad]);
     }
+    long gl_live, gl_wired;
+    int gl_fewest;
+    net_router_fault_links(&net, &gl_live, &gl_wired, &gl_fewest);
     net_free(&net);
     printf("sim: global_channels=%ld load min=%.4f mean=%.4f max=%.4f flits/cycle\n", r.channels, r.channel_min,
            r.channel_mean, r.channel_max);
@@ -144,9 +147,9 @@ static int run_sim(cli *c) {
                r.decisions ? 100.0 * (double)r.nonminimal / (double)r.decisions : 0.0);
     if (p->fault_routers > 0)
         printf("sim: router_faults routers=%d lost_in_routers=%ld lost_dead_sources=%ld created_to_dead=%ld "
-               "lost_to_dead_after_diagnosis=%ld dead_dests=%s\n",
+               "lost_to_dead_after_diagnosis=%ld dead_dests=%s global_links_live=%ld/%ld fewest_in_a_group=%d\n",
                p->fault_routers, r.lost_router, r.lost_dead_source, r.created_to_dead, r.lost_to_dead_after_diagnosis,
-               p->dead_dests ? "skip" : "send");
+               p->dead_dests ? "skip" : "send", gl_live, gl_wired, gl_fewest);
     if (p->fault_links > 0 || p->fault_routers > 0)
         printf(
             "sim: faults links=%d at=%ld repair=%ld dest_refraction=%d fd_fr_packets=%ld ctl_unwired=%ld diagnosis_cycles=%ld recovery_cycles=%ld "

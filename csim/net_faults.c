@@ -172,6 +172,25 @@ int net_choose_routers(network *n) {
     return 0;
 }
 
+void net_router_fault_links(const network *n, long *live, long *wired, int *fewest) {
+    const topo *t = &n->t;
+    *live = *wired = 0;
+    *fewest = t->ah;
+    for (int g = 0; g < t->g; g++) {
+        int here = 0;
+        for (int r = g * t->a; r < (g + 1) * t->a; r++)
+            for (int o = t->first_global; o < t->k; o++) {
+                int pr, pp;
+                if (topo_peer(t, r, o, &pr, &pp) || pr < 0) continue; /* unwired */
+                (*wired)++;
+                if (n->router_failed && (n->router_failed[r] || n->router_failed[pr])) continue;
+                (*live)++;
+                here++;
+            }
+        if (here < *fewest) *fewest = here;
+    }
+}
+
 /* Packet heads router r holds: in its input buffers, its output queues and on its output registers
  * (a head that left a queue is on the registers until the next cycle puts it on the link). */
 static long heads_held(const router *R, int k) {

@@ -308,8 +308,9 @@ static void group_estimates(network *n, int g) {
 }
 
 /* --cong-csv: router r's congestion state and its nodes' source queues after cycle c, the last of
- * bin c / series_bin, added to that bin. Only router r and its nodes are read, all of them already
- * through cycle c, so blocks of cycles give what cycle by cycle does. */
+ * bin c / series_bin, added to that bin. Router r and its nodes are read, all of them already
+ * through cycle c, and which links are down and routers dead, which change only at fault events,
+ * never inside a block: so blocks of cycles give what cycle by cycle does. */
 static void cong_sample(network *n, int r, long c) {
     const topo *t = &n->t;
     const router *rt = &n->routers[r];

@@ -429,6 +429,10 @@ int net_write_cong(const network *n, FILE *f);
 long net_outstanding(const network *n);
 /* Router r is dead now (router faults). */
 int net_router_dead(const network *n, int r);
+/* The global link directions the chosen dead routers leave (router faults; every wired one
+ * without): *live of *wired have both ends alive, and *fewest is the least any group keeps of its
+ * a*h (the ADV+i bottleneck, docs/RESULTS.md). Depends only on the fault draw. */
+void net_router_fault_links(const network *n, long *live, long *wired, int *fewest);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
 # Prints a markdown table, ours beside seed 001 Fig. 17's figures (read off the paper's plot and
 # text: 0.95 before, 0.93 in the faults' bin, 1.1 % lower while down, back within 3 % from cycle
 # 15,200, latency 149.2 / 157.7 / 149.2 cycles). Exit 2 on bad arguments or an unreadable run.
-# Figures: "before" = mean accepted load of the bins in [FROM, FAULT); the faults' bin = the bin
+# The four cycles must be bin starts. Figures: "before" = mean accepted load of the bins in [FROM, FAULT); the faults' bin = the bin
 # that starts at FAULT; lowest / mean while down = the bins in [FAULT, REPAIR) / [FAULT + B,
 # REPAIR); "within 3 %" = the first bin from which every bin up to REPAIR carries at least 0.97 x
 # "before"; after = the bins in [REPAIR + B, END); latency = mean over the packets delivered in
@@ -44,6 +44,9 @@ awk -F, -v from="$FROM" -v fault="$FAULT" -v repair="$REPAIR" -v end="$END" -v d
     if (c > repair && c < end) { as += a; an++; al += l * p; ap += p }
   }
   END {
+    if (bin > 0 && (from % bin || fault % bin || repair % bin || end % bin)) {
+      print "fig17_table: " from ", " fault ", " repair ", " end ": not all on bin starts (bins of " bin " cycles)" > "/dev/stderr"; exit 2
+    }
     if (!bn || !dn || !an || fb == "") { print "fig17_table: the series does not cover " from ".." end > "/dev/stderr"; exit 2 }
     before = bs / bn
     # the first bin from which every bin before the repair stays within 3 % of before

@@ -176,6 +176,9 @@ s_ur=$(sat sweep_doar_ur); s_ur=${s_ur:-0.3}
 CONG_CSV=0
 "$DOAR" sim --help 2>&1 | grep -q -- "--cong-csv" && CONG_CSV=1
 over=$(awk -v s="$s_ur" 'BEGIN { x = 1.03 * s; if (x > 1) x = 1; printf "%.3f", x }')
+# the rate a run kept from an earlier reproduction was given, from its own first line (the sweep it
+# came from may have moved since; the figures must name the load they were measured at)
+rate_of() { sed -nE 's/^sim: config=.* rate=([0-9.]+) .*/\1/p' "$1" 2>/dev/null | head -n 1; }
 if [ $CONG_CSV = 1 ]; then
   echo "$DOAR sim $CONFIG --routing doar --traffic ur --rate $over --seed $SEED --quiet $PHASES --cong-csv $OUT/runs/runaway.csv --bin 500 > $OUT/runs/runaway.txt 2>&1" >> "$jobs2"
 fi
@@ -262,6 +265,7 @@ plot '$OUT/runs/series.csv' using 1:2 skip 1 with lines title 'accepted', '' usi
 GP
   fi
   if [ -s "$OUT/runs/runaway.csv" ]; then
+    over=$(rate_of "$OUT/runs/runaway.txt"); over=${over:-?}
     gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
 set terminal png size 1100,450 noenhanced
 set output '$OUT/plots/runaway.png'
@@ -442,7 +446,8 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   if [ "$CONG_CSV" = 1 ]; then
     echo "## DOAR just past saturation, over time (issue 19 item 2)"
     echo
-    echo "UR at $over (1.03 x DOAR's saturation), the routers' congestion state at the end of every"
+    [ -s "$OUT/runs/runaway.txt" ] && over=$(rate_of "$OUT/runs/runaway.txt")
+    echo "UR at ${over:-?} (1.03 x DOAR's saturation), the routers' congestion state at the end of every"
     echo "1,000 cycles (\`doar sim --cong-csv\`, bins of 500; plot: plots/runaway.png):"
     echo
     if [ -s "$OUT/runs/runaway.csv" ]; then
@@ -462,11 +467,16 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   fi
   echo "## Diagnosis and recovery under load (seed 001 Fig. 17: 50 links, 5.2 / 10.3 us)"
   echo
-  echo "UR at $hi (0.9 x DOAR's saturation), $n50 links fail at cycle 15,000 and come back at 25,000"
+  [ -s "$OUT/runs/series.txt" ] && hi=$(rate_of "$OUT/runs/series.txt")
+  echo "UR at ${hi:-?} (0.9 x DOAR's saturation), $n50 links fail at cycle 15,000 and come back at 25,000"
   echo "(bins of 500 cycles; plot: plots/fault_series.png; table by scripts/fig17_table.sh):"
   echo
-  "$(dirname "$0")/fig17_table.sh" "$OUT/runs/series.csv" "$OUT/runs/series.txt" 10000 15000 25000 40000 2>&1 ||
-    echo "(no table: the run did not finish)"
+  if [ -s "$OUT/runs/series.csv" ]; then
+    "$(dirname "$0")/fig17_table.sh" "$OUT/runs/series.csv" "$OUT/runs/series.txt" 10000 15000 25000 40000 2>&1 ||
+      echo "(no table: the run did not finish)"
+  else
+    echo "(not run yet)"
+  fi
   echo
   echo '```'
   grep -E "^sim: faults|^sim: config" "$OUT/runs/series.txt"

@@ -116,6 +116,14 @@ grep -qF "| back within 3 % of before | from 3000 (200 cycles after diagnosis en
 grep -qF "| mean latency before / while down / after the repair | 122.5 / 159.3 / 103.3 cycles |" "$T" && ok || bad "fig17 latency: $(sed -n 8p "$T")"
 grep -qF "| accepted after the repair (4500-6000) | 0.5000 (-2.0 %) |" "$T" && ok || bad "fig17 after: $(sed -n 9p "$T")"
 grep -qF "| diagnosis / recovery | 800 / 300 cycles |" "$T" && grep -qF "| packets lost: on links / discarded | 7 / 2 |" "$T" && ok || bad "fig17 cycles/losses: $(tail -n 2 "$T")"
+# a dip after the series came back moves "within 3 %" to the bin after it; no dip at all: all the time
+sed 's/^2500,0.47,/2500,0.30,/; s/^2000,0.40,/2000,0.50,/' "$TMP/f17.csv" > "$TMP/f17b.csv"
+expect_exit 0 "$SCRIPTS/fig17_table.sh" "$TMP/f17b.csv" "$TMP/f17.txt" 1000 2000 4000 6000
+grep -qF "| back within 3 % of before | from 3000 (200 cycles after diagnosis ended) |" "$TMP/out" && ok || bad "fig17 dip after recovery: $(sed -n 7p "$TMP/out")"
+sed 's/^2500,0.47,/2500,0.50,/; s/^2000,0.40,/2000,0.50,/' "$TMP/f17.csv" > "$TMP/f17c.csv"
+expect_exit 0 "$SCRIPTS/fig17_table.sh" "$TMP/f17c.csv" "$TMP/f17.txt" 1000 2000 4000 6000
+grep -qF "| back within 3 % of before | all the time (no bin below 0.97 x before) |" "$TMP/out" && ok || bad "fig17 no dip: $(sed -n 7p "$TMP/out")"
+expect_error "not all on bin starts \(bins of 500 cycles\)" "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.txt" 1000 2000 3800 6000
 expect_error "expected FROM < FAULT < REPAIR < END" "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.txt" 1000 4000 2000 6000
 expect_error "'x1': expected a cycle" "$SCRIPTS/fig17_table.sh" "$TMP/f17.csv" "$TMP/f17.txt" x1 2000 4000 6000
 expect_error "not a --series-csv file" "$SCRIPTS/fig17_table.sh" "$TMP/f17.txt" "$TMP/f17.txt" 1000 2000 4000 6000

@@ -180,6 +180,21 @@ if [ $rc -ne 0 ] || [ "$ctd" != 0 ] || [ "$gs" != "$ds" ] || ! awk -v g="${gs:-0
   echo "FAIL: --dead-dests skip still creates packets for dead nodes, or drops others (exit $rc)"; fail=1
 fi
 
+echo "== dead routers: the global links they leave (worked out from small's topology, not by the model)"
+# small is dfly(2,4,2,9): 9 groups, one link per group pair, 72 global directions. One dead router
+# takes its h = 2 links (4 directions) with it: 68 live; its group keeps 8 - 2 = 6 of its a*h = 8
+# ports, the two groups at the other ends 7. Any router gives this, so every seed must.
+for seed in 1 2 3; do
+  line=$("$DOAR" sim small --rate 0.05 --seed $seed --router-faults 1 --fault-at 0 --warmup 100 --sample 100 --quiet |
+         grep '^sim: router_faults ')
+  if printf '%s\n' "$line" | grep -q " global_links_live=68/72 fewest_in_a_group=6$"; then :; else
+    echo "FAIL: one dead router on small, seed $seed: $line"; fail=1
+  fi
+done
+line=$("$DOAR" sim small --rate 0.05 --seed 1 --link-faults 2 --warmup 100 --sample 100 --quiet | grep -c '^sim: router_faults ')
+[ "$line" = 0 ] || { echo "FAIL: a router_faults line without router faults"; fail=1; }
+echo "   small, one dead router: global_links_live=68/72 fewest_in_a_group=6 for seeds 1-3"
+
 echo "== bad input"
 for a in "--link-faults -1" "--link-faults 100000" "--link-faults 2 --fault-at 100 --repair-at 50" "--fault-at x" \
          "--bin 0" "--series-csv /nonexistent/s.csv" "--router-faults -1" "--router-faults x" "--router-faults 36" \
