@@ -250,36 +250,30 @@ set grid
 plot $plot_lines
 GP
   done
-  if [ -s "$OUT/runs/series.csv" ]; then
+  # time_plot NAME CSV TITLE Y2LABEL COL2 Y2RANGE: plots/NAME.png, a run's CSV (cycle, accepted,
+  # ...) over time, the accepted load on the left axis and column COL2 (Y2LABEL) on the right
+  time_plot() {
     gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
 set terminal png size 1100,450 noenhanced
-set output '$OUT/plots/fault_series.png'
+set output '$OUT/plots/$1.png'
 set datafile separator ','
-set title '$CONFIG, ur: $n50 links fail at 15000, repaired at 25000 (seed 001 Fig. 17)'
+set title '$3'
 set xlabel 'cycle'
 set ylabel 'accepted (flits/node/cycle)'
-set y2label 'latency (cycles)'
-set y2tics
-set grid
-plot '$OUT/runs/series.csv' using 1:2 skip 1 with lines title 'accepted', '' using 1:3 skip 1 axes x1y2 with lines title 'latency'
-GP
-  fi
-  if [ -s "$OUT/runs/runaway.csv" ]; then
-    over=$(rate_of "$OUT/runs/runaway.txt"); over=${over:-?}
-    gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
-set terminal png size 1100,450 noenhanced
-set output '$OUT/plots/runaway.png'
-set datafile separator ','
-set title '$CONFIG, doar ur at $over (1.03 x saturation): accepted load and share of global ports congested'
-set xlabel 'cycle'
-set ylabel 'accepted (flits/node/cycle)'
-set y2label 'share of global ports with CongG set'
+set y2label '$4'
 set yrange [0:*]
-set y2range [0:1]
+set y2range $6
 set y2tics
 set grid
-plot '$OUT/runs/runaway.csv' using 1:2 skip 1 with lines title 'accepted', '' using 1:4 skip 1 axes x1y2 with lines title 'CongG set'
+plot '$2' using 1:2 skip 1 with lines title 'accepted', '' using 1:$5 skip 1 axes x1y2 with lines title '$4'
 GP
+  }
+  [ -s "$OUT/runs/series.csv" ] && time_plot fault_series "$OUT/runs/series.csv" \
+    "$CONFIG, ur: $n50 links fail at 15000, repaired at 25000 (seed 001 Fig. 17)" 'latency (cycles)' 3 '[0:*]'
+  if [ -s "$OUT/runs/runaway.csv" ]; then
+    over=$(rate_of "$OUT/runs/runaway.txt")
+    time_plot runaway "$OUT/runs/runaway.csv" "$CONFIG, doar ur at ${over:-?} (1.03 x saturation): accepted load and share of global ports congested" \
+      'share of global ports with CongG set' 4 '[0:1]'
   fi
   # a plot with no data (its runs left out by ONLY, or not run yet) leaves no empty file behind
   find "$OUT/plots" -name '*.png' -size 0 -delete
