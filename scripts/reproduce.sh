@@ -279,6 +279,70 @@ GP
   find "$OUT/plots" -name '*.png' -size 0 -delete
 fi
 
+# ---- the targets of issues 19 and 20 (set for `paper`; computed the same way on any configuration) ----
+at_least() {  # VALUE LIMIT -> met / missed, or - when the value is missing
+  [ -n "$1" ] || { echo -; return; }
+  awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0 ? "met" : "missed") }'
+}
+lost_pct() {  # FAULTED NONE -> the share of NONE lost, percent with one decimal (empty when either is missing)
+  [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", 100 * (1 - a / b) }'
+}
+share_cells() {  # KIND (post | at1) -> "N of M; below 90 %: routing traffic share, ..." over every routing and traffic
+  local r tr v s n=0 m=0 below=""
+  for r in $ROUTINGS; do for tr in ur adv+1 rp; do
+    s=$(sat "sweep_${r}_$(safe "$tr")")
+    if [ "$1" = post ]; then v=$(post "sweep_${r}_$(safe "$tr")"); else v=$(at1 "$r" "$tr"); fi
+    [ -n "$s" ] && [ -n "$v" ] || continue
+    m=$((m + 1))
+    if awk -v a="$v" -v b="$s" 'BEGIN { exit !(b > 0 && a >= 0.9 * b) }'; then n=$((n + 1))
+    else below="$below${below:+, }$r $tr $(awk -v a="$v" -v b="$s" 'BEGIN { printf "%.0f %%", (b > 0 ? 100 * a / b : 0) }')"; fi
+  done; done
+  echo "$n of $m${below:+; below 90 %: $below}"
+}
+targets() {
+  local s tr lim name d x r best list v n
+  echo "## Targets (issues 19 and 20)"
+  echo
+  echo "Set for \`paper\` (seed 001's network); on another configuration they are computed the same way"
+  echo "and compare nothing. A cell with - has no run yet."
+  echo
+  echo "| target | measured | |"
+  echo "|---|---|---|"
+  s=$(sat sweep_min_ur)
+  echo "| MIN UR saturation >= 0.85 (issue 19 item 1) | ${s:--} | $(at_least "$s" 0.85) |"
+  for x in "ur 0.90 UR" "adv+1 0.48 ADV+1" "rp 0.55 RP"; do
+    read -r tr lim name <<<"$x"
+    s=$(sat "sweep_doar_$(safe "$tr")")
+    echo "| DOAR $name saturation >= $lim | ${s:--} | $(at_least "$s" "$lim") |"
+  done
+  for x in "ur UR" "adv+1 ADV+1" "rp RP"; do
+    read -r tr name <<<"$x"
+    d=$(sat "sweep_doar_$(safe "$tr")"); best=""; list=""; n=0
+    for r in par_ph tpr ugal_le; do
+      v=$(sat "sweep_${r}_$(safe "$tr")"); list="$list${list:+, }$r ${v:--}"
+      [ -n "$v" ] || continue
+      n=$((n + 1)); best=$(awk -v a="$best" -v b="$v" 'BEGIN { print (a == "" || b + 0 > a + 0) ? b : a }')
+    done
+    if [ -n "$d" ] && [ "$n" = 3 ]; then v=$(awk -v a="$d" -v b="$best" 'BEGIN { print (a + 0 > b + 0 ? "met" : "missed") }'); else v=-; fi
+    echo "| DOAR ahead of PAR_PH, TPR and UGAL_LE on $name | doar ${d:--}; $list | $v |"
+  done
+  for x in "post past saturation (the lowest load run above it)" "at1 at offered 1.0"; do
+    read -r tr name <<<"$x"
+    v=$(share_cells "$tr"); n=${v%% of *}; s=${v#* of }; s=${s%%;*}
+    if [ "$s" = 0 ]; then lim=-; elif [ "$n" = "$s" ]; then lim=met; else lim=missed; fi
+    echo "| every routing and traffic $name >= 90 % of its saturation (issue 19 item 2) | $v | $lim |"
+  done
+  for x in "40 3" "200 10"; do
+    read -r n lim <<<"$x"
+    for tr in ur adv+1 rp; do
+      v=$(lost_pct "$(sat "fault_l${n}_$(safe "$tr")")" "$(sat "sweep_doar_$(safe "$tr")")")
+      if [ -n "$v" ]; then s=$(awk -v a="$v" -v b="$lim" 'BEGIN { print (a + 0 <= b + 0 ? "met" : "missed") }'); else s=-; fi
+      v=${v:+$v %}
+      echo "| DOAR $tr saturation lost to $n failed links <= $lim % (issue 20 item 2) | ${v:--} | $s |"
+    done
+  done
+  echo
+}
 # ---- summary ----
 S="$OUT/summary.md"
 hop_shares() {  # "h0,h1,...,h8+" -> "s1 | s2 | ... | s6 | s7+" in percent
@@ -323,6 +387,7 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   echo "dfly(6,12,6,73) with a 2.0x internal speed-up; on another network only orderings compare)."
   [ -z "$ONLY" ] || { echo; echo "Only the runs whose names match ONLY='$ONLY' were run: the cells of the others are"; echo "empty or -."; }
   echo
+  targets
   echo "## Saturation throughput, UR / ADV+1 / RP (seed 001 Fig. 10 d-f)"
   echo
   echo "| routing | UR | ADV+1 | RP |"
