@@ -341,6 +341,27 @@ targets() {
       echo "| DOAR $tr saturation lost to $n failed links <= $lim % (issue 20 item 2) | ${v:--} | $s |"
     done
   done
+  # router faults: no worse than the v1 router on `paper` (docs/RESULTS.md, issue 6's record)
+  for x in "10 ur 9.2" "10 adv+1 4.5" "10 rp 6.0" "30 ur 16.3" "30 adv+1 11.6" "30 rp 12.7"; do
+    read -r n tr lim <<<"$x"
+    v=$(lost_pct "$(sat "fault_r${n}_$(safe "$tr")")" "$(sat "sweep_doar_$(safe "$tr")")")
+    if [ -n "$v" ]; then s=$(awk -v a="$v" -v b="$lim" 'BEGIN { print (a + 0 <= b + 0 ? "met" : "missed") }'); else s=-; fi
+    v=${v:+$v %}
+    echo "| DOAR $tr saturation lost to $n dead routers <= $lim %, the v1 router's (issue 20 item 2) | ${v:--} | $s |"
+  done
+  # Fig. 17: back within 3 % of before within 5,000 cycles after diagnosis ends
+  v=""
+  [ -s "$OUT/runs/series.csv" ] && v=$("$(dirname "$0")/fig17_table.sh" "$OUT/runs/series.csv" "$OUT/runs/series.txt" 10000 15000 25000 40000 2>/dev/null |
+    sed -nE 's/^\| back within 3 % of before \| (.*) \| from 15,200 \|$/\1/p')
+  case $v in
+    "") s=-;;
+    "all the time"*) s=met;;
+    *" cycles after diagnosis ended)")
+      n=$(echo "$v" | sed -nE 's/.*\(([0-9]+) cycles after diagnosis ended\)$/\1/p')
+      if [ "${n:-99999}" -le 5000 ]; then s=met; else s=missed; fi;;
+    *) s=missed;;
+  esac
+  echo "| Fig. 17: accepted back within 3 % of before the faults, at most 5,000 cycles after diagnosis ends (issue 20 item 3) | ${v:--} | $s |"
   echo
 }
 # ---- summary ----
