@@ -284,6 +284,10 @@ at_least() {  # VALUE LIMIT -> met / missed, or - when the value is missing
   [ -n "$1" ] || { echo -; return; }
   awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 >= b + 0 ? "met" : "missed") }'
 }
+at_most() {  # VALUE LIMIT -> met / missed, or - when the value is missing
+  [ -n "$1" ] || { echo -; return; }
+  awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 <= b + 0 ? "met" : "missed") }'
+}
 lost_pct() {  # FAULTED NONE -> the share of NONE lost, percent with one decimal (empty when either is missing)
   [ -n "$1" ] && [ -n "$2" ] && awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", 100 * (1 - a / b) }'
 }
@@ -336,7 +340,7 @@ targets() {
     read -r n lim <<<"$x"
     for tr in ur adv+1 rp; do
       v=$(lost_pct "$(sat "fault_l${n}_$(safe "$tr")")" "$(sat "sweep_doar_$(safe "$tr")")")
-      if [ -n "$v" ]; then s=$(awk -v a="$v" -v b="$lim" 'BEGIN { print (a + 0 <= b + 0 ? "met" : "missed") }'); else s=-; fi
+      s=$(at_most "$v" "$lim")
       v=${v:+$v %}
       echo "| DOAR $tr saturation lost to $n failed links <= $lim % (issue 20 item 2) | ${v:--} | $s |"
     done
@@ -345,7 +349,7 @@ targets() {
   for x in "10 ur 9.2" "10 adv+1 4.5" "10 rp 6.0" "30 ur 16.3" "30 adv+1 11.6" "30 rp 12.7"; do
     read -r n tr lim <<<"$x"
     v=$(lost_pct "$(sat "fault_r${n}_$(safe "$tr")")" "$(sat "sweep_doar_$(safe "$tr")")")
-    if [ -n "$v" ]; then s=$(awk -v a="$v" -v b="$lim" 'BEGIN { print (a + 0 <= b + 0 ? "met" : "missed") }'); else s=-; fi
+    s=$(at_most "$v" "$lim")
     v=${v:+$v %}
     echo "| DOAR $tr saturation lost to $n dead routers <= $lim %, the v1 router's (issue 20 item 2) | ${v:--} | $s |"
   done
