@@ -123,6 +123,10 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->g_kind = calloc((size_t)(k * np), sizeof *r->g_kind);
     r->g_e = calloc((size_t)(k * np), sizeof *r->g_e);
     r->pend_vcs = calloc((size_t)k, sizeof *r->pend_vcs);
+    r->pk_req = calloc((size_t)(k * np), sizeof *r->pk_req);
+    r->won_vc = calloc((size_t)(k * np), sizeof *r->won_vc);
+    r->won_req = calloc((size_t)(k * np), sizeof *r->won_req);
+    r->won_vcs = calloc((size_t)k, sizeof *r->won_vcs);
     r->rr_in = calloc((size_t)(k * np), sizeof *r->rr_in);
     r->rr_out = calloc((size_t)(k * np), sizeof *r->rr_out);
     r->oqs = calloc((size_t)(k * np), sizeof *r->oqs);
@@ -137,7 +141,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
-        !r->pend_vcs || !r->rr_in || !r->rr_out || !r->oqs || !r->oq_store || !r->lk_q || !r->ord || !r->ord_head ||
+        !r->pend_vcs || !r->pk_req || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out || !r->oqs || !r->oq_store || !r->lk_q || !r->ord || !r->ord_head ||
         !r->ord_n || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total)
         goto oom;
     for (int n = 0; n < k * np; n++) {
@@ -226,6 +230,10 @@ void router_free(router *r) {
     free(r->g_kind);
     free(r->g_e);
     free(r->pend_vcs);
+    free(r->pk_req);
+    free(r->won_vc);
+    free(r->won_req);
+    free(r->won_vcs);
     free(r->rr_in);
     free(r->rr_out);
     free(r->oqs);
@@ -268,7 +276,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
             oq_reset(&r->oqs[i * r->np + q]);
         }
         r->ord_head[i] = r->ord_n[i] = 0;
-        r->lk_q[i] = r->rr_cr[i] = r->crp_vcs[i] = r->pend_vcs[i] = 0;
+        r->lk_q[i] = r->rr_cr[i] = r->crp_vcs[i] = r->pend_vcs[i] = r->won_vcs[i] = 0;
         r->oq_total[i] = 0;
         memset(r->crp[i], 0, sizeof r->crp[i]);
     }
@@ -277,6 +285,7 @@ void router_reset(router *r, const router_cfg_in *cfg) {
         r->locked[q] = 0;
         r->in_busy[q] = 0;
         r->g_go[q] = r->g_rh[q] = 0;
+        r->won_go[q] = r->won_slots[q] = 0;
         r->grb_free[q] = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
     }
     r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = 0;
@@ -433,8 +442,9 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     if (r->fu) fault_start(r, &w);
     router_output_link(r, &w);   /* one flit per output onto the link registers */
     router_input_propose(r, &w); /* every VC's proposal */
-    router_alloc_grant(r, &w);   /* stage 2 and the credit check across planes */
-    router_alloc_pick(r, &w);    /* stage 1 */
+    router_alloc_grant(r, &w);     /* the commit (stage 3) and the credit check across planes */
+    router_alloc_arbitrate(r, &w); /* stage 2 */
+    router_alloc_pick(r, &w);      /* stage 1 */
     router_bulletin_next(r, &w); /* the reservation after the edge */
     router_input_move(r, &w);    /* streams and last cycle's grants through router_xbar */
     router_input_grant(r, &w);   /* this cycle's grants: slots, credits, room; the grant stage */

@@ -117,6 +117,8 @@ typedef struct {
 typedef struct {
     uint8_t vc;                  /* input VC */
     uint8_t ovc, mcast, discard; /* from its route entry; discard: drained, sent nowhere */
+    uint8_t rem;                 /* flits of the packet not yet crossed (len - 1 after the head, one
+                                    less per crossing, at least 1): the allocator's look-ahead */
     uint64_t ports;              /* output ports (slots (o,q) it holds until the tail) */
 } router_stream;
 
@@ -143,6 +145,13 @@ typedef struct {
     int8_t *pick;                        /* [k*np]: stage-1 pick (VC) of input i on plane q, -1 none */
     uint64_t pick_inputs;                /* inputs with a pick on some plane (the others' entries are -1) */
     uint8_t *rr_in;                      /* [k*np] */
+    alloc_req *pk_req;                   /* [k*np]: the pick's proposal in stage 1 (registered with it) */
+    /* router_alloc: stage 2's wins of the last cycle, committed (or cancelled) in this one (registers) */
+    uint64_t won_go[ROUTER_MAX_PLANES];  /* per plane: inputs with a win */
+    int8_t *won_vc;                      /* [k*np]: its input VC; defined where won_go says */
+    alloc_req *won_req;                  /* [k*np]: what it won (kind, ports granted) */
+    uint8_t *won_vcs;                    /* [k]: bit v: VC v of input i has a win (won_go/won_vc summarised) */
+    uint64_t won_slots[ROUTER_MAX_PLANES]; /* per plane: the slots the wins took (not DISCARD's) */
     /* the grant stage: stage 2's grants of the last cycle, which move in this one (registers) */
     uint64_t g_go[ROUTER_MAX_PLANES]; /* per plane: inputs whose granted head moves now */
     int8_t *g_vc;                     /* [k*np]: its input VC; defined where g_go says */
@@ -241,9 +250,19 @@ typedef struct {
      * the slots not held (locked, unless freed now), and of them those a unicast head may take
      * (the bulletin's free slots, not reserved) */
     uint64_t prop_unl[ROUTER_MAX_PLANES], prop_uc[ROUTER_MAX_PLANES];
-    /* router_alloc: stage 2's requests and grants (after the credit check), stage 1's picks */
+    /* the look-ahead (router_input_propose; docs/architecture.md "Router v3"): per plane the slots
+     * held two cycles on unless stage 1 counts them free (ahead_unl, ahead_uc: as prop_unl and
+     * prop_uc with the slots whose packet's last flit crosses within two cycles), and for stage 2
+     * the slots held in the next cycle (held_next) and the input planes busy then (busy_next) */
+    uint64_t ahead_unl[ROUTER_MAX_PLANES], ahead_uc[ROUTER_MAX_PLANES];
+    uint64_t held_next[ROUTER_MAX_PLANES], busy_next[ROUTER_MAX_PLANES];
+    /* router_alloc: the commit's grants (after the credit check) with their proposals now and VCs,
+     * stage 2's requests and wins, stage 1's picks */
     alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
     alloc_grants g;
+    int8_t gvc[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES]; /* (i,q): the VC granted; defined where g.go says */
+    alloc_req arb_req[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
+    alloc_grants wins;
     int8_t pick_next[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
     /* router_bulletin: the reservation after the edge */
     int n_res_valid, n_res_in, n_res_vc;

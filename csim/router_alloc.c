@@ -3,45 +3,39 @@
 
 #include <string.h>
 
+/* The commit (stage 3): last cycle's wins, each checked again on the state now. */
 void router_alloc_grant(const router *r, router_wires *w) {
-    const int k = r->t.k, np = r->np, vcs = r->prm.vcs;
-    alloc_req *req2 = w->req2;
+    const int np = r->np;
     alloc_grants *g = &w->g;
-    alloc_out_view ov;
-    memset(&ov, 0, sizeof ov);
-    ov.k = k;
-    ov.planes = np;
-    ov.bulletin = r->prm.bulletin;
-    ov.req = req2;
-    ov.rr_out = r->rr_out;
-    ov.rr_mc = r->rr_mc;
-    for (int q = 0; q < np; q++) {
-        for (uint64_t m = r->pick_inputs & r->busy & ~w->plane_void[q]; m;
-             m &= m - 1) { /* a pick needs flits and a free plane */
-            int i = __builtin_ctzll(m);
-            int v = r->pick[i * np + q];
-            if (v < 0) continue;
-            /* stage 2's proposal is stage 1's of the same cycle (the same state) on the pick's plane
-             * (a VC proposing on another plane now proposes again on this one), except that a
-             * pick whose VC moves last cycle's grant is void: it was picked before that grant, so
-             * it names the packet that grant took ("registered requests": the RTL then checks a
-             * pick from the route entry it registered with it, docs/architecture.md). A VC
-             * streaming a packet looks past it; its plane is void unless that packet's tail
-             * crosses now: then its next packet may be granted, to cross in the next cycle right
-             * behind, if a flit is there behind (always so when the upstream keeps the protocol:
-             * the next packet's route entry means its head arrived; a lost flit upstream must not
-             * make the move find an empty VC) */
-            const int past = r->in[i].active[v];
-            if (((w->req_vcs[i] >> v) & 1) && !((r->pend_vcs[i] >> v) & 1) && (!past || r->in[i].count[v] >= 2))
-                req2[i * np + q] = (w->req_pl_vcs[i] >> (8 * q + v)) & 1 ? w->reqs[i * vcs + v]
-                                                                         : router_input_propose_on(r, w, i, v, q);
-            else
-                req2[i * np + q].kind = REQ_NONE;
-            if (req2[i * np + q].kind != REQ_NONE) ov.req_mask[q] |= (uint64_t)1 << i;
+    for (int q = 0; q < np; q++) g->go[q] = g->out_granted[q] = 0;
+    g->mc_in = g->mc_plane = -1;
+    for (int q = 0; q < np; q++)
+        for (uint64_t m = r->won_go[q] & ~w->plane_void[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m), n = i * np + q, v = r->won_vc[n];
+            const alloc_req *won = &r->won_req[n];
+            /* a VC streaming a packet (or moving one) goes on with its next packet only if a flit
+             * is there behind the one crossing now (always so when the upstream keeps the
+             * protocol; a lost flit upstream must not make the move find an empty VC) */
+            if (router_input_looks_past(r, i, v) && r->in[i].count[v] < 2) continue;
+            alloc_req now = router_input_propose_on(r, w, i, v, q);
+            if (now.kind != won->kind) continue;
+            if (now.kind == REQ_ACQ) now.ports &= won->ports; /* the slots won that it can take now */
+            else if (now.ports != won->ports) continue;
+            if (now.kind == REQ_ACQ && !now.ports) continue;
+            g->go[q] |= (uint64_t)1 << i;
+            g->granted_ports[n] = now.ports;
+            w->req2[n] = now;
+            w->gvc[n] = (int8_t)v;
+            if (now.kind == REQ_MCAST) {
+                g->mc_in = i;
+                g->mc_plane = q;
+            } else if (now.kind != REQ_DISCARD) {
+                g->out_granted[q] |= now.ports;
+                for (uint64_t mo = now.ports; mo; mo &= mo - 1) g->out_winner[__builtin_ctzll(mo) * np + q] = (uint8_t)i;
+            }
         }
-    }
-    alloc_stage2(&ov, g);
     if (np < 2) return;
+    const alloc_req *req2 = w->req2;
     /* the credit check across planes */
     int tent[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
     uint64_t tent_ports = 0;
@@ -50,7 +44,7 @@ void router_alloc_grant(const router *r, router_wires *w) {
         for (uint64_t m = g->go[q]; m; m &= m - 1) {
             int i = __builtin_ctzll(m);
             if (req2[i * np + q].kind == REQ_DISCARD) continue;
-            const route_entry *e = vcbuf_route(&r->in[i], r->pick[i * np + q]);
+            const route_entry *e = vcbuf_route(&r->in[i], w->gvc[i * np + q]);
             for (uint64_t mo = g->granted_ports[i * np + q] & tent_ports; mo; mo &= mo - 1) {
                 int o = __builtin_ctzll(mo);
                 if (tent[o][e->ovc] + e->len > r->cred[o][e->ovc]) cancel |= (uint64_t)1 << i;
@@ -59,7 +53,7 @@ void router_alloc_grant(const router *r, router_wires *w) {
         for (uint64_t m = g->go[q]; m; m &= m - 1) { /* this plane's tentative grants count for the next */
             int i = __builtin_ctzll(m);
             if (req2[i * np + q].kind == REQ_DISCARD) continue;
-            const route_entry *e = vcbuf_route(&r->in[i], r->pick[i * np + q]);
+            const route_entry *e = vcbuf_route(&r->in[i], w->gvc[i * np + q]);
             for (uint64_t mo = g->granted_ports[i * np + q]; mo; mo &= mo - 1) {
                 int o = __builtin_ctzll(mo);
                 if (!((tent_ports >> o) & 1)) {
@@ -78,6 +72,40 @@ void router_alloc_grant(const router *r, router_wires *w) {
     }
 }
 
+/* Stage 2: the registered proposals of stage 1's picks, arbitrated on what the commit will find. */
+void router_alloc_arbitrate(const router *r, router_wires *w) {
+    const int k = r->t.k, np = r->np;
+    alloc_req *rq = w->arb_req;
+    alloc_out_view ov;
+    memset(&ov, 0, sizeof ov);
+    ov.k = k;
+    ov.planes = np;
+    ov.bulletin = r->prm.bulletin;
+    ov.req = rq;
+    ov.rr_out = r->rr_out;
+    ov.rr_mc = r->rr_mc;
+    for (int q = 0; q < np; q++) {
+        /* an input plane busy in the next cycle, or whose win commits now, requests nothing; nor a
+         * VC whose win commits now (it was picked before that win); and no slot held in the next
+         * cycle or taken by a win now is requested */
+        const uint64_t held = w->held_next[q] | r->won_slots[q];
+        const uint64_t cand = r->pick_inputs & ~(w->busy_next[q] | r->won_go[q]);
+        for (uint64_t m = cand; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m), n = i * np + q, v = r->pick[n];
+            if (v < 0 || ((r->won_vcs[i] >> v) & 1)) continue;
+            alloc_req a = r->pk_req[n];
+            if (a.kind == REQ_ACQ)
+                a.ports &= ~held;
+            else if (a.kind != REQ_DISCARD && (a.ports & held))
+                a.ports = 0;
+            if (a.kind != REQ_DISCARD && !a.ports) continue;
+            rq[n] = a;
+            ov.req_mask[q] |= (uint64_t)1 << i;
+        }
+    }
+    alloc_stage2(&ov, &w->wins);
+}
+
 void router_alloc_pick(const router *r, router_wires *w) {
     alloc_in_view iv = {r->t.k,        r->prm.vcs,    r->np,    w->reqs,
                         w->req_pl_vcs, w->req_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
@@ -94,6 +122,19 @@ void router_alloc_edge(router *r, const router_wires *w) {
             r->rr_out[o * np + q] = (uint8_t)(wi + 1 == k ? 0 : wi + 1);
         }
     if (w->g.mc_in >= 0) r->rr_mc = w->g.mc_in + 1 == k ? 0 : w->g.mc_in + 1;
+    memset(r->won_vcs, 0, (size_t)k);
+    for (int q = 0; q < np; q++) {
+        r->won_go[q] = w->wins.go[q];
+        r->won_slots[q] = 0;
+        for (uint64_t m = w->wins.go[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m), n = i * np + q, v = r->pick[n];
+            r->won_vc[n] = (int8_t)v;
+            r->won_req[n] = w->arb_req[n];
+            r->won_req[n].ports = w->wins.granted_ports[n];
+            if (w->arb_req[n].kind != REQ_DISCARD) r->won_slots[q] |= w->wins.granted_ports[n];
+            r->won_vcs[i] |= (uint8_t)(1u << v);
+        }
+    }
     for (uint64_t m = r->pick_inputs & ~w->req_inputs; m; m &= m - 1) /* no proposal: no pick */
         for (int q = 0; q < np; q++) r->pick[__builtin_ctzll(m) * np + q] = -1;
     r->pick_inputs = 0;
@@ -103,6 +144,7 @@ void router_alloc_edge(router *r, const router_wires *w) {
             const int n = i * np + q, pv = w->pick_next[n];
             r->pick[n] = (int8_t)pv;
             if (pv < 0) continue;
+            r->pk_req[n] = w->reqs[i * vcs + pv];
             r->rr_in[n] = (uint8_t)(pv + 1 == vcs ? 0 : pv + 1);
             r->pick_inputs |= (uint64_t)1 << i;
         }

@@ -22,6 +22,7 @@
 #include "router.h"
 
 void router_alloc_grant(const router *r, router_wires *w);
+void router_alloc_arbitrate(const router *r, router_wires *w);
 void router_alloc_pick(const router *r, router_wires *w);
 void router_alloc_edge(router *r, const router_wires *w);
 

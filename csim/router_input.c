@@ -7,13 +7,19 @@
 #include "router_output.h"
 #include "router_xbar.h"
 
+/* The slots of one plane a proposal may take: not held (unl), and of them those a unicast head may
+ * take (uc), and the bulletin's free slots (grb). */
+typedef struct {
+    uint64_t unl, uc, grb;
+} slot_view;
+
 /* The proposal of input i, VC v on plane pl, on the state at the start of the cycle (alloc.h). A
  * VC streaming a packet, or moving last cycle's grant (pending), proposes its next one (its route
- * entry is the front of the route FIFO: an entry leaves the FIFO at its grant); stage 2 takes it
- * only when the packet's last flit crosses now (router_alloc_grant). The slots of plane pl it may
- * take are w->prop_unl / prop_uc (router_input_propose): a slot whose packet sends its last flit
- * now counts as free (a grant of this cycle moves in the next one). */
-static alloc_req propose_any(const router *r, const router_wires *w, int i, int v, int pl) {
+ * entry is the front of the route FIFO: an entry leaves the FIFO at its grant). sv: the slots of
+ * plane pl it may take: stage 1 counts those whose packet's last flit crosses within two cycles
+ * as free (the commit is two cycles on), the commit only those whose last flit crosses now (a
+ * grant of this cycle moves in the next one); router_input_propose. */
+static alloc_req propose_any(const router *r, const slot_view *sv, int i, int v, int pl) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     if (!b->count[v]) return q;
@@ -33,7 +39,7 @@ static alloc_req propose_any(const router *r, const router_wires *w, int i, int 
          * multicast (w->prop_uc), the downstream VC's credits and the queue's room for len */
         for (uint64_t m = e->ports; m; m &= m - 1) {
             const int o = __builtin_ctzll(m);
-            if (!((w->prop_uc[pl] >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len)
+            if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len)
                 return q;
         }
         q.kind = REQ_HEAD;
@@ -43,12 +49,12 @@ static alloc_req propose_any(const router *r, const router_wires *w, int i, int 
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        if (((w->prop_unl[pl] >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
+        if (((sv->unl >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
             ok |= (uint64_t)1 << o;
     }
     if (r->prm.bulletin) {
         int mine = r->res_valid && r->res_in == i && r->res_vc == v;
-        if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~r->grb_free[pl]) == 0)) {
+        if (ok == e->ports && (r->res_valid ? mine : (e->ports & ~sv->grb) == 0)) {
             q.kind = REQ_MCAST;
             q.ports = ok;
         }
@@ -64,8 +70,8 @@ static alloc_req propose_any(const router *r, const router_wires *w, int i, int 
 
 /* Only a unicast head crosses on a plane other than its VC's home plane (the bulletin's multicast
  * and its reservation, ACQ and the drains stay on the home plane). */
-static alloc_req propose(const router *r, const router_wires *w, int i, int v, int pl) {
-    alloc_req q = propose_any(r, w, i, v, pl);
+static alloc_req propose(const router *r, const slot_view *sv, int i, int v, int pl) {
+    alloc_req q = propose_any(r, sv, i, v, pl);
     if (q.kind != REQ_HEAD && pl != alloc_plane(i, v, r->np)) q.kind = REQ_NONE;
     return q;
 }
@@ -82,7 +88,33 @@ static int alt_may(const router *r, int i, int v) {
 }
 
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q) {
-    return propose(r, w, i, v, q);
+    const slot_view sv = {w->prop_unl[q], w->prop_uc[q], r->grb_free[q]};
+    return propose(r, &sv, i, v, q);
+}
+
+/* The look-ahead: the flits input plane (i,q) has left to send of the packet it streams or moves
+ * now (its front flit included), when they are all here; LEFT_UNKNOWN when some have not arrived
+ * (or a drained packet's tail is not at the front); 0 when the plane is idle. */
+#define LEFT_UNKNOWN 255
+static int plane_left(const router *r, int i, int q) {
+    const int np = r->np, n = i * np + q;
+    const uint64_t bit = (uint64_t)1 << i;
+    int v, len, drain;
+    if ((r->in_busy[q] & bit)) {
+        v = r->strm[n].vc;
+        len = r->strm[n].rem;
+        drain = r->strm[n].discard;
+    } else if ((r->g_go[q] & bit)) {
+        v = r->g_vc[n];
+        len = r->g_e[n].len;
+        drain = r->g_kind[n] == REQ_DISCARD;
+    } else {
+        return 0;
+    }
+    const flit *f = vcbuf_front(&r->in[i], v);
+    if (f && f->tail) return 1;
+    if (drain || len < 2 || r->in[i].count[v] < len) return LEFT_UNKNOWN;
+    return len;
 }
 
 void router_input_propose(const router *r, router_wires *w) {
@@ -97,8 +129,12 @@ void router_input_propose(const router *r, router_wires *w) {
      * proposals may take (prop_unl, prop_uc), and the input planes stage 2 may not grant
      * (plane_void: streaming, unless the tail crosses now; moving a granted head that starts a
      * packet, head not tail). */
+    slot_view ahead[ROUTER_MAX_PLANES];
     for (int q = 0; q < np; q++) {
         uint64_t ends = 0, pv = 0, fr = 0;
+        /* the look-ahead: slots whose packet's last flit crosses within one (fr1) or two (fr2)
+         * cycles, and of them the bulletin's (fr2_mc); the input planes busy in the next cycle */
+        uint64_t fr1 = 0, fr2 = 0, fr2_mc = 0, bn = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
             const router_stream *s = &r->strm[i * np + q];
@@ -109,6 +145,13 @@ void router_input_propose(const router *r, router_wires *w) {
             }
             bound[i][s->vc] = (int8_t)q;
             bvm[i] |= (uint8_t)(1u << s->vc);
+            const int left = plane_left(r, i, q);
+            if (left > 2) bn |= (uint64_t)1 << i;
+            if (left <= 2) fr1 |= s->ports;
+            if (left <= 3) {
+                fr2 |= s->ports;
+                if (s->mcast) fr2_mc |= s->ports;
+            }
         }
         for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
@@ -119,8 +162,24 @@ void router_input_propose(const router *r, router_wires *w) {
                 fr |= r->g_e[i * np + q].ports;
             bound[i][v] = (int8_t)q;
             bvm[i] |= (uint8_t)(1u << v);
+            const int left = plane_left(r, i, q);
+            if (left > 2) bn |= (uint64_t)1 << i;
+            if (r->g_kind[i * np + q] != REQ_DISCARD) {
+                const route_entry *ge = &r->g_e[i * np + q];
+                if (left <= 2) fr1 |= ge->ports;
+                if (left <= 3) {
+                    fr2 |= ge->ports;
+                    if (ge->mcast) fr2_mc |= ge->ports;
+                }
+            }
         }
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
+        w->busy_next[q] = bn;
+        w->held_next[q] = r->locked[q] & ~fr1;
+        const uint64_t res = r->prm.bulletin ? router_bulletin_reserved(r, q) : 0;
+        ahead[q].unl = ~((r->locked[q] & ~fr2) | r->won_slots[q]); /* a slot won now is held then */
+        ahead[q].grb = r->grb_free[q] | fr2_mc;
+        ahead[q].uc = ahead[q].unl & (r->prm.bulletin ? ahead[q].grb & ~res : ~(uint64_t)0);
         w->prop_unl[q] = ~(r->locked[q] & ~fr);
         /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
         w->prop_uc[q] =
@@ -135,14 +194,15 @@ void router_input_propose(const router *r, router_wires *w) {
         /* a VC whose front flit is a head without a route entry (still being routed) proposes
          * nothing (propose_any): skipped, for speed only */
         const vcbuf *b = &r->in[i];
-        for (unsigned mv = b->nonempty & (b->routed | ~b->front_head); mv; mv &= mv - 1) {
+        /* a VC whose win commits now proposes nothing: the packet it would name is the one won */
+        for (unsigned mv = b->nonempty & (b->routed | ~b->front_head) & ~r->won_vcs[i]; mv; mv &= mv - 1) {
             int v = __builtin_ctz(mv);
             const int is_bound = (bvi >> v) & 1;
             int pl = is_bound ? bound[i][v] : alloc_plane(i, v, np);
-            alloc_req q = propose(r, w, i, v, pl);
+            alloc_req q = propose(r, &ahead[pl], i, v, pl);
             if (q.kind == REQ_NONE && !is_bound && np > 1 && alt_may(r, i, v)) {
                 /* a unicast head that cannot go on its home plane may go on the alternate one */
-                alloc_req a = propose(r, w, i, v, pl ^ 1);
+                alloc_req a = propose(r, &ahead[pl ^ 1], i, v, pl ^ 1);
                 if (a.kind == REQ_HEAD) {
                     q = a;
                     pl ^= 1;
@@ -178,6 +238,8 @@ void router_input_move(router *r, router_wires *w) {
                 if (s->mcast) r->grb_free[q] |= s->ports;
                 r->in_busy[q] &= ~((uint64_t)1 << i);
                 b->active[s->vc] = 0;
+            } else if (s->rem > 1) {
+                s->rem--;
             }
             w->popped[i] |= (uint8_t)(1u << s->vc);
             w->popped_ports |= (uint64_t)1 << i;
@@ -203,6 +265,7 @@ void router_input_move(router *r, router_wires *w) {
                         s->mcast = 0;
                         s->ports = 0;
                         s->ovc = 0;
+                        s->rem = 1;
                         r->in_busy[q] |= (uint64_t)1 << i;
                         b->active[v] = 1;
                     }
@@ -226,6 +289,7 @@ void router_input_move(router *r, router_wires *w) {
                 s->mcast = e->mcast;
                 s->ovc = e->ovc;
                 s->ports = e->ports;
+                s->rem = (uint8_t)(e->len > 2 ? e->len - 1 : 1);
                 r->in_busy[q] |= (uint64_t)1 << i;
                 b->active[v] = 1;
             }
@@ -248,7 +312,7 @@ void router_input_grant(router *r, router_wires *w) {
     for (int q = 0; q < np; q++)
         for (uint64_t m = g->go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
-            const int n = i * np + q, v = r->pick[n];
+            const int n = i * np + q, v = w->gvc[n];
             const alloc_req *rq = &w->req2[n];
             vcbuf *b = &r->in[i];
             const route_entry *e = vcbuf_route(b, v);

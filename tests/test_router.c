@@ -170,9 +170,10 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     teardown(&b);
 }
 
-/* A head arriving in cycle t leaves in t+9 through an idle router (docs/architecture.md "Router v2":
- * route entry at the end of t+4, stage 1 in t+5, stage 2 grants in t+6, the grant stage moves the
- * head into its output queue in t+7, the link stage in t+8). */
+/* A head arriving in cycle t leaves in t+10 through an idle router (docs/architecture.md "Router
+ * v3": route entry at the end of t+4, stage 1 picks it in t+5, stage 2 arbitrates it in t+6, the
+ * commit grants it in t+7, the grant stage moves the head into its output queue in t+8, the link
+ * stage in t+9). */
 static void test_latency(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -189,18 +190,20 @@ static void test_latency(test_ctx *c) {
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid && seen < 0) seen = cyc;
     }
-    EXPECT(c, seen == 9, "head of cycle 0 left in cycle %d, want 9", seen);
+    EXPECT(c, seen == 10, "head of cycle 0 left in cycle %d, want 10", seen);
     teardown(&b);
 }
 
 /* Back to back: two 4-flit packets arrive on one VC of input 0 in cycles 0..7, the first for port 1
- * (node 1), the second for port 2 (an intra-group link). The second head may be granted while the
- * first packet's tail crosses (the input plane is free when the grant moves), so it crosses right
- * behind it: the first packet leaves port 1 in cycles 9..12, the second port 2 in 13..16. Then
- * the same with both packets for port 1: the slot the first packet holds counts as free for its
- * own input plane from the cycle its tail crosses (t = 10), so stage 1 picks the second head then,
- * stage 2 grants it in 11: one idle cycle on the output, as in the router before the grant stage
- * (without that rule it would be two), so port 1 carries the second packet in 14..17. */
+ * (node 1), the second for port 2 (an intra-group link). The first head crosses in cycle 8 (its
+ * bodies 9..11) and leaves port 1 in 10..13. The second head is committed in the cycle the first
+ * packet's tail crosses (11: the input plane is free when the grant moves), so it crosses right
+ * behind it (12) and leaves port 2 in 14..17: stage 2 requests it in 10, when the stream has two
+ * flits left (the look-ahead: the plane is free at the commit). Then the same with both packets
+ * for port 1: the look-ahead counts the slot the first packet holds as free for stage 1 when its
+ * packet has three flits left to cross (9) and for stage 2 when it has two (10), so the second
+ * head is again committed in 11 and port 1 carries the two packets with no idle cycle between
+ * them, 10..17 (router v2 left one idle cycle: 9..12, then 14..17). */
 static void test_back_to_back(test_ctx *c) {
     for (int same = 0; same < 2; same++) {
         bench b;
@@ -228,16 +231,15 @@ static void test_back_to_back(test_ctx *c) {
             router_cycle(&b.r, &in, &out);
             for (int pk = 0; pk < 2; pk++) {
                 const int o = pk ? port2 : 1;
-                if (!out.out[o].valid || (same && (cyc < 13) != (pk == 0))) continue; /* same: by time */
+                if (!out.out[o].valid || (same && (cyc < 14) != (pk == 0))) continue; /* same: by time */
                 if (first[pk] < 0) first[pk] = cyc;
                 n[pk]++;
                 last[pk] = cyc;
             }
         }
-        const int b0 = same ? 14 : 13;
-        EXPECT(c, first[0] == 9 && last[0] == 12 && n[0] == 4 && first[1] == b0 && last[1] == b0 + 3 && n[1] == 4,
-               "%s output: first packet in cycles %d..%d (%d flits), second %d..%d (%d flits), want 9..12, %d..%d",
-               same ? "same" : "another", first[0], last[0], n[0], first[1], last[1], n[1], b0, b0 + 3);
+        EXPECT(c, first[0] == 10 && last[0] == 13 && n[0] == 4 && first[1] == 14 && last[1] == 17 && n[1] == 4,
+               "%s output: first packet in cycles %d..%d (%d flits), second %d..%d (%d flits), want 10..13, 14..17",
+               same ? "same" : "another", first[0], last[0], n[0], first[1], last[1], n[1]);
         teardown(&b);
     }
 }
@@ -245,10 +247,13 @@ static void test_back_to_back(test_ctx *c) {
 /* The alternate plane: input 0 and input 2 both hold VC 0, whose home plane is 0 for both
  * ((i + v) mod 2), and each receives a 4-flit packet for port 1 in cycles 0..3. On home planes
  * only, the second packet would wait for the first one's tail to cross plane 0 (its slot (1,0)
- * is held until then); with the alternate plane both cross at once, plane 0 and plane 1 writing
- * port 1's two queues in the same cycles, so input 2's flits leave (and its credits go back
- * upstream) four cycles earlier. The link still sends one packet after the other, in the order
- * the heads entered the queues (lowest plane first in a cycle): 8 flits in cycles 9..16. */
+ * is held until then); with the alternate plane the two overlap. Input 0 wins slot (1,0) in stage
+ * 2 in cycle 6 and crosses in 8..11; input 2 loses, and stage 1 sees the slot taken in 7 (a slot
+ * won counts as held), so input 2 proposes on plane 1, is committed in 9 and crosses in 10..13:
+ * plane 0 and plane 1 write port 1's two queues in the same cycles (10 and 11), and input 2's
+ * credits go back upstream by cycle 14 (two cycles before its home plane would have let it go).
+ * The link sends one packet after the other, in the order the heads entered the queues: 8 flits
+ * in cycles 10..17. */
 static void test_alt_plane(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -280,25 +285,25 @@ static void test_alt_plane(test_ctx *c) {
             n_out++;
         }
     }
-    EXPECT(c, n_out == 8 && first_out == 9 && last_out == 16 && order_ok,
-           "port 1: %d flits in cycles %d..%d (order %s), want 8 in 9..16, input 0's packet first", n_out, first_out,
+    EXPECT(c, n_out == 8 && first_out == 10 && last_out == 17 && order_ok,
+           "port 1: %d flits in cycles %d..%d (order %s), want 8 in 10..17, input 0's packet first", n_out, first_out,
            last_out, order_ok ? "kept" : "broken");
     EXPECT(c, b.r.multi_plane_cycles - before >= 2, "port 1 written by both planes in %llu cycles, want 2 or more",
            (unsigned long long)(b.r.multi_plane_cycles - before));
-    EXPECT(c, n_cr == 4 && last_cr <= 13, "input 2: %d credits back, the last in cycle %d, want 4 by cycle 13", n_cr,
+    EXPECT(c, n_cr == 4 && last_cr <= 14, "input 2: %d credits back, the last in cycle %d, want 4 by cycle 14", n_cr,
            last_cr);
     teardown(&b);
 }
 
 /* One-flit packets back to back: eight arrive on one VC of input 0 in cycles 0..7, all for port 1.
- * The first leaves in cycle 9 (test_latency's t+9). Stage 1 runs on the state at the start of a
- * cycle, so in the cycle a packet is granted it picks that same packet again (its route entry
- * leaves the FIFO only at the grant's edge); in the next cycle the VC moves the grant, the stale
- * pick is void (registered requests: a pick whose VC moves last cycle's grant names the packet
- * that grant took), and stage 1 picks the next packet, looking past the moving one; stage 2
- * grants it one cycle later. So a VC sends one-flit packets every other cycle: port 1 carries
- * them in cycles 9, 11, ..., 23 (before registered requests: 9..16, one a cycle). Packets of two
- * flits or more lose nothing: a VC moving a multi-flit head has a void plane anyway. */
+ * The first leaves in cycle 10 (test_latency's t+10). Stage 1 runs on the state at the start of a
+ * cycle, so in the cycle stage 2 lets a packet win (c) it picks that same packet again (its route
+ * entry leaves the FIFO only at the commit's edge); in c+1 that pick is void (its VC's win commits
+ * then) and stage 1 picks nothing on the VC; in c+2 the VC moves the grant and stage 1 picks the
+ * next packet, looking past the moving one, which wins in c+3. So a VC sends one-flit packets one
+ * every three cycles: port 1 carries them in cycles 10, 13, ..., 31 (router v2: every other cycle;
+ * before registered requests one a cycle). Packets of two flits or more lose nothing: an input
+ * plane moving or streaming a packet is busy until its last flit crosses. */
 static void test_one_flit_stream(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -314,12 +319,12 @@ static void test_one_flit_stream(test_ctx *c) {
         }
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid) {
-            if (cyc == 9 + 2 * n) at_expected++;
+            if (cyc == 10 + 3 * n) at_expected++;
             n++;
         }
     }
     EXPECT(c, n == 8 && at_expected == 8,
-           "one-flit packets: %d out, %d of them in cycles 9, 11, ..., 23 (want 8 and 8)", n, at_expected);
+           "one-flit packets: %d out, %d of them in cycles 10, 13, ..., 31 (want 8 and 8)", n, at_expected);
     teardown(&b);
 }
 
