@@ -13,10 +13,12 @@ void router_alloc_grant(const router *r, router_wires *w) {
         for (uint64_t m = r->won_go[q] & ~w->plane_void[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m), n = i * np + q, v = r->won_vc[n];
             const alloc_req *won = &r->won_req[n];
-            /* a VC streaming a packet (or moving one) goes on with its next packet only if a flit
-             * is there behind the one crossing now (always so when the upstream keeps the
-             * protocol; a lost flit upstream must not make the move find an empty VC) */
-            if (router_input_looks_past(r, i, v) && r->in[i].count[v] < 2) continue;
+            /* (the VC does not move a grant now: that grant's win committed last cycle, so stage 1
+             * did not pick the VC then, and a pick of the cycle before was void in stage 2.) A VC
+             * streaming a packet goes on with its next packet only if a flit is there behind the
+             * one crossing now (always so when the upstream keeps the protocol; a lost flit
+             * upstream must not make the move find an empty VC). */
+            if (r->in[i].active[v] && r->in[i].count[v] < 2) continue;
             alloc_req now = router_input_propose_on(r, w, i, v, q);
             if (now.kind != won->kind) continue;
             if (now.kind == REQ_ACQ) now.ports &= won->ports; /* the slots won that it can take now */

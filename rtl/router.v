@@ -131,6 +131,7 @@ module router #(
     wire [K*4*NT-1:0] cge;             // (o,v): credits >= 1..NT
     wire [K*S*MAX_LEN-1:0] oq_rge;     // (o,q): room >= 1..MAX_LEN
     wire [K*S-1:0] locked, grb_free, pick1_valid, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
+    wire [K*S-1:0] held_next, busy_next, win_go, won_valid, won_slots;
     wire res_valid, mc_valid;
     wire [KW-1:0] res_in, mc_in, rr_mc;
     wire [1:0] res_vc;
@@ -140,12 +141,13 @@ module router #(
     wire [K*4*FW-1:0] f_flit;
     wire [K*4*RW-1:0] e_entry;
     wire [K*4*3-1:0] req_kind;
+    wire [K*4*K-1:0] req_ports;
     wire [K*4*QW-1:0] req_plane;
     wire [K*RW-1:0] rpush_entry;
-    wire [K*S*2-1:0] pick1_vc, pk_vc, xovc;
+    wire [K*S*2-1:0] pick1_vc, pk_vc, won_vc, xovc;
     wire [K*S*3-1:0] kind2;
     wire [K*S*K-1:0] ports2, granted_f, xports;
-    wire [K*S*RW-1:0] pk_e;
+    wire [K*S*RW-1:0] wn_e;
     wire [K*S*FW-1:0] xflit;
     wire [K*S*4-1:0] take_len, wr_take;
     wire [K*S-1:0] wr_valid;
@@ -166,23 +168,26 @@ module router #(
         .cge(cge), .oq_rge(oq_rge), .locked(locked), .grb_free(grb_free),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
         .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
-        .vc_pend(vc_pend), .req_kind(req_kind), .req_plane(req_plane), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
-        .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
-        .kind2(kind2), .ports2(ports2), .pk_e(pk_e), .go_f(go_f), .granted_f(granted_f),
+        .vc_pend(vc_pend), .req_kind(req_kind), .req_ports(req_ports), .req_plane(req_plane),
+        .held_next(held_next), .busy_next(busy_next), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
+        .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc),
+        .won_slots(won_slots), .kind2(kind2), .ports2(ports2), .wn_e(wn_e), .go_f(go_f), .granted_f(granted_f),
         .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart), .take_len(take_len),
         .set_lock(set_lock), .clr_lock(clr_lock), .set_grb(set_grb), .clr_grb(clr_grb), .pop(pop),
         .cr_out_valid(cr_out_valid), .cr_out_vc(cr_out_vc), .overflow(overflow),
         .ctl_cr_out_valid(ctl_cr_out_valid), .discard(discard), .discard_vcs(discard_vcs));
 
     router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT)) alloc (
-        .clk(clk), .rst(rst), .req_kind(req_kind), .req_plane(req_plane), .kind2(kind2), .ports2(ports2), .pk_e(pk_e),
+        .clk(clk), .rst(rst), .req_kind(req_kind), .req_ports(req_ports), .req_plane(req_plane),
+        .held_next(held_next), .busy_next(busy_next), .kind2(kind2), .ports2(ports2), .wn_e(wn_e),
         .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
-        .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc), .go_f(go_f), .granted_f(granted_f),
+        .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
+        .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc), .won_slots(won_slots), .go_f(go_f), .granted_f(granted_f),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc), .dec(dec), .locked(locked));
 
     router_bulletin #(.K(K), .S(S), .BULLETIN(BULLETIN)) bulletin (
         .clk(clk), .rst(rst), .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry),
-        .vc_active(vc_active), .vc_pend(vc_pend), .set_grb(set_grb), .clr_grb(clr_grb), .pk_vc(pk_vc),
+        .vc_active(vc_active), .vc_pend(vc_pend), .set_grb(set_grb), .clr_grb(clr_grb), .won_vc(won_vc),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc),
         .grb_free(grb_free), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .res_plane(res_plane), .res_ports(res_ports));
@@ -246,7 +251,7 @@ module router #(
             wire unused = &{1'b0, ev_valid, ev_kind, ev_port, fw_valid, fw_port, fw_entry, fw_src, fw_int, rd_entry, fu_in_msg, fu_in_valid, ctl_ports};
         end
     endgenerate
-    wire unused_top = &{1'b0, pk_valid, lk_lock, pop, locked, grb_free};
+    wire unused_top = &{1'b0, pk_valid, pk_vc, lk_lock, pop, locked, grb_free};
 endmodule
 
 // The project's lint waivers (rtl/lint.vlt, each with its reason), so that a bare Verilator run

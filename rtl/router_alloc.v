@@ -1,11 +1,13 @@
-// router_alloc — router v2's switch allocation (csim/router_alloc.c): stage 1 (alloc_in, the
-// input arbiters; its picks are registers), stage 2 (alloc_out, the bulletin's multicast and the
-// output arbiters, on the registered picks' proposals of this cycle, which router_input computes
-// from the route entry registered with each pick: registered requests), the credit check across planes
-// that cancels a grant the planes together would overdraw, the output slots held by a packet
-// (locked) and the round-robin pointers. Combinational on the state at the start of the cycle;
-// picks, locks and pointers change at the edge; the grants (go_f, granted_f with kind2 and pk_vc)
-// are registered by router_input (the grant stage) and move in the next cycle. docs/architecture.md "Router v2".
+// router_alloc — router v3's switch allocation (csim/router_alloc.c) in three stages: stage 1
+// (alloc_in, the input arbiters on this cycle's proposals; the picks and their proposals are
+// registers), stage 2 (alloc_out, the bulletin's multicast and the output arbiters on the registered
+// proposals, masked by what the commit will find: input planes busy then, slots held then or taken
+// by the wins committing now, VCs whose win commits now; the wins are registers) and the commit
+// (each win checked again on this cycle's state by router_input: kind2 / ports2; the credit check
+// across planes that cancels a grant the planes together would overdraw). Also the output slots
+// held by a packet (locked), the round-robin pointers and the credits the commits take (dec).
+// The commits (go_f, granted_f with kind2 and won_vc) are registered by router_input (the grant
+// stage) and move in the next cycle. docs/architecture.md "Router v3".
 `include "flit_fields.vh"
 module router_alloc #(
     parameter K = 7,                   // ports
@@ -21,13 +23,16 @@ module router_alloc #(
 ) (
     input  wire               clk,
     input  wire               rst,
-    // router_input: stage 1's proposals (input i, VC v at i*4+v); stage 2's proposals of the
-    // registered picks (input plane (i,q) at i*S+q, none: void) and the picks' route entries
+    // router_input: stage 1's proposals (input i, VC v at i*4+v) and the input side's look-ahead
     input  wire [K*4*3-1:0]   req_kind,
+    input  wire [K*4*K-1:0]   req_ports,
     input  wire [K*4*QW-1:0]  req_plane,
+    input  wire [K*S-1:0]     held_next,      // slots (o*S+q) held in the next cycle
+    input  wire [K*S-1:0]     busy_next,      // input planes (i*S+q) busy in the next cycle
+    // router_input: each win checked again now (none: void), and the route entries of the wins
     input  wire [K*S*3-1:0]   kind2,
     input  wire [K*S*K-1:0]   ports2,
-    input  wire [K*S*RW-1:0]  pk_e,
+    input  wire [K*S*RW-1:0]  wn_e,
     input  wire [K*S-1:0]     set_lock,       // slots (o*S+q) taken / freed this cycle
     input  wire [K*S-1:0]     clr_lock,
     input  wire [K*4*NT-1:0]  cge,            // router_output: credits >= 1..NT, (o*4+v)*NT
@@ -39,10 +44,15 @@ module router_alloc #(
     output wire [K*S*2-1:0]   pick1_vc,
     output reg  [K*S-1:0]     pk_valid,
     output reg  [K*S*2-1:0]   pk_vc,
-    // the grants
-    output reg  [K*S-1:0]     go_f,           // the pick moves (after the credit check)
+    // stage 2's wins now (router_input registers their route entries) and registered
+    output wire [K*S-1:0]     win_go,
+    output reg  [K*S-1:0]     won_valid,
+    output reg  [K*S*2-1:0]   won_vc,
+    output reg  [K*S-1:0]     won_slots,      // (o,q): a win of the last cycle took the slot
+    // the commit's grants
+    output reg  [K*S-1:0]     go_f,           // the win moves (after the checks)
     output reg  [K*S*K-1:0]   granted_f,      // (i,q): ports granted
-    output reg                mc_valid_f,     // the bulletin's multicast winner
+    output reg                mc_valid_f,     // the bulletin's multicast commits
     output wire [KW-1:0]      mc_in,
     output wire [QW-1:0]      mc_plane,
     output reg  [KW-1:0]      rr_mc,
@@ -50,27 +60,95 @@ module router_alloc #(
     output reg  [K*S-1:0]     locked          // slots held by a packet writing through them
 );
     localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
-    localparam [2:0] R_DISCARD = `REQ_DISCARD;
+    localparam [2:0] R_NONE = `REQ_NONE, R_MCAST = `REQ_MCAST, R_ACQ = `REQ_ACQ, R_DISCARD = `REQ_DISCARD;
     localparam integer K_M1 = K - 1;
     localparam [KW-1:0] LAST_IN = K_M1[KW-1:0];
     reg [K*S*2-1:0] rr_in;
     reg [K*S*KW-1:0] rr_out;           // output o, plane q at o*S+q
+    reg [K*S*3-1:0] pk_kind, won_kind; // the picks' proposals in stage 1, what the wins won
+    reg [K*S*K-1:0] pk_ports, won_ports;
+    reg won_mc;                        // the bulletin's winner of the last cycle
+    reg [KW-1:0] won_mc_in;
+    reg [QW-1:0] won_mc_plane;
     integer i, q, v, o;
 
-    // ---------------- stage 1: picks (registered) ----------------
+    // ---------------- stage 1: picks (registered with their proposals) ----------------
     alloc_in #(.K(K), .KW(KW), .S(S), .QW(QW)) stage1 (
         .req_kind(req_kind), .req_plane(req_plane), .rr_in(rr_in), .prio_valid(res_valid), .prio_in(res_in), .prio_vc(res_vc),
         .pick_valid(pick1_valid), .pick_vc(pick1_vc));
 
-    // ---------------- stage 2: the registered picks' proposals of this cycle (router_input) ----------------
-    wire [K*S-1:0] go, out_granted;
-    wire [K*S*K-1:0] granted;
-    wire mc_valid;
-    wire [K*S*KW-1:0] out_winner;
+    // ---------------- stage 2: the registered proposals, masked (csim router_alloc_arbitrate) ----------------
+    // An input plane busy in the next cycle or whose win commits now requests nothing, nor a pick
+    // whose VC's win commits now (picked before that win); a slot held in the next cycle or taken
+    // by a win now is not requested (ACQ asks for the others).
+    reg [K*S*3-1:0] kind_a;
+    reg [K*S*K-1:0] ports_a;
+    reg [K*S-1:0] won_vc_hit;
+    reg [K-1:0] hq, pa;
+    always @* begin
+        hq = {K{1'b0}};
+        pa = {K{1'b0}};
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                won_vc_hit[i*S+q] = 1'b0;
+                for (v = 0; v < S; v = v + 1)   // a win of input i on some plane, with the pick's VC
+                    if (won_valid[i*S+v] && won_vc[(i*S+v)*2 +: 2] == pk_vc[(i*S+q)*2 +: 2]) won_vc_hit[i*S+q] = 1'b1;
+                for (o = 0; o < K; o = o + 1) hq[o] = held_next[o*S+q] || won_slots[o*S+q];
+                pa = pk_ports[(i*S+q)*K +: K];
+                kind_a[(i*S+q)*3 +: 3] = pk_kind[(i*S+q)*3 +: 3];
+                ports_a[(i*S+q)*K +: K] = pa;
+                if (pk_kind[(i*S+q)*3 +: 3] == R_ACQ) ports_a[(i*S+q)*K +: K] = pa & ~hq;
+                else if (pk_kind[(i*S+q)*3 +: 3] != R_DISCARD && (pa & hq) != {K{1'b0}}) ports_a[(i*S+q)*K +: K] = {K{1'b0}};
+                if (!pk_valid[i*S+q] || busy_next[i*S+q] || won_valid[i*S+q] || won_vc_hit[i*S+q] ||
+                    (pk_kind[(i*S+q)*3 +: 3] != R_DISCARD && ports_a[(i*S+q)*K +: K] == {K{1'b0}})) begin
+                    kind_a[(i*S+q)*3 +: 3] = R_NONE;
+                    ports_a[(i*S+q)*K +: K] = {K{1'b0}};
+                end
+            end
+    end
+    wire [K*S*K-1:0] granted_a;
+    wire mc_valid_a;
+    wire [KW-1:0] mc_in_a;
+    wire [QW-1:0] mc_plane_a;
+    wire [K*S-1:0] out_granted_a;
+    wire [K*S*KW-1:0] out_winner_a;
     alloc_out #(.K(K), .KW(KW), .S(S), .QW(QW), .BULLETIN(BULLETIN)) stage2 (
-        .req_kind(kind2), .req_ports(ports2), .rr_out(rr_out), .rr_mc(rr_mc),
-        .go(go), .granted(granted), .mc_valid(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane),
-        .out_granted(out_granted), .out_winner(out_winner));
+        .req_kind(kind_a), .req_ports(ports_a), .rr_out(rr_out), .rr_mc(rr_mc),
+        .go(win_go), .granted(granted_a), .mc_valid(mc_valid_a), .mc_in(mc_in_a), .mc_plane(mc_plane_a),
+        .out_granted(out_granted_a), .out_winner(out_winner_a));
+
+    // ---------------- the commit: each win as it proposes now (csim router_alloc_grant) ----------------
+    // A win stands if its VC proposes the same now (ACQ: the slots won that it can take now).
+    reg [K*S-1:0] go;
+    reg [K*S*K-1:0] granted;
+    reg mc_valid;
+    reg [K*S-1:0] out_granted;         // (o,q): a HEAD / ACQ commit takes the slot
+    reg [K*S*KW-1:0] out_winner;       //   from input
+    always @* begin
+        for (i = 0; i < K*S; i = i + 1) begin
+            go[i] = won_valid[i] && kind2[i*3 +: 3] == won_kind[i*3 +: 3] &&
+                    (kind2[i*3 +: 3] == R_ACQ ? (ports2[i*K +: K] & won_ports[i*K +: K]) != {K{1'b0}}
+                                              : ports2[i*K +: K] == won_ports[i*K +: K]);
+            granted[i*K +: K] = go[i] ? ports2[i*K +: K] & won_ports[i*K +: K] : {K{1'b0}};
+        end
+        mc_valid = 1'b0;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1)
+                if (won_mc && won_mc_in == i[KW-1:0] && won_mc_plane == q[QW-1:0] && go[i*S+q]) mc_valid = 1'b1;
+        out_granted = {K*S{1'b0}};
+        out_winner = {K*S*KW{1'b0}};
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1)
+                if (kind2[(i*S+q)*3 +: 3] != R_MCAST)
+                    for (o = 0; o < K; o = o + 1)
+                        if (granted[(i*S+q)*K + o]) begin
+                            out_granted[o*S+q] = 1'b1;
+                            out_winner[(o*S+q)*KW +: KW] = i[KW-1:0];
+                        end
+    end
+    assign mc_in = won_mc_in;
+    assign mc_plane = won_mc_plane;
+    wire unused_a = &{1'b0, out_granted_a, out_winner_a};
 
     // Credits across planes: a grant stands only if its len, added to what the lower planes granted
     // to the same output VC (before their own cancellations), fits the credits; else it is
@@ -81,7 +159,7 @@ module router_alloc #(
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
 `include "credit_ge.vh"
     reg [K*S-1:0] out_granted_f;
-    wire [K*S*RW-1:0] pe = pk_e;       // (i,q): the route entry registered with the pick
+    wire [K*S*RW-1:0] pe = wn_e;       // (i,q): the route entry registered with the win
     reg [K*S-1:0] sv;                  // (o,q): the slot grants a packet (tentatively)
     reg [K*S*4-1:0] slen;              // (o,q): its len
     reg [K*S*2-1:0] sovc;              // (o,q): its output VC
@@ -223,11 +301,44 @@ module router_alloc #(
             rr_in <= {K*S*2{1'b0}};
             rr_out <= {K*S*KW{1'b0}};
             rr_mc <= {KW{1'b0}};
+            pk_kind <= {K*S*3{1'b0}};
+            pk_ports <= {K*S*K{1'b0}};
+            won_valid <= {K*S{1'b0}};
+            won_vc <= {K*S*2{1'b0}};
+            won_kind <= {K*S*3{1'b0}};
+            won_ports <= {K*S*K{1'b0}};
+            won_slots <= {K*S{1'b0}};
+            won_mc <= 1'b0;
+            won_mc_in <= {KW{1'b0}};
+            won_mc_plane <= {QW{1'b0}};
         end else begin
             // a slot whose last flit crosses now may be taken by a grant now, from any input (set wins)
             locked <= (locked & ~clr_lock) | set_lock;
             pk_valid <= pick1_valid;
             pk_vc <= pick1_vc;
+            // a pick takes its VC's proposal with it (over constant indices)
+            for (i = 0; i < K; i = i + 1)
+                for (q = 0; q < S; q = q + 1)
+                    for (v = 0; v < 4; v = v + 1)
+                        if (pick1_valid[i*S+q] && pick1_vc[(i*S+q)*2 +: 2] == v[1:0]) begin
+                            pk_kind[(i*S+q)*3 +: 3] <= req_kind[(i*4+v)*3 +: 3];
+                            pk_ports[(i*S+q)*K +: K] <= req_ports[(i*4+v)*K +: K];
+                        end
+            // stage 2's wins, committed in the next cycle
+            won_valid <= win_go;
+            won_vc <= pk_vc;
+            won_kind <= kind_a;
+            won_ports <= granted_a;
+            won_mc <= mc_valid_a;
+            won_mc_in <= mc_in_a;
+            won_mc_plane <= mc_plane_a;
+            for (o = 0; o < K; o = o + 1)
+                for (q = 0; q < S; q = q + 1) begin
+                    won_slots[o*S+q] <= 1'b0;
+                    for (i = 0; i < K; i = i + 1)
+                        if (win_go[i*S+q] && kind_a[(i*S+q)*3 +: 3] != R_DISCARD && granted_a[(i*S+q)*K + o])
+                            won_slots[o*S+q] <= 1'b1;
+                end
             for (i = 0; i < K*S; i = i + 1)
                 if (pick1_valid[i]) rr_in[i*2 +: 2] <= pick1_vc[i*2 +: 2] + 2'd1;
             for (i = 0; i < K*S; i = i + 1)

@@ -26,7 +26,7 @@ module router_bulletin #(
     input  wire [K*S-1:0]    set_grb,        // slots (o*S+q) a multicast tail frees / a head takes
     input  wire [K*S-1:0]    clr_grb,
     // router_alloc: the picks and the multicast winner of this cycle
-    input  wire [K*S*2-1:0]  pk_vc,
+    input  wire [K*S*2-1:0]  won_vc,
     input  wire              mc_valid_f,
     input  wire [KW-1:0]     mc_in,
     input  wire [QW-1:0]     mc_plane,
@@ -68,7 +68,7 @@ module router_bulletin #(
                 if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_plane = plane_idx(ra, rb);
         for (ra = 0; ra < K; ra = ra + 1)
             for (rq = 0; rq < S; rq = rq + 1)
-                if (res_in == ra[KW-1:0] && res_plane == rq[QW-1:0]) res_pick_vc = pk_vc[(ra*S + rq)*2 +: 2];
+                if (res_in == ra[KW-1:0] && res_plane == rq[QW-1:0]) res_pick_vc = won_vc[(ra*S + rq)*2 +: 2];
     end
     assign res_ports = res_entry[K-1:0];
 
@@ -95,7 +95,7 @@ module router_bulletin #(
                 fr = f_flit[(ri*4+rv)*FW +: FW];
                 er = e_entry[(ri*4+rv)*RW +: RW];
                 mc_granted_vc = mc_valid_f && mc_in == ri[KW-1:0] && mc_plane == plane_idx(ri, rv) &&
-                                pk_vc[(ri*S + {{(32-QW){1'b0}}, plane_idx(ri, rv)})*2 +: 2] == rv[1:0];
+                                won_vc[(ri*S + {{(32-QW){1'b0}}, plane_idx(ri, rv)})*2 +: 2] == rv[1:0];
                 res_cand[ri*4+rv] = f_valid[ri*4+rv] && fr[`FLITW_HEAD_BIT] && e_valid[ri*4+rv] && er[E_MCAST] &&
                                     !er[E_DISCARD] && !vc_active[ri*4+rv] && !vc_pend[ri*4+rv] && !mc_granted_vc;
                 if (res_cand[ri*4+rv]) res_low_vc[ri] = rv[1:0];

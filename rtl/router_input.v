@@ -85,18 +85,23 @@ module router_input #(
     output reg  [K*4-1:0]     vc_active,      // the VC streams a packet
     output reg  [K*4-1:0]     vc_pend,        // the VC moves last cycle's grant (proposes nothing)
     output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
+    output reg  [K*4*K-1:0]   req_ports,      //   its ports (HEAD, MCAST: the route's; ACQ: those it can take)
     output reg  [K*4*QW-1:0]  req_plane,      // the plane it is on (csim/alloc.h "Planes")
+    output reg  [K*S-1:0]     held_next,      // the look-ahead for stage 2: slots (o*S+q) held in the next cycle
+    output reg  [K*S-1:0]     busy_next,      //   input planes (i*S+q) busy in the next cycle
     output wire [K-1:0]       rpush_ok,       // a route entry was stored (demand)
     output reg  [K*RW-1:0]    rpush_entry,
-    // router_alloc: stage 1's picks now, and the registered ones stage 2 runs on
+    // router_alloc: stage 1's picks now, stage 2's wins now, and the wins committing now
     input  wire [K*S-1:0]     pick1_valid,
     input  wire [K*S*2-1:0]   pick1_vc,
-    input  wire [K*S-1:0]     pk_valid,
-    input  wire [K*S*2-1:0]   pk_vc,
-    // stage 2's proposal of each pick (none: void), and the route entry registered with the pick
+    input  wire [K*S-1:0]     win_go,
+    input  wire [K*S-1:0]     won_valid,
+    input  wire [K*S*2-1:0]   won_vc,
+    input  wire [K*S-1:0]     won_slots,
+    // the commit: each win's proposal now (none: void), and the route entry registered with it
     output reg  [K*S*3-1:0]   kind2,
     output reg  [K*S*K-1:0]   ports2,
-    output reg  [K*S*RW-1:0]  pk_e,
+    output reg  [K*S*RW-1:0]  wn_e,
     // router_alloc's grants this cycle (registered here: they move in the next cycle)
     input  wire [K*S-1:0]     go_f,
     input  wire [K*S*K-1:0]   granted_f,
@@ -149,11 +154,15 @@ module router_input #(
     reg [K*S*2-1:0] g_ovc;
     reg [K*S-1:0] g_mcast;
     reg [K*S-1:0] g_rh;                //   a DISCARD of a packet head (not a stray body flit)
+    reg [K*S*4-1:0] g_len;             //   its len (the look-ahead)
     reg [K*S-1:0] strm_mcast, strm_disc;
+    reg [K*S*4-1:0] strm_rem;          // flits of the packet not yet crossed (at least 1: the look-ahead)
     reg [K*S*2-1:0] strm_vc, strm_ovc;
     reg [K*S*K-1:0] strm_ports;
     reg [K*4*K-1:0] held;              // input i, VC v at (i*4+v)*K: slots acquired (bulletin off)
-    reg [K*S-1:0] pk_ev;               // (i,q): the pick's VC had a route entry when picked
+    reg [K*S*RW-1:0] pk_e;             // (i,q): the route entry of the pick's VC when picked
+    reg [K*S-1:0] pk_ev;               //   it had one
+    reg [K*S-1:0] wn_ev;               // (i,q): the same for the win (its route entry: wn_e)
     reg [K*4*CPW-1:0] crp;             // credits owed upstream per input VC
     reg [K*2-1:0] rr_cr;
     reg [SW-1:0] side [0:K*4-1];       // input i, stage s at i*4+s
@@ -167,6 +176,7 @@ module router_input #(
     reg  [K*2-1:0] rpush_vc;
     reg  [K*4-1:0] rpop, disc_vcs;
     wire [K*4-1:0] two_plus;           // the VC holds two flits or more
+    wire [K*4-1:0] three_plus;         //   three or more
     wire [K*4*2-1:0] f_ht;             // the VC fronts' {head, tail} bits (registers in vcbuf)
     wire [K*4-1:0] fv_next, ft_next;   // the same after this edge: a front flit, its tail bit
     genvar gi;
@@ -184,6 +194,7 @@ module router_input #(
             genvar gc;
             for (gc = 0; gc < 4; gc = gc + 1) begin : g_two
                 assign two_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 2;
+                assign three_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 3;
             end
             vcbuf #(.K(K), .DEPTH(D), .DW(DWI)) buffer (
                 .clk(clk), .rst(rst),
@@ -303,6 +314,69 @@ module router_input #(
             end
     end
 
+    // ---------------- the look-ahead (csim router_input_propose, plane_left) ----------------
+    // Per input plane the flits left of the packet it streams or moves now, when all are here
+    // (a stream's rem, a moving head's len; 1 when the front flit is the tail): le2 = at most two
+    // (the last crosses by the next cycle), le3 = at most three. Stage 2 sees the slots held in the
+    // next cycle (held_next) and the planes busy then (busy_next); stage 1 counts as free the slots
+    // freed within two cycles (lk_ahead: held, and not so freed, or taken by a win now; grb_ahead).
+    reg [K*S-1:0] lk_ahead, grb_ahead, fr1, fr2, fr2_mc;
+    reg [1:0] lvx;
+    reg [3:0] llen;
+    reg ldrain, ltail, lc2, lc3, le2, le3;
+    integer tl;
+    always @* begin
+        fr1 = {K*S{1'b0}};
+        fr2 = {K*S{1'b0}};
+        fr2_mc = {K*S{1'b0}};
+        busy_next = {K*S{1'b0}};
+        tl = 0;
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                lvx = in_busy[i*S+q] ? strm_vc[(i*S+q)*2 +: 2] : g_vc[(i*S+q)*2 +: 2];
+                llen = in_busy[i*S+q] ? strm_rem[(i*S+q)*4 +: 4] : g_len[(i*S+q)*4 +: 4];
+                ldrain = in_busy[i*S+q] ? strm_disc[i*S+q] : g_kind[(i*S+q)*3 +: 3] == R_DISCARD;
+                ltail = 1'b0;
+                lc2 = 1'b0;
+                lc3 = 1'b0;
+                for (tl = 0; tl < 4; tl = tl + 1)   // constant indices
+                    if (lvx == tl[1:0]) begin
+                        ltail = f_valid[i*4 + tl] && f_ht[(i*4 + tl)*2];
+                        lc2 = two_plus[i*4 + tl];
+                        lc3 = three_plus[i*4 + tl];
+                    end
+                le2 = ltail || (!ldrain && llen == 4'd2 && lc2);
+                le3 = le2 || (!ldrain && llen == 4'd3 && lc3);
+                busy_next[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le2;
+                for (o = 0; o < K; o = o + 1) begin
+                    if (in_busy[i*S+q] && strm_ports[(i*S+q)*K + o]) begin
+                        if (le2) fr1[o*S+q] = 1'b1;
+                        if (le3) fr2[o*S+q] = 1'b1;
+                        if (le3 && strm_mcast[i*S+q]) fr2_mc[o*S+q] = 1'b1;
+                    end
+                    if (g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && g_ports[(i*S+q)*K + o]) begin
+                        if (le2) fr1[o*S+q] = 1'b1;
+                        if (le3) fr2[o*S+q] = 1'b1;
+                        if (le3 && g_mcast[i*S+q]) fr2_mc[o*S+q] = 1'b1;
+                    end
+                end
+            end
+        held_next = locked & ~fr1;
+        lk_ahead = (locked & ~fr2) | won_slots;
+        grb_ahead = grb_free | fr2_mc;
+    end
+
+    // VCs whose win commits now (their proposal would name the packet won: none)
+    reg [K*4-1:0] won_vcs;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                won_vcs[i*4+v] = 1'b0;
+                for (q = 0; q < S; q = q + 1)
+                    if (won_valid[i*S+q] && won_vc[(i*S+q)*2 +: 2] == v[1:0]) won_vcs[i*4+v] = 1'b1;
+            end
+    end
+
     // ---------------- proposals (csim router_input_propose) ----------------
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
 `include "credit_ge.vh"
@@ -317,12 +391,13 @@ module router_input #(
                 pl = (vc_active[i*4+v] || vc_pend[i*4+v]) ? {{(32-QW){1'b0}}, vc_bp[(i*4+v)*QW +: QW]} : (i + v) % S;
                 al = ((i + v) % S) ^ 1;        // the alternate plane (S >= 2)
                 ep = e_entry[(i*4+v)*RW +: RW];
-                // a slot whose packet sends its last flit now is free for this cycle's grants
+                // the look-ahead: a slot whose packet's last flit crosses within two cycles is free
+                // for the commit two cycles on
                 lk_eff = {K{1'b0}};
                 for (o = 0; o < K; o = o + 1)
-                    lk_eff[o] = locked[o*S + pl] && !freed[o*S + pl];
+                    lk_eff[o] = lk_ahead[o*S + pl];
                 for (o = 0; o < K; o = o + 1) begin
-                    grb_q[o] = grb_free[o*S + pl];
+                    grb_q[o] = grb_ahead[o*S + pl];
                     ok[o] = ep[o] && !lk_eff[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
                             room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
                 end
@@ -357,11 +432,11 @@ module router_input #(
                 bula = {K{1'b1}};
                 if (S > 1) begin
                     for (o = 0; o < K; o = o + 1) begin
-                        oka[o] = ep[o] && !(locked[o*S + al] && !freed[o*S + al]) &&
+                        oka[o] = ep[o] && !lk_ahead[o*S + al] &&
                                  ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
                                  room_at(oq_rge[(o*S + al)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
                         if (BULLETIN != 0)
-                            bula[o] = grb_free[o*S + al] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == al && res_ports[o]);
+                            bula[o] = grb_ahead[o*S + al] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == al && res_ports[o]);
                     end
                 end
                 req_plane[(i*4+v)*QW +: QW] = pl[QW-1:0];
@@ -370,20 +445,27 @@ module router_input #(
                     kd1 = {1'b1, R_HEAD};
                     req_plane[(i*4+v)*QW +: QW] = al[QW-1:0];
                 end
+                if (won_vcs[i*4+v]) kd1 = {1'b1, R_NONE};
                 req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
+                case (kd1[2:0])
+                    R_HEAD: req_ports[(i*4+v)*K +: K] = ep[K-1:0];
+                    R_MCAST: req_ports[(i*4+v)*K +: K] = ok;
+                    R_ACQ: req_ports[(i*4+v)*K +: K] = ok & ~held[(i*4+v)*K +: K];
+                    default: req_ports[(i*4+v)*K +: K] = {K{1'b0}};
+                endcase
             end
     end
 
-    // ---------------- stage 2: each pick proposes again (csim router_alloc_grant) ----------------
-    // Registered requests: the pick's route entry was registered with it (pk_e), so no route-FIFO
-    // read and no look-past selection is on the grant path. It is the entry the VC's proposal
-    // reads now: a route FIFO's front changes only at a grant of that VC, and a pick whose VC
-    // moves last cycle's grant is void (it was picked before that grant). The resources (slots,
-    // credits, room, the bulletin) are this cycle's, checked as stage 1 checks them.
+    // ---------------- the commit: each win proposes again (csim router_alloc_grant) ----------------
+    // The win's route entry was registered with it (wn_e), so no route-FIFO read and no
+    // look-past selection is on the commit path. It is the entry the VC's proposal reads now: a
+    // route FIFO's front changes only at a commit of that VC, and neither stage 1 nor stage 2
+    // takes a VC whose win commits. The resources (slots: those whose last flit crosses now count
+    // as free, credits, room, the bulletin) are this cycle's, with no look-ahead.
     reg [RW-1:0] e2;
     reg [K-1:0] ok2, lk2, grb2, bul2, hld2;
     reg [1:0] v2;
-    reg fv2, fh2, act2, pend2, two2;
+    reg fv2, fh2, act2, two2;
     integer t2;
     always @* begin
         e2 = {RW{1'b0}};
@@ -391,17 +473,15 @@ module router_input #(
         fv2 = 1'b0;
         fh2 = 1'b0;
         act2 = 1'b0;
-        pend2 = 1'b0;
         two2 = 1'b0;
         t2 = 0;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
-                v2 = pk_vc[(i*S+q)*2 +: 2];
-                e2 = pk_e[(i*S+q)*RW +: RW];
+                v2 = won_vc[(i*S+q)*2 +: 2];
+                e2 = wn_e[(i*S+q)*RW +: RW];
                 fv2 = 1'b0;
                 fh2 = 1'b0;
                 act2 = 1'b0;
-                pend2 = 1'b0;
                 two2 = 1'b0;
                 hld2 = {K{1'b0}};
                 for (t2 = 0; t2 < 4; t2 = t2 + 1)   // the picked VC's state, over constant indices
@@ -409,7 +489,6 @@ module router_input #(
                         fv2 = f_valid[i*4 + t2];
                         fh2 = f_ht[(i*4 + t2)*2 + 1];
                         act2 = vc_active[i*4 + t2];
-                        pend2 = vc_pend[i*4 + t2];
                         two2 = two_plus[i*4 + t2];
                         hld2 = held[(i*4 + t2)*K +: K];
                     end
@@ -425,11 +504,11 @@ module router_input #(
                 // a streaming VC's next packet only when a flit is there behind the tail (the plane
                 // is void unless the tail crosses now); a lost flit upstream must not make the
                 // grant's move find the VC empty
-                if (pk_valid[i*S+q] && !plane_void[i*S+q] && !pend2 && fv2 && !(act2 && !two2)) begin
+                if (won_valid[i*S+q] && !plane_void[i*S+q] && fv2 && !(act2 && !two2)) begin
                     // (only a unicast head on a plane other than its VC's home plane: below)
                     if (!act2 && !fh2) begin
                         kind2[(i*S+q)*3 +: 3] = R_DISCARD;   // a stray body flit
-                    end else if (!pk_ev[i*S+q]) begin
+                    end else if (!wn_ev[i*S+q]) begin
                         kind2[(i*S+q)*3 +: 3] = R_NONE;
                     end else if (e2[E_DISCARD]) begin
                         kind2[(i*S+q)*3 +: 3] = R_DISCARD;
@@ -458,6 +537,7 @@ module router_input #(
 
     // ---------------- streams and last cycle's grants move flits (state as at the start of the cycle) ----------------
     reg [K*S-1:0] busy_set, busy_clr;
+    reg [K*S-1:0] body_x;              // a stream's flit that is not its tail crosses (strm_rem)
     reg [K*S*(4+K+2)-1:0] strm_new;    // {vc[1:0], ovc[1:0], mcast, discard, ports} of a stream that starts
     reg [FW-1:0] sf, gf;
     reg [1:0] svc, gvc;
@@ -475,6 +555,7 @@ module router_input #(
         disc_vcs = {K*4{1'b0}};
         busy_set = {K*S{1'b0}};
         busy_clr = {K*S{1'b0}};
+        body_x = {K*S{1'b0}};
         strm_new = {K*S*(4+K+2){1'b0}};
         clr_lock = {K*S{1'b0}};
         set_grb = {K*S{1'b0}};
@@ -505,6 +586,7 @@ module router_input #(
                     // the stream's next flit, if it has arrived
                     if (sfv) begin
                         s_pop = 1'b1;
+                        body_x[i*S+q] = !sf[TB];
                         if (!strm_disc[i*S+q]) begin
                             xv[i*S+q] = 1'b1;
                             xports[(i*S+q)*K +: K] = sports;
@@ -568,6 +650,7 @@ module router_input #(
     reg [K*S-1:0] g_valid_next, g_rh_next, g_mcast_next;
     reg [K*S*K-1:0] g_ports_next;
     reg [K*S*2-1:0] g_ovc_next;
+    reg [K*S*4-1:0] g_len_next;
     reg [K*4*K-1:0] held_or;
     reg [K*4-1:0] held_clr;
     reg [RW-1:0] ne;
@@ -585,6 +668,7 @@ module router_input #(
         g_mcast_next = {K*S{1'b0}};
         g_ports_next = {K*S*K{1'b0}};
         g_ovc_next = {K*S*2{1'b0}};
+        g_len_next = {K*S*4{1'b0}};
         rpop = {K*4{1'b0}};
         held_clr = {K*4{1'b0}};
         nfh = 1'b0;
@@ -598,17 +682,17 @@ module router_input #(
         tn = 0;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
-                nvc = pk_vc[(i*S+q)*2 +: 2];
+                nvc = won_vc[(i*S+q)*2 +: 2];
                 nk = kind2[(i*S+q)*3 +: 3];
                 np_ = granted_f[(i*S+q)*K +: K];
                 nfh = 1'b0;
                 npast = 1'b0;
                 nheld = {K{1'b0}};
                 nhor = {K{1'b0}};
-                // a granted pick's VC does not move a grant now (void), so the entry registered with
-                // the pick is its route FIFO's front
-                ne = pk_e[(i*S+q)*RW +: RW];
-                nev = pk_ev[i*S+q];
+                // a committed win's VC does not move a grant now (void), so the entry registered
+                // with the win is its route FIFO's front
+                ne = wn_e[(i*S+q)*RW +: RW];
+                nev = wn_ev[i*S+q];
                 for (tn = 0; tn < 4; tn = tn + 1)
                     if (nvc == tn[1:0]) begin
                         nfh = f_ht[(i*4 + tn)*2 + 1];
@@ -636,6 +720,7 @@ module router_input #(
                 nrpop = g_valid_next[i*S+q] && (nk != R_DISCARD || g_rh_next[i*S+q]);
                 g_ports_next[(i*S+q)*K +: K] = ne[K-1:0];
                 g_ovc_next[(i*S+q)*2 +: 2] = ne[E_OVC +: 2];
+                g_len_next[(i*S+q)*4 +: 4] = ne[E_LEN +: 4];
                 g_mcast_next[i*S+q] = ne[E_MCAST];
                 for (tn = 0; tn < 4; tn = tn + 1)
                     if (nvc == tn[1:0]) begin
@@ -648,7 +733,7 @@ module router_input #(
 
     // ---------------- freed and plane_void of the next cycle (registered) ----------------
     // From the state after this edge: the streams (this cycle's starts and ends), the grants
-    // registered now (g_valid_next, with kind2, pk_vc and the entry's ports) and the VC fronts
+    // registered now (g_valid_next, with kind2, won_vc and the entry's ports) and the VC fronts
     // after this cycle's pops and pushes (vcbuf next_valid / next_tail). Only g_valid_next comes
     // from this cycle's grants; it enters last.
     reg [K*S-1:0] busy_n, ends_n, lastg_n, freed_n, void_n;
@@ -670,7 +755,7 @@ module router_input #(
             for (q = 0; q < S; q = q + 1) begin
                 svn = busy_set[i*S+q] ? strm_new[(i*S+q)*(4+K+2) + K + 4 +: 2] : strm_vc[(i*S+q)*2 +: 2];
                 spn = busy_set[i*S+q] ? strm_new[(i*S+q)*(4+K+2) +: K] : strm_ports[(i*S+q)*K +: K];
-                gvn = pk_vc[(i*S+q)*2 +: 2];
+                gvn = won_vc[(i*S+q)*2 +: 2];
                 efvn = 1'b0;
                 eftn = 1'b0;
                 pftn = 1'b0;
@@ -734,6 +819,10 @@ module router_input #(
             plane_void <= {K*S{1'b0}};
             pk_e <= {K*S*RW{1'b0}};
             pk_ev <= {K*S{1'b0}};
+            wn_e <= {K*S*RW{1'b0}};
+            wn_ev <= {K*S{1'b0}};
+            g_len <= {K*S*4{1'b0}};
+            strm_rem <= {K*S*4{1'b0}};
             g_vc <= {K*S*2{1'b0}};
             g_kind <= {K*S*3{1'b0}};
             g_ports <= {K*S*K{1'b0}};
@@ -767,7 +856,20 @@ module router_input #(
                             pk_e[(i*S+q)*RW +: RW] <= e_entry[(i*4+v)*RW +: RW];
                             pk_ev[i*S+q] <= e_valid[i*4+v];
                         end
-            g_vc <= pk_vc;
+            // stage 2's wins take the pick's route entry with them
+            for (i = 0; i < K*S; i = i + 1)
+                if (win_go[i]) begin
+                    wn_e[i*RW +: RW] <= pk_e[i*RW +: RW];
+                    wn_ev[i] <= pk_ev[i];
+                end
+            g_vc <= won_vc;
+            g_len <= g_len_next;
+            // the stream's flits left: len - 1 after the head (at least 1), one less per body
+            for (i = 0; i < K*S; i = i + 1)
+                if (busy_set[i])
+                    strm_rem[i*4 +: 4] <= (g_kind[i*3 +: 3] != R_DISCARD && g_len[i*4 +: 4] > 4'd2) ? g_len[i*4 +: 4] - 4'd1 : 4'd1;
+                else if (body_x[i] && strm_rem[i*4 +: 4] > 4'd1)
+                    strm_rem[i*4 +: 4] <= strm_rem[i*4 +: 4] - 4'd1;
             g_kind <= kind2;
             g_rh <= g_rh_next;
             g_ports <= g_ports_next;
