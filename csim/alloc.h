@@ -1,9 +1,10 @@
 /*
- * alloc — the switch allocator of router v2: S crossbar planes (seed 003 sec. 4, parallel
- * switching), each with its own 1:N arbiters, in two pipeline stages, and the Global Resource
- * Bulletin (seed 003 sec. 5.1). Mirrors rtl/alloc_in.v (stage 1) and rtl/alloc_out.v (stage 2).
- * Both stages are combinational on the state at the start of a cycle; router.c registers stage
- * 1's picks and applies stage 2's grants at the clock edge. docs/architecture.md "Router v2".
+ * alloc — the arbiters of the switch allocator: S crossbar planes (seed 003 sec. 4, parallel
+ * switching), each with its own 1:N arbiters, stage 1 (input arbiters) and stage 2 (the Global
+ * Resource Bulletin, seed 003 sec. 5.1, and the output arbiters). Mirrors rtl/alloc_in.v (stage 1)
+ * and rtl/alloc_out.v (stage 2). Both are combinational on registers; router_alloc.c registers
+ * stage 1's picks and stage 2's wins and commits the wins a cycle later. docs/architecture.md
+ * "Router v2" and "Pipelined allocation: router v3".
  *
  * Planes. Input VC v of input port i has a home plane (i + v) mod S and an alternate plane
  * home XOR 1 (S >= 2). Each cycle a VC proposes on one plane (router_input.c): the plane its
@@ -18,16 +19,15 @@
  *   (bulletin off: some still-missing slots so), DISCARD (no route, a bad length, or a stray body
  *   flit).
  * Stage 1 (cycle c): per input and plane, one VC proposing on the plane, round robin from
- *   rr_in (the VC of the reserved multicast first when it proposes MCAST). The pick is a register.
- * Stage 2 (cycle c+1): the picked VC proposes again on the plane it was picked for, on the state
- * of c+1 (it may have changed: the
- *   pick is speculative). A pick whose input-plane is busy streaming, whose VC moves last cycle's
- *   grant (picked before that grant, it names the packet the grant took), or that proposes
- *   nothing now, is void. DISCARD picks go. Bulletin: among the MCAST picks, one wins all its slots, inputs
- *   in round robin from rr_mc, the lowest plane first. Every other output slot (o,q) grants one
- *   HEAD or ACQ pick of plane q that wants o, round robin from rr_out, unless an MCAST pick of
- *   plane q wants o (the bulletin's slots are kept out of the output stage from the registered
- *   picks, not from the bulletin's result: one arbitration level per stage).
+ *   rr_in (the VC of the reserved multicast first when it proposes MCAST). The pick and its
+ *   proposal are registers (router v3: router_alloc.c).
+ * Stage 2 (cycle c+1): on the registered proposals (router_alloc.c masks those the commit in c+2
+ *   could not grant). DISCARD requests go. Bulletin: among the MCAST requests, one wins all its
+ *   slots, inputs in round robin from rr_mc, the lowest plane first. Every other output slot (o,q)
+ *   grants one HEAD or ACQ request of plane q that wants o, round robin from rr_out, unless an
+ *   MCAST request of plane q wants o (the bulletin's slots are kept out of the output stage from
+ *   the requests, not from the bulletin's result: one arbitration level per stage). The wins are
+ *   registers; the commit (router_alloc.c) checks each again in c+2.
  */
 #ifndef DOAR_ALLOC_H
 #define DOAR_ALLOC_H
@@ -64,8 +64,8 @@ void alloc_stage1(const alloc_in_view *v, int8_t *pick);
 /* Stage 2: the bulletin and the output arbiters of every plane. */
 typedef struct {
     int k, planes, bulletin;
-    const alloc_req *req;                /* [k * planes]: the proposal now of the VC picked at (i,q); kind
-                                            REQ_NONE where there is no pick or it is void */
+    const alloc_req *req;                /* [k * planes]: the request of input plane (i,q) (its pick's
+                                            registered proposal); read only where req_mask says */
     uint64_t req_mask[ALLOC_MAX_PLANES]; /* per plane: inputs whose entry is not REQ_NONE */
     const uint8_t *rr_out;               /* [k * planes]: output o, plane q at o*planes+q: an input index */
     int rr_mc;

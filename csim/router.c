@@ -141,8 +141,9 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
-        !r->pend_vcs || !r->pk_req || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out || !r->oqs || !r->oq_store || !r->lk_q || !r->ord || !r->ord_head ||
-        !r->ord_n || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total)
+        !r->pend_vcs || !r->pk_req || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out || !r->oqs ||
+        !r->oq_store || !r->lk_q || !r->ord || !r->ord_head || !r->ord_n || !r->crp || !r->rr_cr || !r->crp_vcs ||
+        !r->oq_total)
         goto oom;
     for (int n = 0; n < k * np; n++) {
         r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
@@ -440,14 +441,14 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     memset(w.written, 0, sizeof w.written);
 
     if (r->fu) fault_start(r, &w);
-    router_output_link(r, &w);   /* one flit per output onto the link registers */
-    router_input_propose(r, &w); /* every VC's proposal */
+    router_output_link(r, &w);     /* one flit per output onto the link registers */
+    router_input_propose(r, &w);   /* every VC's proposal */
     router_alloc_grant(r, &w);     /* the commit (stage 3) and the credit check across planes */
     router_alloc_arbitrate(r, &w); /* stage 2 */
     router_alloc_pick(r, &w);      /* stage 1 */
-    router_bulletin_next(r, &w); /* the reservation after the edge */
-    router_input_move(r, &w);    /* streams and last cycle's grants through router_xbar */
-    router_input_grant(r, &w);   /* this cycle's grants: slots, credits, room; the grant stage */
+    router_bulletin_next(r, &w);   /* the reservation after the edge */
+    router_input_move(r, &w);      /* streams and last cycle's grants through router_xbar */
+    router_input_grant(r, &w);     /* this cycle's grants: slots, credits, room; the grant stage */
     router_xbar_count(r, &w);
     router_alloc_edge(r, &w);
     router_bulletin_edge(r, &w);

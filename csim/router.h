@@ -10,8 +10,9 @@
  *   one flit per output port; one credit return per input port (the VC a flit left); the
  *   side-band bitmap for every intra-group link; a sticky overflow flag per input port.
  *   Timing: a head flit arriving in cycle t is routed by cycle t+4 (its route entry is written at
- *   the end of t+4), picked by stage 1 in t+5, granted by stage 2 in t+6, crosses into its output
- *   queue in t+7 (the grant stage), is taken by the link stage in t+8 and is on the output in t+9;
+ *   the end of t+4), picked by stage 1 in t+5, wins in stage 2 in t+6, is committed (granted) in
+ *   t+7, crosses into its output queue in t+8 (the grant stage), is taken by the link stage in t+9
+ *   and is on the output in t+10;
  *   a body flit can follow one per cycle. A flit that leaves its input VC in cycle s frees its
  *   buffer slot at the end of s and the credit is on the credit output in s+1 at the earliest.
  *   Invariants: output ports are held per packet; a multicast leaves on all its ports in the same
@@ -147,10 +148,10 @@ typedef struct {
     uint8_t *rr_in;                      /* [k*np] */
     alloc_req *pk_req;                   /* [k*np]: the pick's proposal in stage 1 (registered with it) */
     /* router_alloc: stage 2's wins of the last cycle, committed (or cancelled) in this one (registers) */
-    uint64_t won_go[ROUTER_MAX_PLANES];  /* per plane: inputs with a win */
-    int8_t *won_vc;                      /* [k*np]: its input VC; defined where won_go says */
-    alloc_req *won_req;                  /* [k*np]: what it won (kind, ports granted) */
-    uint8_t *won_vcs;                    /* [k]: bit v: VC v of input i has a win (won_go/won_vc summarised) */
+    uint64_t won_go[ROUTER_MAX_PLANES];    /* per plane: inputs with a win */
+    int8_t *won_vc;                        /* [k*np]: its input VC; defined where won_go says */
+    alloc_req *won_req;                    /* [k*np]: what it won (kind, ports granted) */
+    uint8_t *won_vcs;                      /* [k]: bit v: VC v of input i has a win (won_go/won_vc summarised) */
     uint64_t won_slots[ROUTER_MAX_PLANES]; /* per plane: the slots the wins took (not DISCARD's) */
     /* the grant stage: stage 2's grants of the last cycle, which move in this one (registers) */
     uint64_t g_go[ROUTER_MAX_PLANES]; /* per plane: inputs whose granted head moves now */

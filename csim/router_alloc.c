@@ -21,8 +21,10 @@ void router_alloc_grant(const router *r, router_wires *w) {
             if (r->in[i].active[v] && r->in[i].count[v] < 2) continue;
             alloc_req now = router_input_propose_on(r, w, i, v, q);
             if (now.kind != won->kind) continue;
-            if (now.kind == REQ_ACQ) now.ports &= won->ports; /* the slots won that it can take now */
-            else if (now.ports != won->ports) continue;
+            if (now.kind == REQ_ACQ)
+                now.ports &= won->ports; /* the slots won that it can take now */
+            else if (now.ports != won->ports)
+                continue;
             if (now.kind == REQ_ACQ && !now.ports) continue;
             g->go[q] |= (uint64_t)1 << i;
             g->granted_ports[n] = now.ports;
@@ -33,7 +35,8 @@ void router_alloc_grant(const router *r, router_wires *w) {
                 g->mc_plane = q;
             } else if (now.kind != REQ_DISCARD) {
                 g->out_granted[q] |= now.ports;
-                for (uint64_t mo = now.ports; mo; mo &= mo - 1) g->out_winner[__builtin_ctzll(mo) * np + q] = (uint8_t)i;
+                for (uint64_t mo = now.ports; mo; mo &= mo - 1)
+                    g->out_winner[__builtin_ctzll(mo) * np + q] = (uint8_t)i;
             }
         }
     if (np < 2) return;

@@ -39,8 +39,7 @@ static alloc_req propose_any(const router *r, const slot_view *sv, int i, int v,
          * multicast (w->prop_uc), the downstream VC's credits and the queue's room for len */
         for (uint64_t m = e->ports; m; m &= m - 1) {
             const int o = __builtin_ctzll(m);
-            if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len)
-                return q;
+            if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len) return q;
         }
         q.kind = REQ_HEAD;
         q.ports = e->ports;

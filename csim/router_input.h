@@ -6,25 +6,28 @@
  *
  * Contract (one cycle, calls in router_cycle_ref's order)
  *   router_input_propose (start of the cycle): every VC's proposal (alloc.h) on the state at the
- *     start: HEAD / MCAST / ACQ with the ports whose slot is free, whose output VC has len credits
- *     and whose output queue len flits of room; DISCARD for a packet without a route, a bad length
- *     or a stray body flit. A VC streaming a packet, or moving last cycle's grant, proposes its
- *     next one (stage 2 voids a pick whose VC moves a grant: router_alloc). Also plane_void: the input planes stage 2 may not
- *     grant (streaming, unless the stream's tail is at the front now; moving a granted head that
- *     starts a packet).
+ *     start: HEAD / MCAST / ACQ with the ports whose slot is free two cycles on (the look-ahead:
+ *     held, unless its packet's last flit crosses within two cycles; not taken by a win committing
+ *     now), whose output VC has len credits and whose output queue len flits of room; DISCARD for a
+ *     packet without a route, a bad length or a stray body flit. A VC streaming a packet, or moving
+ *     last cycle's grant, proposes its next one; a VC whose win commits now proposes nothing. Also,
+ *     for the commit, plane_void (the input planes it may not grant: streaming, unless the
+ *     stream's tail is at the front now; moving a granted head that starts a packet) and
+ *     prop_unl / prop_uc (the slots free now); for stage 2 held_next and busy_next (the slots held
+ *     and the input planes busy in the next cycle).
  *   router_input_move: streams and last cycle's grants (the grant stage) move flits (through
  *     router_xbar): a streaming input plane sends its packet's next flit if it has arrived; a
  *     granted head crosses and its packet streams from the next cycle; a DISCARD drains. A tail
  *     frees its slots and returns multicast slots to the bulletin.
- *   router_input_grant: this cycle's grants take their slots (locked until the tail has crossed),
+ *   router_input_grant: this cycle's grants (the commit's) take their slots (locked until the tail has crossed),
  *     multicast slots leave the bulletin, credits and room are taken, an ACQ adds to its held
  *     slots; the grant is registered (g_go / g_vc / g_kind) and moves in the next cycle.
  *   router_input_credits: per input one credit a cycle upstream, round robin over the VCs owed.
  *   router_input_route (end of the cycle): the route-compute units step; a completed route (the
  *     head arrived 4 cycles ago) enters its VC's route FIFO; this cycle's flits enter the VC
  *     buffers (a head on a full VC gets no route entry).
- *   Timing: a head in at t has its route entry at the end of t+4, proposes in t+5, is granted in
- *     t+6 at the earliest and crosses in t+7.
+ *   Timing: a head in at t has its route entry at the end of t+4, proposes in t+5, wins in t+6 and
+ *     is committed in t+7 at the earliest, and crosses in t+8.
  * Invariants: a VC's route FIFO holds one entry per head in its flit FIFO that has been routed;
  *   an input plane streams at most one packet.
  */
@@ -39,7 +42,7 @@ static inline int router_input_looks_past(const router *r, int i, int v) {
     return r->in[i].active[v] || ((r->pend_vcs[i] >> v) & 1);
 }
 
-/* Input i, VC v's proposal on plane q now (stage 2 of a pick for another plane than the VC's). */
+/* Input i, VC v's proposal on plane q now, with no look-ahead (the commit of a win). */
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q);
 void router_input_propose(const router *r, router_wires *w);
 void router_input_move(router *r, router_wires *w);

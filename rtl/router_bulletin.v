@@ -25,7 +25,7 @@ module router_bulletin #(
     input  wire [K*4-1:0]    vc_pend,        // the VC moves last cycle's grant (router_input)
     input  wire [K*S-1:0]    set_grb,        // slots (o*S+q) a multicast tail frees / a head takes
     input  wire [K*S-1:0]    clr_grb,
-    // router_alloc: the picks and the multicast winner of this cycle
+    // router_alloc: the VCs of the wins committing this cycle, and the multicast committed
     input  wire [K*S*2-1:0]  won_vc,
     input  wire              mc_valid_f,
     input  wire [KW-1:0]     mc_in,
@@ -51,10 +51,10 @@ module router_bulletin #(
         end
     endfunction
 
-    // the reserved multicast's entry, its plane and its stage-1 pick: selected over constant
-    // indices (no divider, no variable part-select)
+    // the reserved multicast's entry, its plane and the VC committing on that plane: selected over
+    // constant indices (no divider, no variable part-select)
     reg [RW-1:0] res_entry;
-    reg [1:0] res_pick_vc;
+    reg [1:0] res_won_vc;
     integer ra, rb, rq;
     always @* begin
         res_entry = {RW{1'b0}};
@@ -62,13 +62,13 @@ module router_bulletin #(
             for (rb = 0; rb < 4; rb = rb + 1)
                 if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_entry = res_entry | e_entry[(ra*4+rb)*RW +: RW];
         res_plane = {QW{1'b0}};
-        res_pick_vc = 2'd0;
+        res_won_vc = 2'd0;
         for (ra = 0; ra < K; ra = ra + 1)
             for (rb = 0; rb < 4; rb = rb + 1)
                 if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_plane = plane_idx(ra, rb);
         for (ra = 0; ra < K; ra = ra + 1)
             for (rq = 0; rq < S; rq = rq + 1)
-                if (res_in == ra[KW-1:0] && res_plane == rq[QW-1:0]) res_pick_vc = won_vc[(ra*S + rq)*2 +: 2];
+                if (res_in == ra[KW-1:0] && res_plane == rq[QW-1:0]) res_won_vc = won_vc[(ra*S + rq)*2 +: 2];
     end
     assign res_ports = res_entry[K-1:0];
 
@@ -114,7 +114,7 @@ module router_bulletin #(
         n_res_in = res_in;
         n_res_vc = res_vc;
         if (BULLETIN != 0) begin
-            if (res_valid && mc_valid_f && mc_in == res_in && mc_plane == res_plane && res_pick_vc == res_vc)
+            if (res_valid && mc_valid_f && mc_in == res_in && mc_plane == res_plane && res_won_vc == res_vc)
                 n_res_valid = 1'b0;
             if (!res_valid && res_found) begin
                 n_res_valid = 1'b1;

@@ -1,13 +1,15 @@
 // router_input — the input side of every port (csim/router_input.c): per port a vcbuf (VC FIFOs
 // and route FIFOs) and an rcu with the side pipeline that carries a head's VC / multicast facts
-// beside it; the proposals of every VC (csim router_input_propose) and stage 2's proposal of each
-// registered pick, from the route entry registered with it (registered requests, csim
-// router_alloc_grant); the packet each input plane streams and what a grant does to it (pops, route pops, streams, held slots); the credits owed
-// upstream; the sorting of arriving FD/FR packets to the fault unit.
+// beside it; the proposals of every VC with the look-ahead (csim router_input_propose), the
+// look-ahead stage 2 reads (held_next, busy_next), and the commit's proposal of each win, from the
+// route entry registered with it (csim router_alloc_grant); the packet each input plane streams
+// and what a grant does to it (pops, route pops, streams, held slots); the credits owed upstream;
+// the sorting of arriving FD/FR packets to the fault unit.
 //   Timing: a head in at t has its route entry written at the end of t+4 (rpush), proposes from
-//   t+5, is granted in t+6 at the earliest and crosses in t+7: router_alloc's grants of a cycle
-//   take their slots and room at its edge and are registered here (g_valid, g_vc, g_kind: the
-//   grant stage); they move (the head crosses, its packet starts streaming) in the next cycle.
+//   t+5, wins in t+6 and is committed in t+7 at the earliest, and crosses in t+8: router_alloc's
+//   grants of a cycle take their slots and room at its edge and are registered here (g_valid,
+//   g_vc, g_kind: the grant stage); they move (the head crosses, its packet starts streaming) in
+//   the next cycle.
 //   Proposals are combinational on the state at the start of the cycle; stream/grant effects
 //   apply at the edge. Registers on the links: cr_out_*, overflow, discard*, ctl_cr_out_valid.
 `include "flit_fields.vh"

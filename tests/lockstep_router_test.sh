@@ -23,7 +23,7 @@ run_cfg() {
   [ "${c:-0}" -ge "$cycles" ] && ok || bad "$cfg: only $c cycles"
 }
 
-echo "== router lock-step (router v2: S = 2 crossbar planes, and S = 1)"
+echo "== router lock-step (S = 2 crossbar planes, and S = 1; router v3 allocation)"
 run_cfg small "${SMALL_CYCLES:-1000000}"
 run_cfg small "${SMALL_CYCLES:-1000000}" 1
 run_cfg mid "${MID_CYCLES:-1000000}"
