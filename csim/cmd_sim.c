@@ -85,9 +85,9 @@ static int run_sim(cli *c) {
     traffic_name(&p->traffic, tname, sizeof tname);
     const topo *t = &c->t;
     printf("sim: config=%s dfly(%d,%d,%d,%d) routers=%d nodes=%d routing=%s traffic=%s rate=%g packet_len=%d "
-           "latency=%d,%d speedup=%d oq_depth=%d warmup=%ld sample=%ld seed=%llu memory=%.0fMiB\n",
+           "latency=%d,%d speedup=%d oq_depth=%d router=%s warmup=%ld sample=%ld seed=%llu memory=%.0fMiB\n",
            t->name, t->p, t->a, t->h, t->g, t->n_routers, t->n_nodes, net_routing_name(p->routing), tname, p->rate,
-           p->packet_len, p->lat_local, p->lat_global, p->speedup, p->oq_pkts, p->warmup, p->sample,
+           p->packet_len, p->lat_local, p->lat_global, p->speedup, p->oq_pkts, ROUTER_VERSION, p->warmup, p->sample,
            (unsigned long long)p->seed, need / 1048576.0);
     fflush(stdout);
     /* the output files: --channel-csv, --series-csv, --cong-csv, each written after the run */

@@ -172,9 +172,9 @@ static int run_sweep(cli *c) {
     snprintf(
         header + hlen, sizeof header - (size_t)hlen,
         "sweep: packet_len=%d latency=%d,%d speedup=%d oq_depth=%d thresholds=%d,%d threshold_util=%d drain_limit=%ld "
-        "watchdog=%ld nm_slots=%d c_ways=%d%s%s\n",
+        "watchdog=%ld nm_slots=%d c_ways=%d router=%s%s%s\n",
         p->packet_len, p->lat_local, p->lat_global, p->speedup, p->oq_pkts, p->tl_pkts, p->tg_pkts, p->threshold_util,
-        p->drain_limit, p->watchdog, p->tprm.nm_slots, p->tprm.c_ways,
+        p->drain_limit, p->watchdog, p->tprm.nm_slots, p->tprm.c_ways, ROUTER_VERSION,
         /* only DOAR reads the congestion unit (route policies keep their headers, and so their
          * resumable loads, from before the options) */
         p->routing != NET_ROUTING_DOAR ? ""

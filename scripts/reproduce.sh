@@ -41,10 +41,16 @@ fi
 RESUME_FROM=${RESUME_FROM:-}
 if [ -n "$RESUME_FROM" ]; then
   [ -d "$RESUME_FROM" ] || { echo "reproduce: RESUME_FROM=$RESUME_FROM is not a directory" >&2; exit 2; }
-  taken=0
+  # only runs of this build's router (a sweep's settings line and a sim's first line name it:
+  # router=...); a run of another router, or of a build before the field, is left where it is
+  ROUTER_ID=$("$DOAR" sweep tiny --routing min --step 0.5 --warmup 1 --sample 1 --quiet 2>/dev/null |
+    sed -nE 's/^sweep: packet_len=.* router=([a-z0-9]+).*/\1/p' | head -n 1)
+  [ -n "$ROUTER_ID" ] || { echo "reproduce: cannot read the router of $DOAR (doar sweep's settings line)" >&2; exit 2; }
+  taken=0 other=0
   for f in "$RESUME_FROM"/*.txt; do
     [ -f "$f" ] || continue
     b=$(basename "$f" .txt)
+    if ! grep -qE "^(sweep: packet_len=|sim: config=).* router=$ROUTER_ID( |\$)" "$f"; then other=$((other + 1)); continue; fi
     # a saved output replaces none that has ended; a partial sweep replaces a missing one
     finished "$OUT/runs/$b.txt" && continue
     [ -s "$OUT/runs/$b.txt" ] && ! finished "$f" && continue
@@ -52,7 +58,7 @@ if [ -n "$RESUME_FROM" ]; then
     [ "$b" = "${b#hops_}" ] || cp "$RESUME_FROM/chan_${b#hops_}".csv "$OUT/runs/" 2>/dev/null
     taken=$((taken + 1))
   done
-  echo "reproduce: took $taken run outputs from $RESUME_FROM" >&2
+  echo "reproduce: took $taken run outputs from $RESUME_FROM ($other of another router left there)" >&2
 fi
 ROUTINGS="min val ugal_l ugal_g par par_ph ugal_le tpr doar"
 COMPARED="val par_ph tpr ugal_le doar"         # seed 001 Figs. 13-14 compare these with DOAR

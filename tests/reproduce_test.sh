@@ -70,12 +70,16 @@ n_saved=$(find "$TMP/saved" -maxdepth 1 -name '*.txt' | wc -l)
 # sweep back to its header and first load with a planted latency (goes on from there)
 sed -i -E 's/^(sim: config=tiny routing=doar traffic=lu .* latency=)[0-9.]+/\19999.9/' "$TMP/saved/app_doar_lu.txt"
 rm "$TMP/saved/app_val_halo3d.txt"
+# a run of another router (its first line says so) is not taken: it runs again
+sed -i -E '1s/ router=[a-z0-9]+ / router=v2 /' "$TMP/saved/app_doar_fft3d.txt"
+grep -q ' router=v2 ' "$TMP/saved/app_doar_fft3d.txt" && ok || bad "the sim's first line names no router"
 awk '/^sweep: rate=/ { n++; if (n > 1) exit } { print }' "$TMP/a/runs/sweep_min_ur.txt" |
   sed -E '/^sweep: rate=/s/latency=[0-9.]+/latency=4321.0/' > "$TMP/saved/sweep_min_ur.txt"
 expect_exit 0 env RESUME_FROM="$TMP/saved" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/b"
-grep -q "^reproduce: took $((n_saved - 1)) run outputs from $TMP/saved$" "$TMP/err" && ok || bad "took: $(grep took "$TMP/err")"
+grep -q "^reproduce: took $((n_saved - 2)) run outputs from $TMP/saved (1 of another router left there)$" "$TMP/err" && ok || bad "took: $(grep took "$TMP/err")"
 grep -qE "^reproduce: 1 to run, [0-9]+ kept from an earlier run$" "$TMP/err" && ok || bad "stage 1 ran more than the unfinished sweep: $(grep 'to run' "$TMP/err" | head -n 1)"
-grep -qE "^reproduce: 1 to run, [0-9]+ kept from an earlier run$" <(grep 'to run' "$TMP/err" | sed -n 2p) && ok || bad "stage 2 ran more than the missing run: $(grep 'to run' "$TMP/err" | sed -n 2p)"
+grep -qE "^reproduce: 2 to run, [0-9]+ kept from an earlier run$" <(grep 'to run' "$TMP/err" | sed -n 2p) && ok || bad "stage 2 ran more than the missing run and the other router's: $(grep 'to run' "$TMP/err" | sed -n 2p)"
+grep -q ' router=v3 ' "$TMP/b/runs/app_doar_fft3d.txt" && ok || bad "the other router's run was taken, not run again"
 grep -q "latency=9999.9" "$TMP/b/runs/app_doar_lu.txt" && grep -q "| lu | .* 9999.9" "$TMP/b/summary.md" && ok || bad "a saved run was run again"
 grep -q "^sweep: rate=0.2500 .* latency=4321.0 " "$TMP/b/runs/sweep_min_ur.txt" && ok || bad "the unfinished sweep did not go on from its saved load"
 grep -qE "^sweep: config=tiny routing=min traffic=ur saturation=" "$TMP/b/runs/sweep_min_ur.txt" && ok || bad "the unfinished sweep did not end"
