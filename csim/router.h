@@ -254,12 +254,10 @@ typedef struct {
      * the slots not held (locked, unless freed now), and of them those a unicast head may take
      * (the bulletin's free slots, not reserved) */
     uint64_t prop_unl[ROUTER_MAX_PLANES], prop_uc[ROUTER_MAX_PLANES];
-    /* the look-ahead (router_input_propose; docs/architecture.md "Router v3"): per plane the slots
-     * held two cycles on unless stage 1 counts them free (ahead_unl, ahead_uc: as prop_unl and
-     * prop_uc with the slots whose packet's last flit crosses within two cycles), and for stage 2
-     * the slots held in the next cycle (held_next) and the input planes busy then (busy_next) */
-    uint64_t ahead_unl[ROUTER_MAX_PLANES], ahead_uc[ROUTER_MAX_PLANES];
-    uint64_t held_next[ROUTER_MAX_PLANES], busy_next[ROUTER_MAX_PLANES];
+    /* the look-ahead for stage 2 (router_input_propose; docs/architecture.md "Router v3"): per
+     * plane the input planes busy in the next cycle (stage 1's own look-ahead, the slots whose
+     * packet's last flit crosses within two cycles, stays inside router_input_propose) */
+    uint64_t busy_next[ROUTER_MAX_PLANES];
     /* router_alloc: the commit's grants (after the credit check) with their proposals now and VCs,
      * stage 2's requests and wins, stage 1's picks */
     alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];

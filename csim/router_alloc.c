@@ -19,13 +19,18 @@ void router_alloc_grant(const router *r, router_wires *w) {
              * one crossing now (always so when the upstream keeps the protocol; a lost flit
              * upstream must not make the move find an empty VC). */
             if (r->in[i].active[v] && r->in[i].count[v] < 2) continue;
+            /* The win's own kind decides the check, not the kind proposed now: the VC's front flit
+             * and route entry do not change before this commit (only the commit pops them), so it
+             * proposes the kind it won or nothing, and nothing has no ports where the win had
+             * some (a drain, DISCARD, stays a drain). docs/architecture.md "Router v3". */
             alloc_req now = router_input_propose_on(r, w, i, v, q);
-            if (now.kind != won->kind) continue;
-            if (now.kind == REQ_ACQ)
+            if (won->kind == REQ_ACQ) {
                 now.ports &= won->ports; /* the slots won that it can take now */
-            else if (now.ports != won->ports)
+                if (!now.ports) continue;
+            } else if (now.ports != won->ports) {
                 continue;
-            if (now.kind == REQ_ACQ && !now.ports) continue;
+            }
+            now.kind = won->kind;
             g->go[q] |= (uint64_t)1 << i;
             g->granted_ports[n] = now.ports;
             w->req2[n] = now;
@@ -91,9 +96,10 @@ void router_alloc_arbitrate(const router *r, router_wires *w) {
     ov.rr_mc = r->rr_mc;
     for (int q = 0; q < np; q++) {
         /* an input plane busy in the next cycle, or whose win commits now, requests nothing; nor a
-         * VC whose win commits now (it was picked before that win); and no slot held in the next
-         * cycle or taken by a win now is requested */
-        const uint64_t held = w->held_next[q] | r->won_slots[q];
+         * VC whose win commits now (it was picked before that win); and no slot taken by a win now
+         * is requested. (A slot still held in the next cycle needs no mask here: stage 1's
+         * look-ahead left out every slot whose packet's last flit would not cross by the commit.) */
+        const uint64_t held = r->won_slots[q];
         const uint64_t cand = r->pick_inputs & ~(w->busy_next[q] | r->won_go[q]);
         for (uint64_t m = cand; m; m &= m - 1) {
             const int i = __builtin_ctzll(m), n = i * np + q, v = r->pick[n];

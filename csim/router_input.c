@@ -131,9 +131,9 @@ void router_input_propose(const router *r, router_wires *w) {
     slot_view ahead[ROUTER_MAX_PLANES];
     for (int q = 0; q < np; q++) {
         uint64_t ends = 0, pv = 0, fr = 0;
-        /* the look-ahead: slots whose packet's last flit crosses within one (fr1) or two (fr2)
-         * cycles, and of them the bulletin's (fr2_mc); the input planes busy in the next cycle */
-        uint64_t fr1 = 0, fr2 = 0, fr2_mc = 0, bn = 0;
+        /* the look-ahead: slots whose packet's last flit crosses within two cycles (fr2), and of
+         * them the bulletin's (fr2_mc); the input planes busy in the next cycle */
+        uint64_t fr2 = 0, fr2_mc = 0, bn = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
             const router_stream *s = &r->strm[i * np + q];
@@ -146,7 +146,6 @@ void router_input_propose(const router *r, router_wires *w) {
             bvm[i] |= (uint8_t)(1u << s->vc);
             const int left = plane_left(r, i, q);
             if (left > 2) bn |= (uint64_t)1 << i;
-            if (left <= 2) fr1 |= s->ports;
             if (left <= 3) {
                 fr2 |= s->ports;
                 if (s->mcast) fr2_mc |= s->ports;
@@ -165,7 +164,6 @@ void router_input_propose(const router *r, router_wires *w) {
             if (left > 2) bn |= (uint64_t)1 << i;
             if (r->g_kind[i * np + q] != REQ_DISCARD) {
                 const route_entry *ge = &r->g_e[i * np + q];
-                if (left <= 2) fr1 |= ge->ports;
                 if (left <= 3) {
                     fr2 |= ge->ports;
                     if (ge->mcast) fr2_mc |= ge->ports;
@@ -174,7 +172,6 @@ void router_input_propose(const router *r, router_wires *w) {
         }
         w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
         w->busy_next[q] = bn;
-        w->held_next[q] = r->locked[q] & ~fr1;
         const uint64_t res = r->prm.bulletin ? router_bulletin_reserved(r, q) : 0;
         ahead[q].unl = ~((r->locked[q] & ~fr2) | r->won_slots[q]); /* a slot won now is held then */
         ahead[q].grb = r->grb_free[q] | fr2_mc;

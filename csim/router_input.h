@@ -13,8 +13,8 @@
  *     last cycle's grant, proposes its next one; a VC whose win commits now proposes nothing. Also,
  *     for the commit, plane_void (the input planes it may not grant: streaming, unless the
  *     stream's tail is at the front now; moving a granted head that starts a packet) and
- *     prop_unl / prop_uc (the slots free now); for stage 2 held_next and busy_next (the slots held
- *     and the input planes busy in the next cycle).
+ *     prop_unl / prop_uc (the slots free now); for stage 2 busy_next (the input planes busy in
+ *     the next cycle).
  *   router_input_move: streams and last cycle's grants (the grant stage) move flits (through
  *     router_xbar): a streaming input plane sends its packet's next flit if it has arrived; a
  *     granted head crosses and its packet streams from the next cycle; a DISCARD drains. A tail

@@ -131,7 +131,7 @@ module router #(
     wire [K*4*NT-1:0] cge;             // (o,v): credits >= 1..NT
     wire [K*S*MAX_LEN-1:0] oq_rge;     // (o,q): room >= 1..MAX_LEN
     wire [K*S-1:0] locked, grb_free, pick1_valid, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
-    wire [K*S-1:0] held_next, busy_next, win_go, won_valid, won_slots;
+    wire [K*S-1:0] busy_next, win_go, won_valid, won_slots;
     wire res_valid, mc_valid;
     wire [KW-1:0] res_in, mc_in, rr_mc;
     wire [1:0] res_vc;
@@ -169,7 +169,7 @@ module router #(
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
         .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
         .vc_pend(vc_pend), .req_kind(req_kind), .req_ports(req_ports), .req_plane(req_plane),
-        .held_next(held_next), .busy_next(busy_next), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
+        .busy_next(busy_next), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc),
         .won_slots(won_slots), .kind2(kind2), .ports2(ports2), .wn_e(wn_e), .go_f(go_f), .granted_f(granted_f),
         .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart), .take_len(take_len),
@@ -179,7 +179,7 @@ module router #(
 
     router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT)) alloc (
         .clk(clk), .rst(rst), .req_kind(req_kind), .req_ports(req_ports), .req_plane(req_plane),
-        .held_next(held_next), .busy_next(busy_next), .kind2(kind2), .ports2(ports2), .wn_e(wn_e),
+        .busy_next(busy_next), .ports2(ports2), .wn_e(wn_e),
         .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
         .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc), .won_slots(won_slots), .go_f(go_f), .granted_f(granted_f),

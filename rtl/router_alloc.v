@@ -1,12 +1,12 @@
 // router_alloc — router v3's switch allocation (csim/router_alloc.c) in three stages: stage 1
 // (alloc_in, the input arbiters on this cycle's proposals; the picks and their proposals are
 // registers), stage 2 (alloc_out, the bulletin's multicast and the output arbiters on the registered
-// proposals, masked by what the commit will find: input planes busy then, slots held then or taken
-// by the wins committing now, VCs whose win commits now; the wins are registers) and the commit
-// (each win checked again on this cycle's state by router_input: kind2 / ports2; the credit check
+// proposals, masked by what the commit will find: input planes busy then, slots taken by the wins
+// committing now, VCs whose win commits now; the wins are registers) and the commit (each win
+// checked again on this cycle's state by router_input: ports2, read by the win's kind; the credit check
 // across planes that cancels a grant the planes together would overdraw). Also the output slots
 // held by a packet (locked), the round-robin pointers and the credits the commits take (dec).
-// The commits (go_f, granted_f with kind2 and won_vc) are registered by router_input (the grant
+// The commits (go_f, granted_f with won_vc) are registered by router_input (the grant
 // stage) and move in the next cycle. docs/architecture.md "Router v3".
 `include "flit_fields.vh"
 module router_alloc #(
@@ -27,10 +27,8 @@ module router_alloc #(
     input  wire [K*4*3-1:0]   req_kind,
     input  wire [K*4*K-1:0]   req_ports,
     input  wire [K*4*QW-1:0]  req_plane,
-    input  wire [K*S-1:0]     held_next,      // slots (o*S+q) held in the next cycle
     input  wire [K*S-1:0]     busy_next,      // input planes (i*S+q) busy in the next cycle
-    // router_input: each win checked again now (none: void), and the route entries of the wins
-    input  wire [K*S*3-1:0]   kind2,
+    // router_input: each win's ports proposed again now (none: void), and the route entries of the wins
     input  wire [K*S*K-1:0]   ports2,
     input  wire [K*S*RW-1:0]  wn_e,
     input  wire [K*S-1:0]     set_lock,       // slots (o*S+q) taken / freed this cycle
@@ -79,8 +77,9 @@ module router_alloc #(
 
     // ---------------- stage 2: the registered proposals, masked (csim router_alloc_arbitrate) ----------------
     // An input plane busy in the next cycle or whose win commits now requests nothing, nor a pick
-    // whose VC's win commits now (picked before that win); a slot held in the next cycle or taken
-    // by a win now is not requested (ACQ asks for the others).
+    // whose VC's win commits now (picked before that win); a slot taken by a win now is not
+    // requested (ACQ asks for the others). A slot still held in the next cycle needs no mask:
+    // stage 1's look-ahead left out every slot whose last flit would not cross by the commit.
     reg [K*S*3-1:0] kind_a;
     reg [K*S*K-1:0] ports_a;
     reg [K*S-1:0] won_vc_hit;
@@ -93,7 +92,7 @@ module router_alloc #(
                 won_vc_hit[i*S+q] = 1'b0;
                 for (v = 0; v < S; v = v + 1)   // a win of input i on some plane, with the pick's VC
                     if (won_valid[i*S+v] && won_vc[(i*S+v)*2 +: 2] == pk_vc[(i*S+q)*2 +: 2]) won_vc_hit[i*S+q] = 1'b1;
-                for (o = 0; o < K; o = o + 1) hq[o] = held_next[o*S+q] || won_slots[o*S+q];
+                for (o = 0; o < K; o = o + 1) hq[o] = won_slots[o*S+q];
                 pa = pk_ports[(i*S+q)*K +: K];
                 kind_a[(i*S+q)*3 +: 3] = pk_kind[(i*S+q)*3 +: 3];
                 ports_a[(i*S+q)*K +: K] = pa;
@@ -118,7 +117,9 @@ module router_alloc #(
         .out_granted(out_granted_a), .out_winner(out_winner_a));
 
     // ---------------- the commit: each win as it proposes now (csim router_alloc_grant) ----------------
-    // A win stands if its VC proposes the same now (ACQ: the slots won that it can take now).
+    // A win stands if its VC proposes the same ports now (ACQ: some of the slots won). The win's
+    // kind decides which compare, not kind2: the VC's front and route entry do not change before
+    // this commit, so it proposes the kind it won or nothing (no ports where the win had some).
     reg [K*S-1:0] go;
     reg [K*S*K-1:0] granted;
     reg mc_valid;
@@ -126,8 +127,8 @@ module router_alloc #(
     reg [K*S*KW-1:0] out_winner;       //   from input
     always @* begin
         for (i = 0; i < K*S; i = i + 1) begin
-            go[i] = won_valid[i] && kind2[i*3 +: 3] == won_kind[i*3 +: 3] &&
-                    (kind2[i*3 +: 3] == R_ACQ ? (ports2[i*K +: K] & won_ports[i*K +: K]) != {K{1'b0}}
+            go[i] = won_valid[i] &&
+                    (won_kind[i*3 +: 3] == R_ACQ ? (ports2[i*K +: K] & won_ports[i*K +: K]) != {K{1'b0}}
                                               : ports2[i*K +: K] == won_ports[i*K +: K]);
             granted[i*K +: K] = go[i] ? ports2[i*K +: K] & won_ports[i*K +: K] : {K{1'b0}};
         end
@@ -139,7 +140,7 @@ module router_alloc #(
         out_winner = {K*S*KW{1'b0}};
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1)
-                if (kind2[(i*S+q)*3 +: 3] != R_MCAST)
+                if (won_kind[(i*S+q)*3 +: 3] != R_MCAST)
                     for (o = 0; o < K; o = o + 1)
                         if (granted[(i*S+q)*K + o]) begin
                             out_granted[o*S+q] = 1'b1;
@@ -182,7 +183,7 @@ module router_alloc #(
         for (o = 0; o < K; o = o + 1)
             for (q = 0; q < S; q = q + 1)
                 for (i = 0; i < K; i = i + 1)
-                    if (granted[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD) begin
+                    if (granted[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) begin
                         et = pe[(i*S+q)*RW +: RW];
                         sv[o*S+q] = 1'b1;
                         slen[(o*S+q)*4 +: 4] = slen[(o*S+q)*4 +: 4] | et[E_LEN +: 4];
@@ -282,7 +283,7 @@ module router_alloc #(
         for (o = 0; o < K; o = o + 1)
             for (q = 0; q < S; q = q + 1)
                 for (i = 0; i < K; i = i + 1)
-                    if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD) svf[o*S+q] = 1'b1;
+                    if (granted_f[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) svf[o*S+q] = 1'b1;
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};

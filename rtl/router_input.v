@@ -1,7 +1,7 @@
 // router_input — the input side of every port (csim/router_input.c): per port a vcbuf (VC FIFOs
 // and route FIFOs) and an rcu with the side pipeline that carries a head's VC / multicast facts
 // beside it; the proposals of every VC with the look-ahead (csim router_input_propose), the
-// look-ahead stage 2 reads (held_next, busy_next), and the commit's proposal of each win, from the
+// look-ahead stage 2 reads (busy_next), and the commit's proposal of each win, from the
 // route entry registered with it (csim router_alloc_grant); the packet each input plane streams
 // and what a grant does to it (pops, route pops, streams, held slots); the credits owed upstream;
 // the sorting of arriving FD/FR packets to the fault unit.
@@ -89,8 +89,7 @@ module router_input #(
     output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
     output reg  [K*4*K-1:0]   req_ports,      //   its ports (HEAD, MCAST: the route's; ACQ: those it can take)
     output reg  [K*4*QW-1:0]  req_plane,      // the plane it is on (csim/alloc.h "Planes")
-    output reg  [K*S-1:0]     held_next,      // the look-ahead for stage 2: slots (o*S+q) held in the next cycle
-    output reg  [K*S-1:0]     busy_next,      //   input planes (i*S+q) busy in the next cycle
+    output reg  [K*S-1:0]     busy_next,      // the look-ahead for stage 2: input planes (i*S+q) busy in the next cycle
     output wire [K-1:0]       rpush_ok,       // a route entry was stored (demand)
     output reg  [K*RW-1:0]    rpush_entry,
     // router_alloc: stage 1's picks now, stage 2's wins now, and the wins committing now
@@ -319,16 +318,16 @@ module router_input #(
     // ---------------- the look-ahead (csim router_input_propose, plane_left) ----------------
     // Per input plane the flits left of the packet it streams or moves now, when all are here
     // (a stream's rem, a moving head's len; 1 when the front flit is the tail): le2 = at most two
-    // (the last crosses by the next cycle), le3 = at most three. Stage 2 sees the slots held in the
-    // next cycle (held_next) and the planes busy then (busy_next); stage 1 counts as free the slots
-    // freed within two cycles (lk_ahead: held, and not so freed, or taken by a win now; grb_ahead).
-    reg [K*S-1:0] lk_ahead, grb_ahead, fr1, fr2, fr2_mc;
+    // (the last crosses by the next cycle), le3 = at most three. Stage 2 sees the planes busy in
+    // the next cycle (busy_next); stage 1 counts as free the slots freed within two cycles
+    // (lk_ahead: held, and not so freed, or taken by a win now; grb_ahead), so stage 2 needs no
+    // mask of the slots held then.
+    reg [K*S-1:0] lk_ahead, grb_ahead, fr2, fr2_mc;
     reg [1:0] lvx;
     reg [3:0] llen;
     reg ldrain, ltail, lc2, lc3, le2, le3;
     integer tl;
     always @* begin
-        fr1 = {K*S{1'b0}};
         fr2 = {K*S{1'b0}};
         fr2_mc = {K*S{1'b0}};
         busy_next = {K*S{1'b0}};
@@ -352,18 +351,15 @@ module router_input #(
                 busy_next[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le2;
                 for (o = 0; o < K; o = o + 1) begin
                     if (in_busy[i*S+q] && strm_ports[(i*S+q)*K + o]) begin
-                        if (le2) fr1[o*S+q] = 1'b1;
                         if (le3) fr2[o*S+q] = 1'b1;
                         if (le3 && strm_mcast[i*S+q]) fr2_mc[o*S+q] = 1'b1;
                     end
                     if (g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && g_ports[(i*S+q)*K + o]) begin
-                        if (le2) fr1[o*S+q] = 1'b1;
                         if (le3) fr2[o*S+q] = 1'b1;
                         if (le3 && g_mcast[i*S+q]) fr2_mc[o*S+q] = 1'b1;
                     end
                 end
             end
-        held_next = locked & ~fr1;
         lk_ahead = (locked & ~fr2) | won_slots;
         grb_ahead = grb_free | fr2_mc;
     end
