@@ -9,7 +9,8 @@
 # (REPRO_PHASES="--warmup 30000 --sample 10000" REPRO_STEP=0.05: the paper's, about three times
 # longer); REPRO_JOBS runs at a time (default: the cores). Rerunning resumes an interrupted one;
 # `make reproduce-save` keeps what has run so far in docs/reproduce/REPRO_CONFIG/runs and
-# REPRO_RESUME=docs/reproduce/REPRO_CONFIG/runs goes on from there on another machine.
+# REPRO_RESUME=docs/reproduce/REPRO_CONFIG/runs goes on from there on another machine. Only runs of
+# the build's router are kept or taken (each run's header names it); others run again.
 reproduce: deps build
 	$(BUILD)/doar faults paper --campaigns $(or $(CAMPAIGNS),20) --max-faults 200 --seed $(SEED) | tail -n 4
 	$(BUILD)/doar faults paper --campaigns 5 --faults 50 --router-share 0 --seed $(SEED) | tail -n 4

@@ -10,7 +10,8 @@
 #   STEP (sweep step, 0.05).
 # Results already in OUTDIR (a run that ended) are kept, and an interrupted sweep goes on from the
 # loads it had finished (doar sweep --resume): rerunning resumes an interrupted reproduction
-# (delete OUTDIR/runs for a fresh one). RESUME_FROM=DIR first takes the run outputs saved in DIR
+# (delete OUTDIR/runs for a fresh one). Only runs of DOAR's router count (their headers say
+# router=...): OUTDIR's runs of another router are moved to OUTDIR/runs-other-router and run again. RESUME_FROM=DIR first takes the run outputs saved in DIR
 # (scripts/reproduce_save.sh, e.g. from another machine) where OUTDIR has none or only a partial one.
 # ONLY=REGEX runs only the runs whose output name (e.g. sweep_val_ur, hops_min_rp, app_tpr_lu)
 # matches the extended regex; the others are left for a later rerun (the summary marks them
@@ -38,19 +39,35 @@ ONLY=${ONLY:-}
 if [ -n "$ONLY" ]; then
   echo x | grep -qE -- "$ONLY" 2>/dev/null; [ $? -le 1 ] || { echo "reproduce: ONLY='$ONLY' is not an extended regex" >&2; exit 2; }
 fi
+# Only runs of this build's router count (a sweep's settings line and a sim's first line name it:
+# router=...): a run of another router, or of a build before the field, is never kept or resumed.
+ROUTER_ID=$("$DOAR" sweep tiny --routing min --step 0.5 --warmup 1 --sample 1 --quiet 2>/dev/null |
+  sed -nE 's/^sweep: packet_len=.* router=([a-z0-9]+).*/\1/p' | head -n 1)
+[ -n "$ROUTER_ID" ] || { echo "reproduce: cannot read the router of $DOAR (doar sweep's settings line)" >&2; exit 2; }
+of_router() { grep -qE "^(sweep: packet_len=|sim: config=).* router=$ROUTER_ID( |\$)" "$1"; }
+has_header() { grep -qE '^(sweep: packet_len=|sim: config=)' "$1"; }
+# OUTDIR's own runs of another router (an earlier reproduction with an older build) go aside into
+# OUTDIR/runs-other-router, so that they are run again, not kept
+moved=0
+for f in "$OUT"/runs/*.txt; do
+  [ -f "$f" ] && has_header "$f" && ! of_router "$f" || continue
+  b=$(basename "$f" .txt)
+  mkdir -p "$OUT/runs-other-router" || exit 2
+  mv -f "$OUT/runs/$b".* "$OUT/runs-other-router/"
+  [ "$b" = "${b#hops_}" ] || mv -f "$OUT/runs/chan_${b#hops_}".csv "$OUT/runs-other-router/" 2>/dev/null
+  rm -f "$OUT/runs/$b.partial"
+  moved=$((moved + 1))
+done
+[ $moved -eq 0 ] || echo "reproduce: moved $moved run outputs of another router (not router=$ROUTER_ID) to $OUT/runs-other-router; they run again" >&2
 RESUME_FROM=${RESUME_FROM:-}
 if [ -n "$RESUME_FROM" ]; then
   [ -d "$RESUME_FROM" ] || { echo "reproduce: RESUME_FROM=$RESUME_FROM is not a directory" >&2; exit 2; }
-  # only runs of this build's router (a sweep's settings line and a sim's first line name it:
-  # router=...); a run of another router, or of a build before the field, is left where it is
-  ROUTER_ID=$("$DOAR" sweep tiny --routing min --step 0.5 --warmup 1 --sample 1 --quiet 2>/dev/null |
-    sed -nE 's/^sweep: packet_len=.* router=([a-z0-9]+).*/\1/p' | head -n 1)
-  [ -n "$ROUTER_ID" ] || { echo "reproduce: cannot read the router of $DOAR (doar sweep's settings line)" >&2; exit 2; }
+  # a saved run of another router is left where it is
   taken=0 other=0
   for f in "$RESUME_FROM"/*.txt; do
     [ -f "$f" ] || continue
     b=$(basename "$f" .txt)
-    if ! grep -qE "^(sweep: packet_len=|sim: config=).* router=$ROUTER_ID( |\$)" "$f"; then other=$((other + 1)); continue; fi
+    if ! of_router "$f"; then other=$((other + 1)); continue; fi
     # a saved output replaces none that has ended; a partial sweep replaces a missing one
     finished "$OUT/runs/$b.txt" && continue
     [ -s "$OUT/runs/$b.txt" ] && ! finished "$f" && continue

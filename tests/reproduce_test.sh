@@ -3,7 +3,8 @@
 # evaluation runs end to end and writes its summary; its runs saved and taken up again on a fresh
 # output directory (RESUME_FROM: how the evaluation on `paper` goes on across machines) are kept,
 # not run again — a planted figure shows it — a run missing from the saved ones is run, and an
-# unfinished sweep goes on from its saved loads; the summary comes out the same; bad input.
+# unfinished sweep goes on from its saved loads; the summary comes out the same; runs of another
+# router (saved, or in the output directory itself) run again; bad input.
 # Usage: tests/reproduce_test.sh DOAR
 set -u
 DOAR=${1:?doar binary}
@@ -92,6 +93,21 @@ cp "$TMP/a/runs/sweep_val_ur.txt" "$TMP/keep.txt"
 head -n 3 "$TMP/a/runs/sweep_val_ur.txt" > "$TMP/saved/sweep_val_ur.txt"
 expect_exit 0 env RESUME_FROM="$TMP/saved" "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/b"
 cmp -s "$TMP/keep.txt" "$TMP/b/runs/sweep_val_ur.txt" && ok || bad "an ended run was replaced by a saved partial one"
+
+echo "== an output directory's own runs of another router are run again, not kept"
+cp -r "$TMP/a" "$TMP/c"
+f="$TMP/c/runs/sweep_val_adv_1.txt"
+sed -i -E '/^sweep: packet_len=/s/ router=[a-z0-9]+/ router=v2/; s/^(sweep: config=.* saturation=)[0-9.]+/\10.1234/' "$f"
+grep -q ' router=v2' "$f" && grep -q 'saturation=0.1234' "$f" && ok || bad "could not plant another router's sweep"
+expect_exit 0 "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/c"
+grep -q "^reproduce: moved 1 run outputs of another router (not router=v3) to $TMP/c/runs-other-router; they run again$" "$TMP/err" &&
+  ok || bad "moved: $(grep moved "$TMP/err")"
+grep -qE "^reproduce: 1 to run, [0-9]+ kept from an earlier run$" "$TMP/err" && ok || bad "stage 1 ran more or less than the other router's sweep: $(grep 'to run' "$TMP/err" | head -n 1)"
+grep -q 'saturation=0.1234' "$TMP/c/runs-other-router/sweep_val_adv_1.txt" && ok || bad "the other router's run was not set aside"
+grep -q ' router=v3' "$f" && ! grep -q 'saturation=0.1234' "$f" && grep -qE '^sweep: config=tiny routing=val traffic=adv\+1 saturation=' "$f" &&
+  ok || bad "the other router's sweep was kept, not run again"
+untimed() { sed -E '/^sweep: resume:/d; s/ time=[0-9.]+s//; s/ wall=[0-9.]+s//' "$1"; }   # (the resume note names its directory)
+[ "$(untimed "$TMP/a/runs/sweep_val_adv_1.txt")" = "$(untimed "$f")" ] && ok || bad "the sweep run again differs from the first"
 
 echo "== the targets of issues 19 and 20: verdicts from planted figures"
 # the verdicts worked out by hand: MIN UR 0.8600 >= 0.85 met; DOAR UR 0.8500 < 0.90 missed, ADV+1
