@@ -19,18 +19,19 @@ void router_alloc_grant(const router *r, router_wires *w) {
              * one crossing now (always so when the upstream keeps the protocol; a lost flit
              * upstream must not make the move find an empty VC). */
             if (r->in[i].active[v] && r->in[i].count[v] < 2) continue;
-            /* The win's own kind decides the check, not the kind proposed now: the VC's front flit
-             * and route entry do not change before this commit (only the commit pops them), so it
-             * proposes the kind it won or nothing, and nothing has no ports where the win had
-             * some (a drain, DISCARD, stays a drain). docs/architecture.md "Router v3". */
+            /* The win stands if its VC proposes the same kind and ports now. Under the protocol the
+             * VC's front flit and route entry do not change before this commit, so it proposes the
+             * kind it won or nothing, and the ports decide; the kind compare is what stops a drain
+             * (DISCARD, no ports) won by a VC that an upstream's protocol error left empty since
+             * (docs/architecture.md "Router v3"). */
             alloc_req now = router_input_propose_on(r, w, i, v, q);
+            if (now.kind != won->kind) continue;
             if (won->kind == REQ_ACQ) {
                 now.ports &= won->ports; /* the slots won that it can take now */
                 if (!now.ports) continue;
             } else if (now.ports != won->ports) {
                 continue;
             }
-            now.kind = won->kind;
             g->go[q] |= (uint64_t)1 << i;
             g->granted_ports[n] = now.ports;
             w->req2[n] = now;

@@ -179,7 +179,7 @@ module router #(
 
     router_alloc #(.K(K), .S(S), .BULLETIN(BULLETIN), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT)) alloc (
         .clk(clk), .rst(rst), .req_kind(req_kind), .req_ports(req_ports), .req_plane(req_plane),
-        .busy_next(busy_next), .ports2(ports2), .wn_e(wn_e),
+        .busy_next(busy_next), .kind2(kind2), .ports2(ports2), .wn_e(wn_e),
         .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
         .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc), .won_slots(won_slots), .go_f(go_f), .granted_f(granted_f),

@@ -3,7 +3,7 @@
 // registers), stage 2 (alloc_out, the bulletin's multicast and the output arbiters on the registered
 // proposals, masked by what the commit will find: input planes busy then, slots taken by the wins
 // committing now, VCs whose win commits now; the wins are registers) and the commit (each win
-// checked again on this cycle's state by router_input: ports2, read by the win's kind; the credit check
+// checked again on this cycle's state by router_input: kind2 / ports2; the credit check
 // across planes that cancels a grant the planes together would overdraw). Also the output slots
 // held by a packet (locked), the round-robin pointers and the credits the commits take (dec).
 // The commits (go_f, granted_f with won_vc) are registered by router_input (the grant
@@ -28,7 +28,8 @@ module router_alloc #(
     input  wire [K*4*K-1:0]   req_ports,
     input  wire [K*4*QW-1:0]  req_plane,
     input  wire [K*S-1:0]     busy_next,      // input planes (i*S+q) busy in the next cycle
-    // router_input: each win's ports proposed again now (none: void), and the route entries of the wins
+    // router_input: each win proposed again now (none: void), and the route entries of the wins
+    input  wire [K*S*3-1:0]   kind2,
     input  wire [K*S*K-1:0]   ports2,
     input  wire [K*S*RW-1:0]  wn_e,
     input  wire [K*S-1:0]     set_lock,       // slots (o*S+q) taken / freed this cycle
@@ -117,9 +118,10 @@ module router_alloc #(
         .out_granted(out_granted_a), .out_winner(out_winner_a));
 
     // ---------------- the commit: each win as it proposes now (csim router_alloc_grant) ----------------
-    // A win stands if its VC proposes the same ports now (ACQ: some of the slots won). The win's
-    // kind decides which compare, not kind2: the VC's front and route entry do not change before
-    // this commit, so it proposes the kind it won or nothing (no ports where the win had some).
+    // A win stands if its VC proposes the same kind and ports now (ACQ: some of the slots won).
+    // Under the protocol the kind is the one won or NONE; the kind compare stops a drain (no
+    // ports) won by a VC that an upstream's protocol error left empty since. What the grant is
+    // (multicast, drain) is read from the registered kind won.
     reg [K*S-1:0] go;
     reg [K*S*K-1:0] granted;
     reg mc_valid;
@@ -127,7 +129,7 @@ module router_alloc #(
     reg [K*S*KW-1:0] out_winner;       //   from input
     always @* begin
         for (i = 0; i < K*S; i = i + 1) begin
-            go[i] = won_valid[i] &&
+            go[i] = won_valid[i] && kind2[i*3 +: 3] == won_kind[i*3 +: 3] &&
                     (won_kind[i*3 +: 3] == R_ACQ ? (ports2[i*K +: K] & won_ports[i*K +: K]) != {K{1'b0}}
                                               : ports2[i*K +: K] == won_ports[i*K +: K]);
             granted[i*K +: K] = go[i] ? ports2[i*K +: K] & won_ports[i*K +: K] : {K{1'b0}};
