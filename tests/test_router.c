@@ -328,6 +328,34 @@ static void test_one_flit_stream(test_ctx *c) {
     teardown(&b);
 }
 
+/* The commit compares the kind a win's VC proposes now with the kind won (docs/architecture.md
+ * "Router v3"). Under the protocol a won VC keeps its front flit and route entry until its commit,
+ * but after an upstream's protocol error (flits of a packet lost, a drain running on into the next
+ * one) a VC can win a drain and be empty by its commit: it proposes nothing (no ports), the drain
+ * won had no ports either, and only the kinds tell them apart. White-box: the win is written into
+ * the stage-2 registers of an idle router, its VC empty; the commit must not grant it (a grant
+ * would move a flit that is not there: the next cycle reads the empty VC's front). */
+static void test_drain_win_on_empty_vc(test_ctx *c) {
+    bench b;
+    setup(c, &b, "small", 9, 1, 5);
+    router *r = &b.r;
+    const int i = 2, v = 1, np = r->np, q = alloc_plane(i, v, np), n = i * np + q;
+    EXPECT(c, r->in[i].count[v] == 0 && !r->won_go[q], "the bench is not idle");
+    r->won_go[q] |= (uint64_t)1 << i;
+    r->won_vc[n] = (int8_t)v;
+    r->won_req[n].kind = REQ_DISCARD;
+    r->won_req[n].ports = 0;
+    r->won_vcs[i] |= (uint8_t)(1u << v);
+    router_in in;
+    router_out out;
+    memset(&in, 0, sizeof in);
+    router_cycle(r, &in, &out);
+    EXPECT(c, !((r->g_go[q] >> i) & 1), "a drain won by VC %d of input %d, empty at its commit, was granted", v, i);
+    for (int cyc = 0; cyc < 20; cyc++) router_cycle(r, &in, &out); /* and the router stays sound */
+    EXPECT(c, r->in[i].count[v] == 0, "VC %d of input %d holds %d flits from nowhere", v, i, r->in[i].count[v]);
+    teardown(&b);
+}
+
 /* Two multicasts, inputs 0 and 1, both to ports {2,3}. The output arbiters of ports 2 and 3 are
  * primed (by two unicast packets) to prefer different inputs. Without the bulletin each takes one
  * port and waits for the other forever; with it one takes both, then the other. */
@@ -531,6 +559,7 @@ int main(void) {
     test_back_to_back(&c);
     test_one_flit_stream(&c);
     test_alt_plane(&c);
+    test_drain_win_on_empty_vc(&c);
     test_bulletin(&c);
     test_env_can_fail(&c);
     test_no_starvation(&c);
