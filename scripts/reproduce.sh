@@ -11,7 +11,8 @@
 # Results already in OUTDIR (a run that ended) are kept, and an interrupted sweep goes on from the
 # loads it had finished (doar sweep --resume): rerunning resumes an interrupted reproduction
 # (delete OUTDIR/runs for a fresh one). Only runs of DOAR's router count (their headers say
-# router=...): OUTDIR's runs of another router are moved to OUTDIR/runs-other-router and run again. RESUME_FROM=DIR first takes the run outputs saved in DIR
+# router=...): OUTDIR's runs of another router are moved to OUTDIR/runs-other-router and run
+# again. RESUME_FROM=DIR first takes the run outputs saved in DIR
 # (scripts/reproduce_save.sh, e.g. from another machine) where OUTDIR has none or only a partial one.
 # ONLY=REGEX runs only the runs whose output name (e.g. sweep_val_ur, hops_min_rp, app_tpr_lu)
 # matches the extended regex; the others are left for a later rerun (the summary marks them
@@ -55,7 +56,6 @@ for f in "$OUT"/runs/*.txt; do
   mkdir -p "$OUT/runs-other-router" || exit 2
   mv -f "$OUT/runs/$b".* "$OUT/runs-other-router/"
   [ "$b" = "${b#hops_}" ] || mv -f "$OUT/runs/chan_${b#hops_}".csv "$OUT/runs-other-router/" 2>/dev/null
-  rm -f "$OUT/runs/$b.partial"
   moved=$((moved + 1))
 done
 [ $moved -eq 0 ] || echo "reproduce: moved $moved run outputs of another router (not router=$ROUTER_ID) to $OUT/runs-other-router; they run again" >&2
