@@ -231,7 +231,7 @@ if command -v gnuplot >/dev/null; then
     hf="$OUT/plots/hops_$(safe "$tr").dat"
     { echo "routing h0 h1 h2 h3 h4 h5 h6 h7 h8+"
       for r in $ROUTINGS; do
-        h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$OUT/runs/hops_${r}_$(safe "$tr").txt" | head -n 1)
+        h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$OUT/runs/hops_${r}_$(safe "$tr").txt" 2>/dev/null | head -n 1)
         [ -n "$h" ] && echo "$r $(echo "$h" | awk -F, '{ t = 0; for (i = 1; i <= NF; i++) t += $i; for (i = 1; i <= NF; i++) printf "%.4f ", (t ? $i / t : 0); print "" }')"
       done; } > "$hf"
     gnuplot > /dev/null 2>&1 <<GP || PLOTS=0
@@ -322,7 +322,8 @@ share_cells() {  # KIND (post | at1) -> "N of M; below 90 %: routing traffic sha
     [ -n "$s" ] && [ -n "$v" ] || continue
     m=$((m + 1))
     if awk -v a="$v" -v b="$s" 'BEGIN { exit !(b > 0 && a >= 0.9 * b) }'; then n=$((n + 1))
-    else below="$below${below:+, }$r $tr $(awk -v a="$v" -v b="$s" 'BEGIN { printf "%.0f %%", (b > 0 ? 100 * a / b : 0) }')"; fi
+    # one decimal: a share just under 90 % must not print as 90 %
+    else below="$below${below:+, }$r $tr $(awk -v a="$v" -v b="$s" 'BEGIN { printf "%.1f %%", (b > 0 ? 100 * a / b : 0) }')"; fi
   done; done
   echo "$n of $m${below:+; below 90 %: $below}"
 }
@@ -498,7 +499,7 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   for a in $APPS; do
     row="| $a"
     for r in $COMPARED; do
-      l=$(sed -nE 's/^sim: config=.* latency=([0-9.]+) .*/\1/p' "$OUT/runs/app_${r}_$a.txt" | tail -n 1)
+      l=$(sed -nE 's/^sim: config=.* latency=([0-9.]+) .*/\1/p' "$OUT/runs/app_${r}_$a.txt" 2>/dev/null | tail -n 1)
       row="$row | ${l:--} ($(paper_app "$r" "$a"))"
     done
     echo "$row |"
@@ -586,7 +587,7 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
   fi
   echo
   echo '```'
-  grep -E "^sim: faults|^sim: config" "$OUT/runs/series.txt"
+  grep -E "^sim: faults|^sim: config" "$OUT/runs/series.txt" 2>/dev/null
   echo '```'
   echo
   echo "## Hop distribution near saturation (seed 001 Fig. 10 a-c): share of packets by hops"
@@ -598,9 +599,9 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     echo "|---|---|---|---|---|---|---|---|---|---|"
     for r in $ROUTINGS; do
       f="$OUT/runs/hops_${r}_$(safe "$tr").txt"
-      h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$f" | head -n 1)
-      rate=$(sed -nE 's/^sim: config=.* offered=([0-9.]+) .*hops=([0-9.]+) .*/\1/p' "$f" | tail -n 1)
-      mean=$(sed -nE 's/^sim: config=.* hops=([0-9.]+) .*/\1/p' "$f" | tail -n 1)
+      h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$f" 2>/dev/null | head -n 1)
+      rate=$(sed -nE 's/^sim: config=.* offered=([0-9.]+) .*hops=([0-9.]+) .*/\1/p' "$f" 2>/dev/null | tail -n 1)
+      mean=$(sed -nE 's/^sim: config=.* hops=([0-9.]+) .*/\1/p' "$f" 2>/dev/null | tail -n 1)
       [ -n "$h" ] || continue
       echo "| $r | $rate | $(hop_shares "$h") | $mean |"
     done
@@ -632,8 +633,8 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     echo "| traffic | rate | accepted (short) | accepted (paper's) | latency (short) | latency (paper's) |"
     echo "|---|---|---|---|---|---|"
     for tr in ur adv+1 rp; do
-      a=$(grep -E "^sim: config=" "$OUT/runs/hops_doar_$(safe "$tr").txt" | tail -n 1)
-      b=$(grep -E "^sim: config=" "$OUT/runs/phases_doar_$(safe "$tr").txt" | tail -n 1)
+      a=$(grep -E "^sim: config=" "$OUT/runs/hops_doar_$(safe "$tr").txt" 2>/dev/null | tail -n 1)
+      b=$(grep -E "^sim: config=" "$OUT/runs/phases_doar_$(safe "$tr").txt" 2>/dev/null | tail -n 1)
       f() { echo "$1" | sed -nE "s/.* $2=([0-9.]+).*/\1/p"; }
       echo "| $tr | $(f "$a" offered) | $(f "$a" accepted) | $(f "$b" accepted) | $(f "$a" latency) | $(f "$b" latency) |"
     done
