@@ -599,9 +599,10 @@ paper_app() {  # routing app -> the paper's mean latency, cycles (Fig. 14), or -
     echo "|---|---|---|---|---|---|---|---|---|---|"
     for r in $ROUTINGS; do
       f="$OUT/runs/hops_${r}_$(safe "$tr").txt"
-      h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$f" 2>/dev/null | head -n 1)
-      rate=$(sed -nE 's/^sim: config=.* offered=([0-9.]+) .*hops=([0-9.]+) .*/\1/p' "$f" 2>/dev/null | tail -n 1)
-      mean=$(sed -nE 's/^sim: config=.* hops=([0-9.]+) .*/\1/p' "$f" 2>/dev/null | tail -n 1)
+      [ -f "$f" ] || continue # (left out by ONLY, or not run yet)
+      h=$(sed -nE 's/.* hops_hist=([0-9,]+).*/\1/p' "$f" | head -n 1)
+      rate=$(sed -nE 's/^sim: config=.* offered=([0-9.]+) .*hops=([0-9.]+) .*/\1/p' "$f" | tail -n 1)
+      mean=$(sed -nE 's/^sim: config=.* hops=([0-9.]+) .*/\1/p' "$f" | tail -n 1)
       [ -n "$h" ] || continue
       echo "| $r | $rate | $(hop_shares "$h") | $mean |"
     done
