@@ -37,8 +37,9 @@ extern "C" {
 #endif
 
 /* The router's cycle behaviour, named in every sweep's settings line so that `doar sweep --resume`
- * and `make reproduce` never mix loads of two routers (v3: the allocator in three stages). */
-#define ROUTER_VERSION "v3"
+ * and `make reproduce` never mix loads of two routers (v3: the allocator in three stages; v4: v3
+ * with the credit plane, docs/architecture.md). */
+#define ROUTER_VERSION "v4"
 #define ROUTER_MAX_PORTS 64
 #define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 

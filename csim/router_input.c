@@ -90,6 +90,23 @@ static int alt_may(const router *r, int i, int v) {
     return 1;
 }
 
+/* The credit plane (S >= 2; docs/architecture.md "The credit plane"): a unicast head not bound to
+ * a plane whose output VC (o,v) has fewer than S * max_len credits proposes on plane (o + v) mod S
+ * only. Why: with fewer credits than a packet on every plane, heads winning that VC on two planes
+ * in one cycle would see all but one cancelled at the commit, and a cancelled win leaves its slot
+ * idle; with one plane per scarce VC its last credits go to one win. Returns the plane, or -1
+ * (no rule: home plane, then the alternate one). */
+HOT int credit_plane(const router *r, int i, int v) {
+    if (r->np < 2) return -1;
+    const route_entry *e = vcbuf_route(&r->in[i], v);
+    if (!e || e->mcast || e->discard || !((r->in[i].front_head >> v) & 1)) return -1;
+    const int o = __builtin_ctzll(e->ports);
+    if (r->cred[o][e->ovc] >= r->np * r->prm.max_len) return -1;
+    return (o + e->ovc) % r->np;
+}
+
+int router_input_credit_plane(const router *r, int i, int v) { return credit_plane(r, i, v); }
+
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q) {
     const slot_view sv = {w->prop_unl[q], w->prop_uc[q], r->grb_free[q]};
     return propose(r, &sv, i, v, q);
@@ -199,8 +216,10 @@ void router_input_propose(const router *r, router_wires *w) {
             int v = __builtin_ctz(mv);
             const int is_bound = (bvi >> v) & 1;
             int pl = is_bound ? bound[i][v] : alloc_plane(i, v, np);
+            const int cpl = is_bound ? -1 : credit_plane(r, i, v);
+            if (cpl >= 0) pl = cpl; /* scarce credits: that plane only, no alternate */
             alloc_req q = propose(r, &ahead[pl], i, v, pl);
-            if (q.kind == REQ_NONE && !is_bound && np > 1 && alt_may(r, i, v)) {
+            if (q.kind == REQ_NONE && cpl < 0 && !is_bound && np > 1 && alt_may(r, i, v)) {
                 /* a unicast head that cannot go on its home plane may go on the alternate one */
                 alloc_req a = propose(r, &ahead[pl ^ 1], i, v, pl ^ 1);
                 if (a.kind == REQ_HEAD) {

@@ -10,7 +10,10 @@
  *     held, unless its packet's last flit crosses within two cycles; not taken by a win committing
  *     now), whose output VC has len credits and whose output queue len flits of room; DISCARD for a
  *     packet without a route, a bad length or a stray body flit. A VC streaming a packet, or moving
- *     last cycle's grant, proposes its next one; a VC whose win commits now proposes nothing. Also,
+ *     last cycle's grant, proposes its next one, on that plane; a VC whose win commits now proposes
+ *     nothing. The plane of any other VC: its home plane, else (a unicast head) the alternate one;
+ *     a unicast head whose output VC has fewer than S * max_len credits its credit plane only
+ *     (router_input_credit_plane). Also,
  *     for the commit, plane_void (the input planes it may not grant: streaming, unless the
  *     stream's tail is at the front now; moving a granted head that starts a packet) and
  *     prop_unl / prop_uc (the slots free now); for stage 2 busy_next (the input planes busy in
@@ -36,12 +39,20 @@
 
 #include "router.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Input i's VC v streams a packet or moves last cycle's grant: it proposes the packet behind it
  * (its route entry is at the front of the route FIFO; docs/architecture.md "The grant stage"). */
 static inline int router_input_looks_past(const router *r, int i, int v) {
     return r->in[i].active[v] || ((r->pend_vcs[i] >> v) & 1);
 }
 
+/* The credit plane of input i's VC v, a VC not streaming or moving a packet: (o + ovc) mod S when
+ * its front flit is a unicast head whose output VC has fewer than S * max_len credits, else -1
+ * (docs/architecture.md "The credit plane"). */
+int router_input_credit_plane(const router *r, int i, int v);
 /* Input i, VC v's proposal on plane q now, with no look-ahead (the commit of a win). */
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q);
 void router_input_propose(const router *r, router_wires *w);
@@ -49,5 +60,9 @@ void router_input_move(router *r, router_wires *w);
 void router_input_grant(router *r, router_wires *w);
 void router_input_credits(router *r, router_wires *w);
 void router_input_route(router *r, const router_in *in, router_wires *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

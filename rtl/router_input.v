@@ -377,18 +377,34 @@ module router_input #(
 
     // ---------------- proposals (csim router_input_propose) ----------------
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
+    // the credits an output VC needs for a unicast head to propose on any plane (else: its credit plane)
+    localparam integer CP_MIN_I = S * MAX_LEN;
+    localparam [NTW-1:0] CP_MIN = CP_MIN_I[NTW-1:0];
 `include "credit_ge.vh"
     reg [RW-1:0] ep;
     reg [K-1:0] ok, bul_eff, grb_q, lk_eff, oka, bula;
-    integer pl, al;
+    integer pl, al, cpl_q;
+    reg cpl_on;
     reg [3:0] kd1;
     always @* begin
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
-                // the plane its packet streams or moves on, else its home plane
-                pl = (vc_active[i*4+v] || vc_pend[i*4+v]) ? {{(32-QW){1'b0}}, vc_bp[(i*4+v)*QW +: QW]} : (i + v) % S;
-                al = ((i + v) % S) ^ 1;        // the alternate plane (S >= 2)
                 ep = e_entry[(i*4+v)*RW +: RW];
+                // the credit plane (csim credit_plane): a unicast head not bound to a plane whose
+                // output VC has fewer than S * MAX_LEN credits proposes on plane (o + ovc) mod S only
+                cpl_on = 1'b0;
+                cpl_q = 0;
+                if (S > 1 && !vc_active[i*4+v] && !vc_pend[i*4+v] && f_valid[i*4+v] && f_ht[(i*4+v)*2 + 1] &&
+                    e_valid[i*4+v] && !ep[E_DISCARD] && !ep[E_MCAST])
+                    for (o = 0; o < K; o = o + 1)
+                        if (ep[o] && !ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), CP_MIN)) begin
+                            cpl_on = 1'b1;
+                            cpl_q = (o + {30'd0, ep[E_OVC +: 2]}) % S;
+                        end
+                // the plane its packet streams or moves on, else the credit plane, else its home plane
+                pl = (vc_active[i*4+v] || vc_pend[i*4+v]) ? {{(32-QW){1'b0}}, vc_bp[(i*4+v)*QW +: QW]} :
+                     cpl_on ? cpl_q : (i + v) % S;
+                al = ((i + v) % S) ^ 1;        // the alternate plane (S >= 2)
                 // the look-ahead: a slot whose packet's last flit crosses within two cycles is free
                 // for the commit two cycles on
                 lk_eff = {K{1'b0}};
@@ -438,7 +454,7 @@ module router_input #(
                     end
                 end
                 req_plane[(i*4+v)*QW +: QW] = pl[QW-1:0];
-                if (S > 1 && kd1[2:0] == R_NONE && f_valid[i*4+v] && e_valid[i*4+v] && !ep[E_DISCARD] && !ep[E_MCAST] &&
+                if (S > 1 && kd1[2:0] == R_NONE && !cpl_on && f_valid[i*4+v] && e_valid[i*4+v] && !ep[E_DISCARD] && !ep[E_MCAST] &&
                     !vc_active[i*4+v] && !vc_pend[i*4+v] && oka == ep[K-1:0] && (ep[K-1:0] & ~bula) == {K{1'b0}}) begin
                     kd1 = {1'b1, R_HEAD};
                     req_plane[(i*4+v)*QW +: QW] = al[QW-1:0];

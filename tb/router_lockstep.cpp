@@ -20,6 +20,7 @@
 #include "harness_common.h"
 #include "router.h"
 #include "router_env.h"
+#include "router_input.h"
 #include "router_ports.h"
 #include "tables_image.h"
 
@@ -54,6 +55,7 @@ struct Coverage {
     long discarded = 0, unicast = 0, mcast_copies = 0, credit_stall = 0, congl = 0, congg = 0, group_nb = 0, sb_out = 0,
          sb_in = 0, bulletin_held = 0, idle = 0, saturated = 0, epochs = 0;
     long oq_full = 0, multi_plane = 0, link_wait = 0;   // router v2: output queues and planes
+    long credit_plane = 0;                              // heads held to their credit plane
     long cong_window = 0;   // a global port over TG by its occupancy, not by CongG's in-flight estimate
     // issue 21 item 3: an output queue holding DEPTH flits, an input VC whose route FIFO holds
     // DEPTH entries (one-flit packets), multicasts to 6 ports and to every other port, data flits
@@ -419,6 +421,16 @@ int Run::go(Coverage &cov, Stats &st, std::string &report, const char *fst_path)
                     if (model_.in[p].rcount[v] == model_.in[p].depth) {
                         cov.route_fifo_full++;
                         full = 1;
+                    }
+            // a unicast head held to its output VC's credit plane, not its home plane (scarce credits)
+            for (int p = 0, hit = 0; p < t_.k && !hit && model_.np > 1; p++)
+                for (int v = 0; v < 4 && !hit; v++)
+                    if (!router_input_looks_past(&model_, p, v)) {
+                        int cp = router_input_credit_plane(&model_, p, v);
+                        if (cp >= 0 && cp != alloc_plane(p, v, model_.np)) {
+                            cov.credit_plane++;
+                            hit = 1;
+                        }
                     }
             for (int o = 0; o < t_.k; o++) {
                 int nonempty = 0;
@@ -998,7 +1010,8 @@ int main(int argc, char **argv) {
         {"table C port>=k drained", cov.proto_tablec},
         {"overflow probes dropped", cov.ovf_drops},
         {"planes into one output", cov.multi_plane, one_plane},
-        {"queue waits for link", cov.link_wait, one_plane}};
+        {"queue waits for link", cov.link_wait, one_plane},
+        {"heads held to their credit plane", cov.credit_plane, one_plane}};
     const char *cls[3] = {"terminal", "local", "global"};
     for (int c = 0; c < 3; c++)
         for (int v = 0; v < 4; v++)

@@ -10,6 +10,9 @@ set -u
 DOAR=${1:?doar binary}
 HERE=$(cd "$(dirname "$0")" && pwd)
 SCRIPTS="$HERE/../scripts"
+# the router the binary names in its runs (csim/router.h ROUTER_VERSION)
+RV=$(sed -nE 's/^#define ROUTER_VERSION "([a-z0-9]+)"$/\1/p' "$HERE/../csim/router.h")
+[ -n "$RV" ] || { echo "reproduce_test: no ROUTER_VERSION in csim/router.h" >&2; exit 2; }
 TMP=$(mktemp -d /tmp/doar_repro_XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 . "$HERE/cli_lib.sh"
@@ -80,7 +83,7 @@ expect_exit 0 env RESUME_FROM="$TMP/saved" "$SCRIPTS/reproduce.sh" "$DOAR" tiny 
 grep -q "^reproduce: took $((n_saved - 2)) run outputs from $TMP/saved (1 of another router left there)$" "$TMP/err" && ok || bad "took: $(grep took "$TMP/err")"
 grep -qE "^reproduce: 1 to run, [0-9]+ kept from an earlier run$" "$TMP/err" && ok || bad "stage 1 ran more than the unfinished sweep: $(grep 'to run' "$TMP/err" | head -n 1)"
 grep -qE "^reproduce: 2 to run, [0-9]+ kept from an earlier run$" <(grep 'to run' "$TMP/err" | sed -n 2p) && ok || bad "stage 2 ran more than the missing run and the other router's: $(grep 'to run' "$TMP/err" | sed -n 2p)"
-grep -q ' router=v3 ' "$TMP/b/runs/app_doar_fft3d.txt" && ok || bad "the other router's run was taken, not run again"
+grep -q " router=$RV " "$TMP/b/runs/app_doar_fft3d.txt" && ok || bad "the other router's run was taken, not run again"
 grep -q "latency=9999.9" "$TMP/b/runs/app_doar_lu.txt" && grep -q "| lu | .* 9999.9" "$TMP/b/summary.md" && ok || bad "a saved run was run again"
 grep -q "^sweep: rate=0.2500 .* latency=4321.0 " "$TMP/b/runs/sweep_min_ur.txt" && ok || bad "the unfinished sweep did not go on from its saved load"
 grep -qE "^sweep: config=tiny routing=min traffic=ur saturation=" "$TMP/b/runs/sweep_min_ur.txt" && ok || bad "the unfinished sweep did not end"
@@ -100,11 +103,11 @@ f="$TMP/c/runs/sweep_val_adv_1.txt"
 sed -i -E '/^sweep: packet_len=/s/ router=[a-z0-9]+/ router=v2/; s/^(sweep: config=.* saturation=)[0-9.]+/\10.1234/' "$f"
 grep -q ' router=v2' "$f" && grep -q 'saturation=0.1234' "$f" && ok || bad "could not plant another router's sweep"
 expect_exit 0 "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/c"
-grep -q "^reproduce: moved 1 run outputs of another router (not router=v3) to $TMP/c/runs-other-router; they run again$" "$TMP/err" &&
+grep -q "^reproduce: moved 1 run outputs of another router (not router=$RV) to $TMP/c/runs-other-router; they run again$" "$TMP/err" &&
   ok || bad "moved: $(grep moved "$TMP/err")"
 grep -qE "^reproduce: 1 to run, [0-9]+ kept from an earlier run$" "$TMP/err" && ok || bad "stage 1 ran more or less than the other router's sweep: $(grep 'to run' "$TMP/err" | head -n 1)"
 grep -q 'saturation=0.1234' "$TMP/c/runs-other-router/sweep_val_adv_1.txt" && ok || bad "the other router's run was not set aside"
-grep -q ' router=v3' "$f" && ! grep -q 'saturation=0.1234' "$f" && grep -qE '^sweep: config=tiny routing=val traffic=adv\+1 saturation=' "$f" &&
+grep -q " router=$RV" "$f" && ! grep -q 'saturation=0.1234' "$f" && grep -qE '^sweep: config=tiny routing=val traffic=adv\+1 saturation=' "$f" &&
   ok || bad "the other router's sweep was kept, not run again"
 untimed() { sed -E '/^sweep: resume:/d; s/ time=[0-9.]+s//; s/ wall=[0-9.]+s//' "$1"; }   # (the resume note names its directory)
 [ "$(untimed "$TMP/a/runs/sweep_val_adv_1.txt")" = "$(untimed "$f")" ] && ok || bad "the sweep run again differs from the first"
