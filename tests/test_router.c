@@ -295,6 +295,50 @@ static void test_alt_plane(test_ctx *c) {
     teardown(&b);
 }
 
+/* The credit plane (router v4, docs/architecture.md): a unicast head whose output VC has fewer
+ * than S * max_len credits proposes on plane (o + v) mod S only. small's terminal outputs have 8
+ * credits a VC and S * max_len = 2 * 4 = 8. Input 0 sends a 4-flit packet to port 1 on VC 0 (home
+ * plane (0 + 0) mod 2 = 0, 8 credits): it crosses on plane 0 and takes 4 credits, which come back
+ * only in the second round. Then input 2 (VC 0, home plane (2 + 0) mod 2 = 0) sends one to port 1:
+ * 4 credits are enough for it but fewer than 8, so it crosses on the credit plane of port 1's
+ * VC 0, (1 + 0) mod 2 = 1. With the 4 credits back first it crosses on its home plane 0. */
+static void test_credit_plane(test_ctx *c) {
+    for (int back = 0; back < 2; back++) {
+        bench b;
+        setup(c, &b, "small", 9, 1, 3);
+        router_in in;
+        router_out out;
+        unsigned planes[3] = {0, 0, 0}; /* per input: the planes it streamed a packet on */
+        int n_out = 0;
+        for (int cyc = 0; cyc < 60; cyc++) {
+            memset(&in, 0, sizeof in);
+            const int src = cyc < 4 ? 0 : (cyc >= 32 && cyc < 36) ? 2 : -1, pos = cyc % 4;
+            if (src >= 0) {
+                in.in[src].valid = 1;
+                in.in[src].head = pos == 0;
+                in.in[src].tail = pos == 3;
+                in.in[src].data =
+                    pos == 0 ? flit_header(b.cfg.gid, b.cfg.bid, 1, b.cfg.gid, 0, 0, 4, 30 + src) : (uint64_t)pos;
+            }
+            if (back && cyc >= 20 && cyc < 24) { /* port 1's four credits of VC 0 come back */
+                in.cr_valid[1] = 1;
+                in.cr_vc[1] = 0;
+            }
+            router_cycle(&b.r, &in, &out);
+            for (int q = 0; q < b.r.np; q++)
+                for (int i = 0; i < 3; i += 2)
+                    if ((b.r.in_busy[q] >> i) & 1) planes[i] |= 1u << q;
+            n_out += out.out[1].valid;
+        }
+        EXPECT(c, b.r.np == 2 && planes[0] == 1u, "input 0 streamed on planes 0x%x, want plane 0 only", planes[0]);
+        EXPECT(c, planes[2] == (back ? 1u : 2u), "credits %s: input 2 streamed on planes 0x%x, want plane %d only",
+               back ? "back" : "short", planes[2], back ? 0 : 1);
+        EXPECT(c, n_out == 8 && b.r.cred[1][0] == (back ? 4 : 0), "port 1: %d flits out, VC 0 credits %d; want 8, %d",
+               n_out, b.r.cred[1][0], back ? 4 : 0);
+        teardown(&b);
+    }
+}
+
 /* One-flit packets back to back: eight arrive on one VC of input 0 in cycles 0..7, all for port 1.
  * The first leaves in cycle 10 (test_latency's t+10). Stage 1 runs on the state at the start of a
  * cycle, so in the cycle stage 2 lets a packet win (c) it picks that same packet again (its route
@@ -559,6 +603,7 @@ int main(void) {
     test_back_to_back(&c);
     test_one_flit_stream(&c);
     test_alt_plane(&c);
+    test_credit_plane(&c);
     test_drain_win_on_empty_vc(&c);
     test_bulletin(&c);
     test_env_can_fail(&c);
