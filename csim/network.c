@@ -142,6 +142,7 @@ static int net_init_here(network *n, const topo *t, const net_params *p, char er
         n->ring_len[c] = n->lat[c] + n->block;
     }
     for (int o = t->first_local; o < t->first_global; o++) n->local_ports |= (uint64_t)1 << o;
+    for (int o = 0; o < t->k; o++) n->pclass[o] = (uint8_t)topo_port_class(t, o);
     /* a split run: the rings into its routers and the rings its routers write into another
      * process's (sent from there, net_part) */
     const int node_lo = n->r_lo * t->p, node_hi = n->r_hi * t->p;
@@ -358,11 +359,11 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
      * them first lets the misses overlap */
     for (uint64_t ma = arrived; ma; ma &= ma - 1) {
         const int i = __builtin_ctzll(ma);
-        __builtin_prefetch(ir[i] + rd[topo_port_class(t, i)], 1);
+        __builtin_prefetch(ir[i] + rd[n->pclass[i]], 1);
     }
     for (uint64_t ma = arrived; ma; ma &= ma - 1) {
         const int i = __builtin_ctzll(ma);
-        link_word *w = ir[i] + rd[topo_port_class(t, i)];
+        link_word *w = ir[i] + rd[n->pclass[i]];
         const uint64_t bit = (uint64_t)1 << i;
         if (w->f.valid) {
             in->in[i] = w->f;
@@ -424,11 +425,11 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
     uint64_t sent = out->out_ports | out->cr_ports | out->ctl_cr_ports | (out->sb_valid ? n->local_ports : 0);
     for (uint64_t m = sent; m; m &= m - 1) { /* speed only, as for the inputs above */
         const int o = __builtin_ctzll(m);
-        if (orr[o]) __builtin_prefetch(orr[o] + wr[topo_port_class(t, o)], 1);
+        if (orr[o]) __builtin_prefetch(orr[o] + wr[(port_class)n->pclass[o]], 1);
     }
     for (; sent; sent &= sent - 1) {
         const int o = __builtin_ctzll(sent);
-        port_class pc = topo_port_class(t, o);
+        port_class pc = (port_class)n->pclass[o];
         link_word *w = orr[o];
         if (!w) { /* an unwired global port (g < a*h+1) */
             if (out->out[o].valid && fault_is_ctl(&out->out[o]) && n->unwired_ctl_cr) {

@@ -315,10 +315,12 @@ typedef struct {
     uint64_t *arrive_node;       /* the same for the rings into the nodes: bit o = the node on port o */
     int wheel_mask, wheel_shift; /* arrival wheel: [router][cycle & wheel_mask] */
     int *out_peer;
-    net_node *nodes;      /* [n_nodes] */
-    int lat[3];           /* link latency by port class */
-    int block;            /* net_block(): cycles one router may run ahead, <= NET_MAX_BLOCK */
-    int ring_len[3];      /* by port class: lat + block */
+    net_node *nodes; /* [n_nodes] */
+    int lat[3];      /* link latency by port class */
+    int block;       /* net_block(): cycles one router may run ahead, <= NET_MAX_BLOCK */
+    int ring_len[3]; /* by port class: lat + block */
+    /* speed only: topo_port_class of every port, a load instead of two compares */
+    uint8_t pclass[ROUTER_MAX_PORTS];
     router_in rin;        /* scratch */
     uint64_t local_ports; /* the intra-group ports of a router (side-band outputs) */
     uint64_t inject_threshold;
