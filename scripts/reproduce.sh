@@ -137,24 +137,29 @@ if [ $ROUTER_FAULTS = 1 ] && [ $DEAD_DESTS = 1 ]; then
   for tr in ur adv+1 rp; do sweep_job "fault_r30skip_$(safe "$tr")" doar "$tr" --router-faults "$nr" --dead-dests skip; done
 fi
 
-run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finished run; a run whose
-  # output already ends with its summary line (an earlier, interrupted reproduction) is kept
-  local file=$1 total pending="$1.pending"
+run_jobs() {  # FILE: runs its lines JOBS at a time, a progress line per finished run (its exit
+  # status, its name, the time since the stage began); a run whose output already ends with its
+  # summary line (an earlier, interrupted reproduction) is kept
+  local file=$1 total pending="$1.pending" name
   : > "$pending"
   while IFS= read -r line; do
     local res=${line##*> }; res=${res%% 2>&1}
     finished "$res" && continue
-    [ -z "$ONLY" ] || basename "$res" .txt | grep -qE -- "$ONLY" || continue
-    echo "$line" >> "$pending"
+    name=$(basename "$res" .txt)
+    [ -z "$ONLY" ] || echo "$name" | grep -qE -- "$ONLY" || continue
+    # the child shell reports its exit status and its run's name (safe(): [a-z0-9_] only)
+    # shellcheck disable=SC2016
+    printf '%s ; rc=$?; echo "rc=$rc run=%s" >&2\n' "$line" "$name" >> "$pending"
   done < "$file"
   total=$(wc -l < "$pending")
   echo "reproduce: $total to run, $(( $(wc -l < "$file") - total )) kept from an earlier run${ONLY:+ or left out by ONLY}" >&2
-  local n=0
-  # each line of $pending is a command; the single quotes keep $? for the child shell
-  # shellcheck disable=SC2016
-  xargs -d '\n' -P "$JOBS" -I{} bash -c '{} ; rc=$?; echo "rc=$rc" >&2' <"$pending" 2>&1 | \
+  local n=0 t0=$SECONDS
+  xargs -d '\n' -P "$JOBS" -I{} bash -c '{}' <"$pending" 2>&1 | \
     while IFS= read -r l; do
-      case $l in rc=*) n=$((n + 1)); echo "reproduce: $n/$total runs done ($l)" >&2 ;; esac
+      case $l in rc=*)
+        n=$((n + 1))
+        echo "reproduce: $n/$total runs done ($l, $(( (SECONDS - t0) / 60 )) min into the stage)" >&2 ;;
+      esac
     done
 }
 echo "reproduce: config=$CONFIG stage 1: $(wc -l < "$jobs") sweeps, $JOBS at a time" >&2

@@ -153,6 +153,9 @@ expect_exit 0 env ONLY='^sweep_min_' "$SCRIPTS/reproduce.sh" "$DOAR" tiny "$TMP/
 ran=$(find "$TMP/o/runs" -maxdepth 1 -name '*.txt' -printf '%f\n' | sort | tr '\n' ' ')
 [ "$ran" = "sweep_min_adv_1.txt sweep_min_rp.txt sweep_min_ur.txt " ] && ok || bad "ONLY ran: $ran"
 grep -qE "^reproduce: 3 to run, [0-9]+ kept from an earlier run or left out by ONLY$" "$TMP/err" && ok || bad "ONLY progress: $(grep 'to run' "$TMP/err" | head -n 1)"
+# a progress line per finished run, with its exit status and its name
+prog=$(sed -nE 's/^reproduce: [1-3]\/3 runs done \(rc=0 run=([a-z0-9_]+), [0-9]+ min into the stage\)$/\1/p' "$TMP/err" | sort | tr '\n' ' ')
+[ "$prog" = "sweep_min_adv_1 sweep_min_rp sweep_min_ur " ] && ok || bad "ONLY's progress lines: $(grep 'runs done' "$TMP/err" | tr '\n' ';')"
 grep -qF "Only the runs whose names match ONLY='^sweep_min_' were run" "$TMP/o/summary.md" && ok || bad "the summary does not say ONLY left runs out"
 [ -z "$(find "$TMP/o/plots" -name '*.png' -size 0)" ] && ok || bad "empty plots: $(find "$TMP/o/plots" -name '*.png' -size 0 | tr '\n' ' ')"
 
