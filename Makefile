@@ -84,7 +84,7 @@ ECP5_CLOCK_KHZ ?= 50000
 ECP5_YOSYS ?= yosys
 # The LUT sizes ABC maps the ECP5 designs to (`abc -lut`): 4:5 = LUT4s and LUT5s (two LUT4s and a
 # slice's PFUMX). synth_ecp5's own 4:7 also builds LUT6/LUT7 from four and eight LUT4s; on the
-# router it takes 15 % more LUTs for no clock (docs/fpga.md item 19).
+# router it takes 17 % more LUTs (72,468 against 61,696) for no clock (docs/fpga.md item 19).
 ECP5_LUTS ?= 4:5
 
 .PHONY: all build deps help run run-small test test-c rtl-tests check check-lockstep clean
