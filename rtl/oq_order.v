@@ -24,7 +24,7 @@ module oq_order #(
 );
     localparam [AW-1:0] DEPTH_A = DEPTH[AW-1:0];
     reg [DEPTH*QW-1:0] ring, ring_n;
-    reg [AW-1:0] head, count, head_n, count_n;
+    reg [AW-1:0] head, tail, count, head_n, tail_n, count_n;   // tail: the next free entry
     reg [AW-1:0] at;                   // the next free entry while the pushes are placed
     integer q;
 
@@ -33,8 +33,7 @@ module oq_order #(
 
     always @* begin
         ring_n = ring;
-        at = head + count;
-        if (at >= DEPTH_A) at = at - DEPTH_A;
+        at = tail;
         count_n = count;
         for (q = 0; q < S; q = q + 1)
             if (push[q]) begin
@@ -42,6 +41,7 @@ module oq_order #(
                 at = (at + 1'b1 == DEPTH_A) ? {AW{1'b0}} : at + 1'b1;
                 count_n = count_n + 1'b1;
             end
+        tail_n = at;
         head_n = head;
         if (pop) begin
             head_n = (head + 1'b1 == DEPTH_A) ? {AW{1'b0}} : head + 1'b1;
@@ -53,10 +53,12 @@ module oq_order #(
         if (rst) begin
             ring <= {DEPTH*QW{1'b0}};
             head <= {AW{1'b0}};
+            tail <= {AW{1'b0}};
             count <= {AW{1'b0}};
         end else begin
             ring <= ring_n;
             head <= head_n;
+            tail <= tail_n;
             count <= count_n;
         end
     end

@@ -292,27 +292,33 @@ module router_output #(
     reg [DMW-1:0] demand [0:ND-1];
     reg [DMW-1:0] demand_next [0:ND-1];
     reg [RW-1:0] dm_entry;
-    // The grants' take (what this cycle's grants took from the port: the sum over its S output
-    // queues of what each reserves, = the credits taken over its VCs) is subtracted last, from the
-    // counter plus the route entries stored (early), so one subtraction follows the grant.
-    reg [DMW-1:0] dm_push;
+    // The route entries stored (K lens) are summed as a balanced tree and the grants' take (what
+    // this cycle's grants took from the port: the sum over its S output queues of what each
+    // reserves, = the credits taken over its VCs) is subtracted from the counter beside it, so
+    // one add of the counter's width ends the path (no chain of K + S adds).
+    // In heap order: the K lens at K .. 2K-1, node d the sum of nodes 2d and 2d+1, the root at 1
+    // (any K; depth clog2(K)).
+    reg [DMW-1:0] dm_sum [0:2*K-1];
     reg [7:0] dm_take;                 // <= S * 15
-    integer dj, dq;
+    reg [DMW-1:0] dm_base;
+    integer dj, dq, dn;
     always @* begin
         dm_entry = {RW{1'b0}};
-        dm_push = {DMW{1'b0}};
         dm_take = 8'd0;
+        dm_base = {DMW{1'b0}};
+        for (dn = 0; dn < 2*K; dn = dn + 1) dm_sum[dn] = {DMW{1'b0}};
         for (dj = 0; dj < ND; dj = dj + 1) begin
-            dm_push = demand[dj];
+            for (dn = 0; dn < 2*K; dn = dn + 1) dm_sum[dn] = {DMW{1'b0}};
             for (i = 0; i < K; i = i + 1) begin
                 dm_entry = rpush_entry[i*RW +: RW];
-                if (rpush_ok[i] && dm_entry[FIRST_LOCAL + dj])
-                    dm_push = dm_push + {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
+                if (rpush_ok[i] && dm_entry[FIRST_LOCAL + dj]) dm_sum[K + i] = {{(DMW-4){1'b0}}, dm_entry[E_LEN +: 4]};
             end
+            for (dn = K - 1; dn >= 1; dn = dn - 1) dm_sum[dn] = dm_sum[2*dn] + dm_sum[2*dn+1];
             dm_take = 8'd0;
             for (dq = 0; dq < S; dq = dq + 1)
                 dm_take = dm_take + {4'd0, wr_take[((FIRST_LOCAL + dj)*S + dq)*4 +: 4]};
-            demand_next[dj] = dm_push - {{(DMW-8){1'b0}}, dm_take};
+            dm_base = demand[dj] - {{(DMW-8){1'b0}}, dm_take};
+            demand_next[dj] = dm_base + dm_sum[1];
         end
     end
     always @* begin
