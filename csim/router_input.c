@@ -107,7 +107,6 @@ HOT int credit_plane(const router *r, int i, int v) {
 
 int router_input_credit_plane(const router *r, int i, int v) { return credit_plane(r, i, v); }
 
-
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q) {
     const slot_view sv = {w->prop_unl[q], w->prop_uc[q], r->grb_free[q]};
     return propose(r, &sv, i, v, q);
@@ -115,7 +114,9 @@ alloc_req router_input_propose_on(const router *r, const router_wires *w, int i,
 
 /* The look-ahead: the flits input plane (i,q) has left to send of the packet it streams or moves
  * now (its front flit included), when they are all here; LEFT_UNKNOWN when some have not arrived
- * (or a drained packet's tail is not at the front); 0 when the plane is idle. */
+ * (or a drained packet's tail is not at the front); 0 when the plane is idle. A packet ends at its
+ * tail or after len flits, whichever comes first (router_input_move), so the flits left are at
+ * most the count known here, never more: the check can rely on it two cycles ahead. */
 #define LEFT_UNKNOWN 255
 HOT int plane_left(const router *r, int i, int q) {
     const int np = r->np, n = i * np + q;
@@ -134,7 +135,7 @@ HOT int plane_left(const router *r, int i, int q) {
     }
     const flit *f = vcbuf_front(&r->in[i], v);
     if (f && f->tail) return 1;
-    if (drain || len < 2 || r->in[i].count[v] < len) return LEFT_UNKNOWN;
+    if (drain || r->in[i].count[v] < len) return LEFT_UNKNOWN;
     return len;
 }
 
@@ -251,7 +252,9 @@ void router_input_move(router *r, router_wires *w) {
             const flit *f = vcbuf_front(b, s->vc);
             if (!f) continue;
             if (!s->discard) router_xbar_write(r, q, s->ports, s->ovc, f, NULL, w->written);
-            if (f->tail) {
+            /* the packet ends at its tail, or after len flits (a drain at its tail only): a flit
+             * behind its len (an upstream's protocol error) is a stray body, drained */
+            if (f->tail || (!s->discard && s->rem == 1)) {
                 r->locked[q] &= ~s->ports;
                 if (s->mcast) r->grb_free[q] |= s->ports;
                 r->in_busy[q] &= ~((uint64_t)1 << i);
@@ -298,7 +301,7 @@ void router_input_move(router *r, router_wires *w) {
             }
             /* the head crosses; the packet streams on from the next cycle */
             router_xbar_write(r, q, e->ports, e->ovc, f, e, w->written);
-            if (f->tail) {
+            if (f->tail || e->len <= 1) {
                 r->locked[q] &= ~e->ports;
                 if (e->mcast) r->grb_free[q] |= e->ports;
             } else {

@@ -332,7 +332,7 @@ module router_input #(
     reg [K*S-1:0] lk_ahead, grb_ahead, fr3, fr3_mc, frx, plane_void, left1, left2;
     reg [1:0] lvx;
     reg [3:0] llen;
-    reg ldrain, ltail, lc2, lc3, lc4, le2, le3, le4;
+    reg ldrain, ltail, lc1, lc2, lc3, lc4, le1, le2, le3, le4;
     integer tl;
     always @* begin
         fr3 = {K*S{1'b0}};
@@ -349,21 +349,25 @@ module router_input #(
                 llen = in_busy[i*S+q] ? strm_rem[(i*S+q)*4 +: 4] : g_len[(i*S+q)*4 +: 4];
                 ldrain = in_busy[i*S+q] ? strm_disc[i*S+q] : g_kind[(i*S+q)*3 +: 3] == R_DISCARD;
                 ltail = 1'b0;
+                lc1 = 1'b0;
                 lc2 = 1'b0;
                 lc3 = 1'b0;
                 lc4 = 1'b0;
                 for (tl = 0; tl < 4; tl = tl + 1)   // constant indices
                     if (lvx == tl[1:0]) begin
                         ltail = f_valid[i*4 + tl] && f_ht[(i*4 + tl)*2];
+                        lc1 = f_valid[i*4 + tl];
                         lc2 = two_plus[i*4 + tl];
                         lc3 = three_plus[i*4 + tl];
                         lc4 = four_plus[i*4 + tl];
                     end
-                le2 = ltail || (!ldrain && llen == 4'd2 && lc2);
+                // (a packet ends at its tail or after len flits: the flits left are at most these)
+                le1 = ltail || (!ldrain && llen == 4'd1 && lc1);
+                le2 = le1 || (!ldrain && llen == 4'd2 && lc2);
                 le3 = le2 || (!ldrain && llen == 4'd3 && lc3);
                 le4 = le3 || (!ldrain && llen == 4'd4 && lc4);
-                left1[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && ltail;
-                left2[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !ltail && le2;
+                left1[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && le1;
+                left2[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le1 && le2;
                 plane_void[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le2;
                 busy_next[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le3;
                 for (o = 0; o < K; o = o + 1) begin
@@ -635,7 +639,8 @@ module router_input #(
                             xovc[(i*S+q)*2 +: 2] = strm_ovc[(i*S+q)*2 +: 2];
                             xflit[(i*S+q)*FW +: FW] = sf;
                         end
-                        if (sf[TB]) begin
+                        // the packet ends at its tail or after len flits (a drain at its tail)
+                        if (sf[TB] || (!strm_disc[i*S+q] && strm_rem[(i*S+q)*4 +: 4] == 4'd1)) begin
                             for (o = 0; o < K; o = o + 1)
                                 if (sports[o]) begin
                                     clr_lock[o*S+q] = 1'b1;
@@ -665,7 +670,7 @@ module router_input #(
                         xovc[(i*S+q)*2 +: 2] = g_ovc[(i*S+q)*2 +: 2];
                         xflit[(i*S+q)*FW +: FW] = gf;
                         g_pop = 1'b1;
-                        if (gf[TB]) begin
+                        if (gf[TB] || g_len[(i*S+q)*4 +: 4] <= 4'd1) begin
                             for (o = 0; o < K; o = o + 1)
                                 if (gports[o]) begin
                                     clr_lock[o*S+q] = 1'b1;
