@@ -127,6 +127,12 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->won_vc = calloc((size_t)(k * np), sizeof *r->won_vc);
     r->won_req = calloc((size_t)(k * np), sizeof *r->won_req);
     r->won_vcs = calloc((size_t)k, sizeof *r->won_vcs);
+    r->dc_ports = calloc((size_t)(k * np), sizeof *r->dc_ports);
+    r->dc_kind = calloc((size_t)(k * np), sizeof *r->dc_kind);
+    r->dc_vc = calloc((size_t)(k * np), sizeof *r->dc_vc);
+    r->dc_vcs = calloc((size_t)k, sizeof *r->dc_vcs);
+    r->gh_cred = calloc((size_t)k, sizeof *r->gh_cred);
+    r->gh_room = calloc((size_t)(k * np), sizeof *r->gh_room);
     r->rr_in = calloc((size_t)(k * np), sizeof *r->rr_in);
     r->rr_out = calloc((size_t)(k * np), sizeof *r->rr_out);
     r->oqs = calloc((size_t)(k * np), sizeof *r->oqs);
@@ -143,7 +149,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
         !r->pend_vcs || !r->pk_req || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out || !r->oqs ||
         !r->oq_store || !r->lk_q || !r->ord || !r->ord_head || !r->ord_n || !r->crp || !r->rr_cr || !r->crp_vcs ||
-        !r->oq_total)
+        !r->oq_total || !r->dc_ports || !r->dc_kind || !r->dc_vc || !r->dc_vcs || !r->gh_cred || !r->gh_room)
         goto oom;
     for (int n = 0; n < k * np; n++) {
         r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
@@ -235,6 +241,12 @@ void router_free(router *r) {
     free(r->won_vc);
     free(r->won_req);
     free(r->won_vcs);
+    free(r->dc_ports);
+    free(r->dc_kind);
+    free(r->dc_vc);
+    free(r->dc_vcs);
+    free(r->gh_cred);
+    free(r->gh_room);
     free(r->rr_in);
     free(r->rr_out);
     free(r->oqs);
@@ -272,12 +284,17 @@ void router_reset(router *r, const router_cfg_in *cfg) {
             r->pick[i * r->np + q] = -1;
             r->g_vc[i * r->np + q] = -1;
             r->g_kind[i * r->np + q] = REQ_NONE;
+            r->dc_vc[i * r->np + q] = -1;
+            r->dc_kind[i * r->np + q] = REQ_NONE;
+            r->dc_ports[i * r->np + q] = 0;
+            r->gh_room[i * r->np + q] = 0;
             r->rr_in[i * r->np + q] = 0;
             r->rr_out[i * r->np + q] = 0;
             oq_reset(&r->oqs[i * r->np + q]);
         }
         r->ord_head[i] = r->ord_n[i] = 0;
-        r->lk_q[i] = r->rr_cr[i] = r->crp_vcs[i] = r->pend_vcs[i] = r->won_vcs[i] = 0;
+        r->lk_q[i] = r->rr_cr[i] = r->crp_vcs[i] = r->pend_vcs[i] = r->won_vcs[i] = r->dc_vcs[i] = 0;
+        memset(r->gh_cred[i], 0, sizeof r->gh_cred[i]);
         r->oq_total[i] = 0;
         memset(r->crp[i], 0, sizeof r->crp[i]);
     }
@@ -287,9 +304,10 @@ void router_reset(router *r, const router_cfg_in *cfg) {
         r->in_busy[q] = 0;
         r->g_go[q] = r->g_rh[q] = 0;
         r->won_go[q] = r->won_slots[q] = 0;
+        r->dc_go[q] = r->dc_slots[q] = 0;
         r->grb_free[q] = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
     }
-    r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = 0;
+    r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = r->gh_ports = 0;
     r->res_valid = 0;
     r->res_in = 0;
     r->res_vc = 0;
@@ -441,14 +459,17 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     memset(w.written, 0, sizeof w.written);
 
     if (r->fu) fault_start(r, &w);
-    router_output_link(r, &w);     /* one flit per output onto the link registers */
-    router_input_propose(r, &w);   /* every VC's proposal */
-    router_alloc_grant(r, &w);     /* the commit (stage 3) and the credit check across planes */
+    router_output_link(r, &w);   /* one flit per output onto the link registers */
+    router_alloc_take(r, &w);    /* the decisions granted now take their credits and room */
+    router_alloc_ghost(r, -1);   /* what proposals and the check read leaves out the ghost too */
+    router_input_propose(r, &w); /* every VC's proposal */
+    router_alloc_check(r, &w);   /* the check of last cycle's wins, across planes from the wins */
+    router_alloc_ghost(r, +1);
     router_alloc_arbitrate(r, &w); /* stage 2 */
     router_alloc_pick(r, &w);      /* stage 1 */
     router_bulletin_next(r, &w);   /* the reservation after the edge */
     router_input_move(r, &w);      /* streams and last cycle's grants through router_xbar */
-    router_input_grant(r, &w);     /* this cycle's grants: slots, credits, room; the grant stage */
+    router_input_grant(r, &w);     /* the decisions granted now: slots, route entries; the grant stage */
     router_xbar_count(r, &w);
     router_alloc_edge(r, &w);
     router_bulletin_edge(r, &w);

@@ -10,9 +10,9 @@
  *   one flit per output port; one credit return per input port (the VC a flit left); the
  *   side-band bitmap for every intra-group link; a sticky overflow flag per input port.
  *   Timing: a head flit arriving in cycle t is routed by cycle t+4 (its route entry is written at
- *   the end of t+4), picked by stage 1 in t+5, wins in stage 2 in t+6, is committed (granted) in
- *   t+7, crosses into its output queue in t+8 (the grant stage), is taken by the link stage in t+9
- *   and is on the output in t+10;
+ *   the end of t+4), picked by stage 1 in t+5, wins in stage 2 in t+6, is checked in t+7, granted
+ *   in t+8, crosses into its output queue in t+9 (the grant stage), is taken by the link stage in
+ *   t+10 and is on the output in t+11;
  *   a body flit can follow one per cycle. A flit that leaves its input VC in cycle s frees its
  *   buffer slot at the end of s and the credit is on the credit output in s+1 at the earliest.
  *   Invariants: output ports are held per packet; a multicast leaves on all its ports in the same
@@ -38,8 +38,8 @@ extern "C" {
 
 /* The router's cycle behaviour, named in every sweep's settings line so that `doar sweep --resume`
  * and `make reproduce` never mix loads of two routers (v3: the allocator in three stages; v4: v3
- * with the credit plane, docs/architecture.md). */
-#define ROUTER_VERSION "v4"
+ * with the credit plane; v5: v4 with the check and the grant in two cycles, docs/architecture.md). */
+#define ROUTER_VERSION "v5"
 #define ROUTER_MAX_PORTS 64
 #define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 
@@ -165,6 +165,21 @@ typedef struct {
     uint64_t g_rh[ROUTER_MAX_PLANES]; /* per plane: a DISCARD of a packet head (not a stray body) */
     uint8_t *pend_vcs;                /* [k]: bit v: VC v of input i moves a granted head now (g_go/g_vc
                                          summarised: the RTL derives it from the same registers) */
+    /* router_alloc: the check's decisions of the last cycle, granted in this one (registers; router
+     * v5, docs/architecture.md "Router v5: the check and the grant") */
+    uint64_t dc_go[ROUTER_MAX_PLANES];    /* per plane: inputs with a decision */
+    uint64_t *dc_ports;                   /* [k*np]: the ports granted; defined where dc_go says */
+    uint8_t *dc_kind;                     /* [k*np]: REQ_DISCARD, REQ_HEAD, REQ_MCAST or REQ_ACQ */
+    int8_t *dc_vc;                        /* [k*np]: its input VC */
+    uint8_t *dc_vcs;                      /* [k]: bit v: VC v of input i has a decision (summarised) */
+    uint64_t dc_slots[ROUTER_MAX_PLANES]; /* per plane: the slots the decisions take (not DISCARD's) */
+    /* the ghost: what the wins checked in the last cycle would have taken and did not (cancelled
+     * wins, an ACQ's ports not granted): the credits and room that proposals and the check read
+     * in this cycle leave it out as well (the RTL shifts its compares by the take of every win
+     * checked, a register with no decision on its path) */
+    int (*gh_cred)[VCBUF_MAX_VCS]; /* [k] */
+    int16_t *gh_room;              /* [k*np] */
+    uint64_t gh_ports;             /* outputs with a ghost (the others' entries are 0) */
     /* router_alloc: output slots and the bulletin, per plane a mask over output ports */
     uint64_t locked[ROUTER_MAX_PLANES];   /* slots (o,q) held by a packet writing through them */
     uint64_t grb_free[ROUTER_MAX_PLANES]; /* the bulletin: slots no multicast holds */
@@ -243,8 +258,8 @@ typedef struct {
     /* router_output's link stage: per output the plane whose queue gave a flit */
     int room_back[ROUTER_MAX_PORTS];
     uint64_t room_ports;
-    /* router_input: per plane the input planes stage 2 may not grant (plane_void: streaming a
-     * packet whose tail is not at the front, or moving a granted head whose packet will stream) */
+    /* router_input: per plane the input planes whose wins the check cancels (plane_void: still
+     * sending a packet two cycles on, when a decision of now would move) */
     uint64_t plane_void[ROUTER_MAX_PLANES];
     /* router_input's proposals (stage 1's: req_kind; stage 2 keeps those of free planes) */
     alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_vcs says */
@@ -255,11 +270,12 @@ typedef struct {
      * the slots not held (locked, unless freed now), and of them those a unicast head may take
      * (the bulletin's free slots, not reserved) */
     uint64_t prop_unl[ROUTER_MAX_PLANES], prop_uc[ROUTER_MAX_PLANES];
-    /* the look-ahead for stage 2 (router_input_propose; docs/architecture.md "Router v3"): per
-     * plane the input planes busy in the next cycle (stage 1's own look-ahead, the slots whose
-     * packet's last flit crosses within two cycles, stays inside router_input_propose) */
+    /* the look-ahead for stage 2 (router_input_propose; docs/architecture.md "Router v5"): per
+     * plane the input planes still sending three cycles on, when a win of now would move (stage
+     * 1's own look-ahead, the slots whose packet's last flit crosses within three cycles, stays
+     * inside router_input_propose) */
     uint64_t busy_next[ROUTER_MAX_PLANES];
-    /* router_alloc: the commit's grants (after the credit check) with their proposals now and VCs,
+    /* router_alloc: the check's decisions with their proposals now and VCs,
      * stage 2's requests and wins, stage 1's picks */
     alloc_req req2[ROUTER_MAX_PORTS * ROUTER_MAX_PLANES];
     alloc_grants g;

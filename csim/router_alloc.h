@@ -29,7 +29,9 @@
 
 #include "router.h"
 
-void router_alloc_grant(const router *r, router_wires *w);
+void router_alloc_take(router *r, router_wires *w);
+void router_alloc_ghost(router *r, int sign);
+void router_alloc_check(const router *r, router_wires *w);
 void router_alloc_arbitrate(const router *r, router_wires *w);
 void router_alloc_pick(const router *r, router_wires *w);
 void router_alloc_edge(router *r, const router_wires *w);

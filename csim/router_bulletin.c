@@ -3,14 +3,17 @@
 
 void router_bulletin_next(const router *r, router_wires *w) {
     const int k = r->t.k, np = r->np, vcs = r->prm.vcs;
-    const alloc_grants *g = &w->g;
+    /* from registers only (router v5): the decision granted now clears the reservation; a VC
+     * with a win checked now or a decision granted now may not reserve */
     w->n_res_valid = r->res_valid;
     w->n_res_in = r->res_in;
     w->n_res_vc = r->res_vc;
     if (!r->prm.bulletin) return;
-    if (r->res_valid && g->mc_in == r->res_in && g->mc_plane == alloc_plane(r->res_in, r->res_vc, np) &&
-        w->gvc[g->mc_in * np + g->mc_plane] == r->res_vc)
-        w->n_res_valid = 0;
+    if (r->res_valid) {
+        const int n = r->res_in * np + alloc_plane(r->res_in, r->res_vc, np);
+        if (((r->dc_go[n % np] >> r->res_in) & 1) && r->dc_kind[n] == REQ_MCAST && r->dc_vc[n] == r->res_vc)
+            w->n_res_valid = 0;
+    }
     /* only a route entry with mcast set and discard clear can reserve (none: nothing to search) */
     if (r->res_valid || r->mc_routes <= 0) return;
     uint64_t cand = 0; /* the inputs with a multicast head that may reserve */
@@ -20,9 +23,9 @@ void router_bulletin_next(const router *r, router_wires *w) {
         for (int v = 0; v < vcs && low_vc[i] < 0; v++) {
             const flit *f = vcbuf_front(&r->in[i], v);
             const route_entry *e = vcbuf_route(&r->in[i], v);
-            int granted = g->mc_in == i && g->mc_plane == alloc_plane(i, v, np) && w->gvc[i * np + g->mc_plane] == v;
-            int moving = (r->pend_vcs[i] >> v) & 1; /* granted last cycle: crosses now */
-            if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !granted && !moving) {
+            const int busy = ((r->won_vcs[i] | r->dc_vcs[i]) >> v) & 1;
+            const int moving = (r->pend_vcs[i] >> v) & 1; /* granted last cycle: crosses now */
+            if (f && f->head && e && e->mcast && !e->discard && !r->in[i].active[v] && !busy && !moving) {
                 low_vc[i] = (int8_t)v;
                 cand |= (uint64_t)1 << i;
             }

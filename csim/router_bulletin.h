@@ -5,9 +5,10 @@
  * by unicasts that keep starting on one of them. Mirrors rtl/router_bulletin.v.
  *
  * Contract: router_bulletin_reserved is combinational on the state at the start of the cycle (the
- * proposals read it); router_bulletin_next computes, on the same state and this cycle's grants,
- * the reservation after the edge: cleared when its multicast is granted; else, with none, the
- * first multicast head that waits (route entry with mcast set, discard clear, not streaming, not
+ * proposals read it); router_bulletin_next computes, on the same state (registers only: no
+ * decision of this cycle on its path), the reservation after the edge: cleared when its
+ * multicast's decision is granted now; else, with none, the first multicast head that waits
+ * (route entry with mcast set, discard clear, not streaming, no win checked now, no decision
  * granted now, not moving last cycle's grant), inputs round robin from rr_mc, lowest VC first;
  * router_bulletin_edge applies it.
  * grb_free changes where multicast heads start and multicast tails end (router_input_move).

@@ -20,9 +20,9 @@ typedef struct {
 /* The proposal of input i, VC v on plane pl, on the state at the start of the cycle (alloc.h). A
  * VC streaming a packet, or moving last cycle's grant (pending), proposes its next one (its route
  * entry is the front of the route FIFO: an entry leaves the FIFO at its grant). sv: the slots of
- * plane pl it may take: stage 1 counts those whose packet's last flit crosses within two cycles
- * as free (the commit is two cycles on), the commit only those whose last flit crosses now (a
- * grant of this cycle moves in the next one); router_input_propose. */
+ * plane pl it may take: stage 1 counts those whose packet's last flit crosses within three cycles
+ * as free (the check is two cycles on, its decision moves two after), the check those whose last
+ * flit crosses within two (a decision of this cycle moves two cycles on); router_input_propose. */
 HOT alloc_req propose_any(const router *r, const slot_view *sv, int i, int v, int pl) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
@@ -114,7 +114,9 @@ alloc_req router_input_propose_on(const router *r, const router_wires *w, int i,
 
 /* The look-ahead: the flits input plane (i,q) has left to send of the packet it streams or moves
  * now (its front flit included), when they are all here; LEFT_UNKNOWN when some have not arrived
- * (or a drained packet's tail is not at the front); 0 when the plane is idle. */
+ * (or a drained packet's tail is not at the front); 0 when the plane is idle. A packet ends at its
+ * tail or after len flits, whichever comes first (router_input_move), so the flits left are at
+ * most the count known here, never more: the check can rely on it two cycles ahead. */
 #define LEFT_UNKNOWN 255
 HOT int plane_left(const router *r, int i, int q) {
     const int np = r->np, n = i * np + q;
@@ -133,9 +135,11 @@ HOT int plane_left(const router *r, int i, int q) {
     }
     const flit *f = vcbuf_front(&r->in[i], v);
     if (f && f->tail) return 1;
-    if (drain || len < 2 || r->in[i].count[v] < len) return LEFT_UNKNOWN;
+    if (drain || r->in[i].count[v] < len) return LEFT_UNKNOWN;
     return len;
 }
+
+int router_input_plane_left(const router *r, int i, int q) { return plane_left(r, i, q); }
 
 void router_input_propose(const router *r, router_wires *w) {
     const int vcs = r->prm.vcs, np = r->np;
@@ -144,63 +148,57 @@ void router_input_propose(const router *r, router_wires *w) {
     uint8_t bvm[ROUTER_MAX_PORTS];
     int8_t bound[ROUTER_MAX_PORTS][VCBUF_MAX_VCS];
     memset(bvm, 0, sizeof bvm); /* (all of it: one store, and no branch below) */
-    /* Per plane: the slots whose packet sends its last flit now (fr), a stream's tail or a moving
-     * one-flit packet (free for this cycle's grants, which move in the next cycle), hence the slots
-     * proposals may take (prop_unl, prop_uc), and the input planes stage 2 may not grant
-     * (plane_void: streaming, unless the tail crosses now; moving a granted head that starts a
-     * packet, head not tail). */
+    /* Per plane, from each input plane's flits left to send (plane_left; a stream, or last cycle's
+     * grant moving now): the look-ahead of stage 1, the slots whose packet's last flit crosses
+     * within three cycles (fr3; the bulletin's: fr3_mc), and the slots whose last flit crosses
+     * within two, free for the check (frx); the input planes still sending two cycles on, whose
+     * wins the check cancels (plane_void), and three cycles on, which stage 2 does not grant
+     * (busy_next). A drain holds no slot. */
     slot_view ahead[ROUTER_MAX_PLANES];
     for (int q = 0; q < np; q++) {
-        uint64_t ends = 0, pv = 0, fr = 0;
-        /* the look-ahead: slots whose packet's last flit crosses within two cycles (fr2), and of
-         * them the bulletin's (fr2_mc); the input planes busy in the next cycle */
-        uint64_t fr2 = 0, fr2_mc = 0, bn = 0;
+        uint64_t fr3 = 0, fr3_mc = 0, frx = 0, bn2 = 0, bn3 = 0;
         for (uint64_t m = r->in_busy[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
             const router_stream *s = &r->strm[i * np + q];
-            const flit *f = vcbuf_front(&r->in[i], s->vc);
-            if (f && f->tail) {
-                ends |= (uint64_t)1 << i;
-                fr |= s->ports;
-            }
             bound[i][s->vc] = (int8_t)q;
             bvm[i] |= (uint8_t)(1u << s->vc);
             const int left = plane_left(r, i, q);
-            if (left > 2) bn |= (uint64_t)1 << i;
-            if (left <= 3) {
-                fr2 |= s->ports;
-                if (s->mcast) fr2_mc |= s->ports;
+            if (left > 2) bn2 |= (uint64_t)1 << i;
+            if (left > 3) bn3 |= (uint64_t)1 << i;
+            if (s->discard) continue;
+            if (left <= 4) {
+                fr3 |= s->ports;
+                if (s->mcast) fr3_mc |= s->ports;
             }
+            if (left <= 2) frx |= s->ports;
         }
         for (uint64_t m = r->g_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
             const int v = r->g_vc[i * np + q];
-            if (!vcbuf_front(&r->in[i], v)->tail)
-                pv |= (uint64_t)1 << i;
-            else if (r->g_kind[i * np + q] != REQ_DISCARD)
-                fr |= r->g_e[i * np + q].ports;
             bound[i][v] = (int8_t)q;
             bvm[i] |= (uint8_t)(1u << v);
             const int left = plane_left(r, i, q);
-            if (left > 2) bn |= (uint64_t)1 << i;
-            if (r->g_kind[i * np + q] != REQ_DISCARD) {
-                const route_entry *ge = &r->g_e[i * np + q];
-                if (left <= 3) {
-                    fr2 |= ge->ports;
-                    if (ge->mcast) fr2_mc |= ge->ports;
-                }
+            if (left > 2) bn2 |= (uint64_t)1 << i;
+            if (left > 3) bn3 |= (uint64_t)1 << i;
+            if (r->g_kind[i * np + q] == REQ_DISCARD) continue;
+            const route_entry *ge = &r->g_e[i * np + q];
+            if (left <= 4) {
+                fr3 |= ge->ports;
+                if (ge->mcast) fr3_mc |= ge->ports;
             }
+            if (left <= 2) frx |= ge->ports;
         }
-        w->plane_void[q] = (r->in_busy[q] & ~ends) | pv;
-        w->busy_next[q] = bn;
+        w->plane_void[q] = bn2;
+        w->busy_next[q] = bn3;
         const uint64_t res = r->prm.bulletin ? router_bulletin_reserved(r, q) : 0;
-        ahead[q].unl = ~((r->locked[q] & ~fr2) | r->won_slots[q]); /* a slot won now is held then */
-        ahead[q].grb = r->grb_free[q] | fr2_mc;
+        /* a slot won now or granted now is held then */
+        ahead[q].unl = ~((r->locked[q] & ~fr3) | r->won_slots[q] | r->dc_slots[q]);
+        ahead[q].grb = r->grb_free[q] | fr3_mc;
         ahead[q].uc = ahead[q].unl & (r->prm.bulletin ? ahead[q].grb & ~res : ~(uint64_t)0);
-        w->prop_unl[q] = ~(r->locked[q] & ~fr);
+        /* the check: a slot granted now is locked at the edge */
+        w->prop_unl[q] = ~((r->locked[q] & ~frx) | r->dc_slots[q]);
         /* with the bulletin a unicast head may not start on a slot a multicast holds or has reserved */
-        w->prop_uc[q] =
-            w->prop_unl[q] & (r->prm.bulletin ? r->grb_free[q] & ~router_bulletin_reserved(r, q) : ~(uint64_t)0);
+        w->prop_uc[q] = w->prop_unl[q] & (r->prm.bulletin ? r->grb_free[q] & ~res : ~(uint64_t)0);
     }
     w->req_inputs = 0;
     for (uint64_t m = r->busy; m; m &= m - 1) { /* a VC without flits proposes nothing */
@@ -211,8 +209,10 @@ void router_input_propose(const router *r, router_wires *w) {
         /* a VC whose front flit is a head without a route entry (still being routed) proposes
          * nothing (propose_any): skipped, for speed only */
         const vcbuf *b = &r->in[i];
-        /* a VC whose win commits now proposes nothing: the packet it would name is the one won */
-        for (unsigned mv = b->nonempty & (b->routed | ~b->front_head) & ~r->won_vcs[i]; mv; mv &= mv - 1) {
+        /* a VC whose win is checked now or whose decision is granted now proposes nothing: the
+         * packet it would name is that one */
+        for (unsigned mv = b->nonempty & (b->routed | ~b->front_head) & ~(r->won_vcs[i] | r->dc_vcs[i]); mv;
+             mv &= mv - 1) {
             int v = __builtin_ctz(mv);
             const int is_bound = (bvi >> v) & 1;
             int pl = is_bound ? bound[i][v] : alloc_plane(i, v, np);
@@ -252,7 +252,9 @@ void router_input_move(router *r, router_wires *w) {
             const flit *f = vcbuf_front(b, s->vc);
             if (!f) continue;
             if (!s->discard) router_xbar_write(r, q, s->ports, s->ovc, f, NULL, w->written);
-            if (f->tail) {
+            /* the packet ends at its tail, or after len flits (a drain at its tail only): a flit
+             * behind its len (an upstream's protocol error) is a stray body, drained */
+            if (f->tail || (!s->discard && s->rem == 1)) {
                 r->locked[q] &= ~s->ports;
                 if (s->mcast) r->grb_free[q] |= s->ports;
                 r->in_busy[q] &= ~((uint64_t)1 << i);
@@ -299,7 +301,7 @@ void router_input_move(router *r, router_wires *w) {
             }
             /* the head crosses; the packet streams on from the next cycle */
             router_xbar_write(r, q, e->ports, e->ovc, f, e, w->written);
-            if (f->tail) {
+            if (f->tail || e->len <= 1) {
                 r->locked[q] &= ~e->ports;
                 if (e->mcast) r->grb_free[q] |= e->ports;
             } else {
@@ -327,20 +329,19 @@ void router_input_move(router *r, router_wires *w) {
 
 void router_input_grant(router *r, router_wires *w) {
     const int np = r->np;
-    const alloc_grants *g = &w->g;
     for (int q = 0; q < np; q++)
-        for (uint64_t m = g->go[q]; m; m &= m - 1) {
+        for (uint64_t m = r->dc_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
-            const int n = i * np + q, v = w->gvc[n];
-            const alloc_req *rq = &w->req2[n];
+            const int n = i * np + q, v = r->dc_vc[n];
+            const int kind = r->dc_kind[n];
             vcbuf *b = &r->in[i];
             const route_entry *e = vcbuf_route(b, v);
-            if (rq->kind != REQ_DISCARD) {
-                const uint64_t got = g->granted_ports[n];
-                router_output_take(r, q, got, e, w->taken);
+            if (kind != REQ_DISCARD) {
+                /* (its credits and room were taken at the start of the cycle: router_alloc_take) */
+                const uint64_t got = r->dc_ports[n];
                 r->locked[q] |= got; /* until the tail has crossed (a one-flit packet: its move) */
-                if (rq->kind == REQ_MCAST) r->grb_free[q] &= ~got;
-                if (rq->kind == REQ_ACQ) {
+                if (kind == REQ_MCAST) r->grb_free[q] &= ~got;
+                if (kind == REQ_ACQ) {
                     b->held[v] |= got;
                     if (b->held[v] != e->ports) continue; /* still acquiring: nothing moves */
                 }
@@ -360,7 +361,7 @@ void router_input_grant(router *r, router_wires *w) {
         registered:
             r->g_go[q] |= (uint64_t)1 << i;
             r->g_vc[n] = (int8_t)v;
-            r->g_kind[n] = rq->kind;
+            r->g_kind[n] = (uint8_t)kind;
             r->pend_vcs[i] |= (uint8_t)(1u << v);
         }
 }

@@ -31,7 +31,7 @@ module alloc_in #(
                 end
                 wire found;
                 wire [1:0] idx;
-                rr_pick #(.W(4), .IW(2)) arb (.req(vm), .start(rr_in[(gi*S+gq)*2 +: 2]), .found(found), .idx(idx));
+                rr_pick #(.W(4), .IW(2)) arb (.req(vm), .start(rr_in[(gi*S+gq)*2 +: 2]), .found(found), .idx(idx), .gnt());
                 localparam [KW-1:0] I = gi;
                 wire [3:0] mc_vcs;         // the plane's VCs that propose MCAST
                 for (gv = 0; gv < 4; gv = gv + 1) begin : g_mc

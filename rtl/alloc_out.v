@@ -40,7 +40,8 @@ module alloc_out #(
     endgenerate
     wire mc_found;
     wire [KW-1:0] mc_idx;
-    rr_pick #(.W(K), .IW(KW)) mc_arb (.req(mc_inputs), .start(rr_mc), .found(mc_found), .idx(mc_idx));
+    wire [K-1:0] mc_gnt;
+    rr_pick #(.W(K), .IW(KW)) mc_arb (.req(mc_inputs), .start(rr_mc), .found(mc_found), .idx(mc_idx), .gnt(mc_gnt));
     reg [QW-1:0] mc_q;
     reg [S-1:0] mc_row;
     integer a, b;
@@ -57,6 +58,7 @@ module alloc_out #(
     assign mc_plane = mc_q;
 
     // ---- the output arbiters, per plane ----
+    wire [K*S*K-1:0] out_gnt;              // (o,q): its winner, one-hot (rr_pick gnt)
     generate
         for (gq = 0; gq < S; gq = gq + 1) begin : g_plane
             wire [K-1:0] block;            // ports MCAST picks of this plane want
@@ -79,7 +81,9 @@ module alloc_out #(
                 end
                 wire found;
                 wire [KW-1:0] idx;
-                rr_pick #(.W(K), .IW(KW)) arb (.req(cand), .start(rr_out[(go_*S+gq)*KW +: KW]), .found(found), .idx(idx));
+                wire [K-1:0] gnt;
+                rr_pick #(.W(K), .IW(KW)) arb (.req(cand), .start(rr_out[(go_*S+gq)*KW +: KW]), .found(found), .idx(idx), .gnt(gnt));
+                assign out_gnt[(go_*S+gq)*K +: K] = gnt;
                 assign out_granted[go_*S+gq] = found;
                 assign out_winner[(go_*S+gq)*KW +: KW] = idx;
             end
@@ -90,13 +94,13 @@ module alloc_out #(
     generate
         for (gi = 0; gi < K; gi = gi + 1) begin : g_res
             for (gq = 0; gq < S; gq = gq + 1) begin : g_q
-                localparam [KW-1:0] I = gi;
-                localparam [QW-1:0] Q = gq;
                 wire [K-1:0] from_out;
                 for (go_ = 0; go_ < K; go_ = go_ + 1) begin : g_o
-                    assign from_out[go_] = out_granted[go_*S+gq] && out_winner[(go_*S+gq)*KW +: KW] == I;
+                    assign from_out[go_] = out_gnt[(go_*S+gq)*K + gi];
                 end
-                wire won_mc = mc_found && mc_idx == I && mc_q == Q;
+                wire [S-1:0] row = is_mc[gi*S +: S];
+                wire lowest = row[gq] && (gq == 0 || (row & ((1 << gq) - 1)) == {S{1'b0}});
+                wire won_mc = mc_gnt[gi] && lowest;
                 assign granted[(gi*S+gq)*K +: K] = (won_mc ? req_ports[(gi*S+gq)*K +: K] : {K{1'b0}}) | from_out;
                 assign go[gi*S+gq] = req_kind[(gi*S+gq)*3 +: 3] == R_DISCARD || won_mc || from_out != {K{1'b0}};
             end

@@ -137,7 +137,7 @@ module fault #(
     // after the last one served), wrapping
     wire [KB-1:0] pick_port;
     wire          pick_ok;
-    rr_pick #(.W(K), .IW(KB)) in_arb (.req(in_has), .start(rr), .found(pick_ok), .idx(pick_port));
+    rr_pick #(.W(K), .IW(KB)) in_arb (.req(in_has), .start(rr), .found(pick_ok), .idx(pick_port), .gnt());
 
     // the entry and operation of this cycle, broadcast to every port
     wire [PHW-1:0] q = phase - FIRST_OP;

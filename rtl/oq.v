@@ -20,6 +20,8 @@ module oq #(
     input  wire [`QFLITW_BITS-1:0] push_flit, // {head, tail, vc, data} (csim/flit.h QFLITW_*)
     input  wire           pop,
     input  wire [3:0]     take,        // len of a packet granted this cycle (0: none)
+    input  wire [3:0]     wtake,       // room_ge leaves out this much (router v5: the win checked
+                                       // in the last cycle, granted now or cancelled; >= take)
     output wire           front_valid,
     output wire [`QFLITW_BITS-1:0] front,
     output wire [MAXL-1:0] room_ge     // bit n-1: room >= n
@@ -43,11 +45,14 @@ module oq #(
     wire [DEPTH:0] up = pop ? {rt[DEPTH-1:0], 1'b1} : rt;
     // room + pop - take >= j  <=>  room + pop >= j + take
     wire [DEPTH:0] rt_next = up >> take;
+    // room - wtake >= n  <=>  room >= n + wtake
+    wire [DEPTH:0] rw = rt >> wtake;
+    wire unused_rw = &{1'b0, rw};      // (the bits past MAXL and rw[0])
     generate
         if (MAXL <= DEPTH) begin : g_ge
-            assign room_ge = rt[MAXL:1];
+            assign room_ge = rw[MAXL:1];
         end else begin : g_ge_short          // a queue shorter than the longest packet
-            assign room_ge = {{(MAXL - DEPTH){1'b0}}, rt[DEPTH:1]};
+            assign room_ge = {{(MAXL - DEPTH){1'b0}}, rw[DEPTH:1]};
         end
     endgenerate
     always @(posedge clk) begin

@@ -127,29 +127,29 @@ module router #(
     wire [K*TAW-1:0] rd_entry;
     wire [K-1:0] fu_in_valid, fu_in_ready, fu_in_taken, fu_out_valid, ctl_ports;
     wire [K*MW-1:0] fu_in_msg, fu_out_msg;
-    wire [K*4*CRW-1:0] dec;
+    wire [K*4*CRW-1:0] dec, dec_w;
     wire [K*4*NT-1:0] cge;             // (o,v): credits >= 1..NT
     wire [K*S*MAX_LEN-1:0] oq_rge;     // (o,q): room >= 1..MAX_LEN
     wire [K*S-1:0] locked, grb_free, pick1_valid, pk_valid, go_f, xv, set_lock, clr_lock, set_grb, clr_grb;
-    wire [K*S-1:0] busy_next, win_go, won_valid, won_slots;
+    wire [K*S-1:0] busy_next, win_go, won_valid, won_slots, dc_slots;
     wire res_valid, mc_valid;
     wire [KW-1:0] res_in, mc_in, rr_mc;
     wire [1:0] res_vc;
     wire [QW-1:0] res_plane, mc_plane;
     wire [K-1:0] res_ports, rpush_ok, lk_lock;
-    wire [K*4-1:0] f_valid, e_valid, vc_active, vc_pend, pop;
+    wire [K*4-1:0] f_valid, e_valid, vc_active, vc_pend, vc_held, pop;
     wire [K*4*FW-1:0] f_flit;
     wire [K*4*RW-1:0] e_entry;
     wire [K*4*3-1:0] req_kind;
     wire [K*4*K-1:0] req_ports;
     wire [K*4*QW-1:0] req_plane;
     wire [K*RW-1:0] rpush_entry;
-    wire [K*S*2-1:0] pick1_vc, pk_vc, won_vc, xovc;
+    wire [K*S*2-1:0] pick1_vc, pk_vc, won_vc, dc_vc, xovc;
     wire [K*S*3-1:0] kind2;
     wire [K*S*K-1:0] ports2, granted_f, xports;
     wire [K*S*RW-1:0] wn_e;
     wire [K*S*FW-1:0] xflit;
-    wire [K*S*4-1:0] take_len, wr_take;
+    wire [K*S*4-1:0] wr_take, room_w;
     wire [K*S-1:0] wr_valid;
     wire [K*S*QFW-1:0] wr_flit;
     wire [K*S-1:0] xstart, wr_start;
@@ -169,10 +169,11 @@ module router #(
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
         .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
         .vc_pend(vc_pend), .req_kind(req_kind), .req_ports(req_ports), .req_plane(req_plane),
-        .busy_next(busy_next), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
+        .busy_next(busy_next), .vc_held(vc_held), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc),
         .won_slots(won_slots), .kind2(kind2), .ports2(ports2), .wn_e(wn_e), .go_f(go_f), .granted_f(granted_f),
-        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart), .take_len(take_len),
+        .dc_vc(dc_vc), .dc_slots(dc_slots),
+        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart),
         .set_lock(set_lock), .clr_lock(clr_lock), .set_grb(set_grb), .clr_grb(clr_grb), .pop(pop),
         .cr_out_valid(cr_out_valid), .cr_out_vc(cr_out_vc), .overflow(overflow),
         .ctl_cr_out_valid(ctl_cr_out_valid), .discard(discard), .discard_vcs(discard_vcs));
@@ -183,18 +184,19 @@ module router #(
         .set_lock(set_lock), .clr_lock(clr_lock), .cge(cge), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
         .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc), .won_slots(won_slots), .go_f(go_f), .granted_f(granted_f),
-        .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc), .dec(dec), .locked(locked));
+        .dc_vc(dc_vc), .dc_slots(dc_slots), .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc),
+        .dec(dec), .oq_take(wr_take), .dec_w(dec_w), .room_w(room_w), .locked(locked));
 
     router_bulletin #(.K(K), .S(S), .BULLETIN(BULLETIN)) bulletin (
         .clk(clk), .rst(rst), .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry),
-        .vc_active(vc_active), .vc_pend(vc_pend), .set_grb(set_grb), .clr_grb(clr_grb), .won_vc(won_vc),
+        .vc_active(vc_active), .vc_pend(vc_pend), .vc_held(vc_held), .set_grb(set_grb), .clr_grb(clr_grb), .dc_vc(dc_vc),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc),
         .grb_free(grb_free), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),
         .res_plane(res_plane), .res_ports(res_ports));
 
     router_xbar #(.K(K), .S(S)) xbar (
-        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart), .take_len(take_len), .kind2(kind2),
-        .granted_f(granted_f), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start), .wr_take(wr_take));
+        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart),
+        .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start));
 
     // a local event is taken when the fault unit is ready (effective from the next cycle)
     wire ev_take = ev_valid && ev_ready && {1'b0, ev_port} < K7P && ev_kind != 2'd0;
@@ -203,6 +205,7 @@ module router #(
                     .CONG_DEMAND(CONG_DEMAND), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT), .COW(COW), .DMW(DMW),
                     .MW(MW), .GW(GW), .BW(BW), .NW(NW)) outputs (
         .clk(clk), .rst(rst), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start), .wr_take(wr_take), .dec(dec),
+        .dec_w(dec_w), .room_w(room_w),
         .rpush_ok(rpush_ok), .rpush_entry(rpush_entry), .cr_in_valid(cr_in_valid), .cr_in_vc(cr_in_vc),
         .ctl_cr_in_valid(ctl_cr_in_valid), .ev_take(ev_take), .ev_kind(ev_kind), .ev_port(ev_port[KW-1:0]),
         .fu_out_valid(fu_out_valid), .fu_out_msg(fu_out_msg), .ctl_ports(ctl_ports),

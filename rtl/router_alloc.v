@@ -1,13 +1,16 @@
-// router_alloc — router v3's switch allocation (csim/router_alloc.c) in three stages: stage 1
-// (alloc_in, the input arbiters on this cycle's proposals; the picks and their proposals are
-// registers), stage 2 (alloc_out, the bulletin's multicast and the output arbiters on the registered
-// proposals, masked by what the commit will find: input planes busy then, slots taken by the wins
-// committing now, VCs whose win commits now; the wins are registers) and the commit (each win
-// checked again on this cycle's state by router_input: kind2 / ports2; the credit check
-// across planes that cancels a grant the planes together would overdraw). Also the output slots
-// held by a packet (locked), the round-robin pointers and the credits the commits take (dec).
-// The commits (go_f, granted_f with won_vc) are registered by router_input (the grant
-// stage) and move in the next cycle. docs/architecture.md "Router v3".
+// router_alloc — router v5's switch allocation (csim/router_alloc.c) in three stages and a grant:
+// stage 1 (alloc_in, the input arbiters on this cycle's proposals; the picks and their proposals
+// are registers), stage 2 (alloc_out, the bulletin's multicast and the output arbiters on the
+// registered proposals, masked by what the check will find: input planes still sending when a win
+// would move, input planes and VCs with a win checked now or a decision granted now, slots taken
+// by the wins checked now; the wins are registers), the check (each win proposed again on this
+// cycle's state by router_input: kind2 / ports2; the credit check across planes from the wins,
+// which cancels a decision of a higher plane whose short output VC a lower plane's slot has won)
+// and the grant a cycle later: the decisions are registers (go_f, granted_f, mc_valid_f, dc_*),
+// and in that cycle they take their slots (router_input), credits (dec) and queue room
+// (oq_take), all from registers. Also the output slots held by a packet (locked), the round-robin
+// pointers (moved at the check), and the take of the wins checked (dec_w, room_w), by which the
+// credit and room compares of the next cycle are shifted. docs/architecture.md "Router v5".
 `include "flit_fields.vh"
 module router_alloc #(
     parameter K = 7,                   // ports
@@ -27,7 +30,7 @@ module router_alloc #(
     input  wire [K*4*3-1:0]   req_kind,
     input  wire [K*4*K-1:0]   req_ports,
     input  wire [K*4*QW-1:0]  req_plane,
-    input  wire [K*S-1:0]     busy_next,      // input planes (i*S+q) busy in the next cycle
+    input  wire [K*S-1:0]     busy_next,      // input planes (i*S+q) still sending three cycles on
     // router_input: each win proposed again now (none: void), and the route entries of the wins
     input  wire [K*S*3-1:0]   kind2,
     input  wire [K*S*K-1:0]   ports2,
@@ -48,14 +51,19 @@ module router_alloc #(
     output reg  [K*S-1:0]     won_valid,
     output reg  [K*S*2-1:0]   won_vc,
     output reg  [K*S-1:0]     won_slots,      // (o,q): a win of the last cycle took the slot
-    // the commit's grants
-    output reg  [K*S-1:0]     go_f,           // the win moves (after the checks)
-    output reg  [K*S*K-1:0]   granted_f,      // (i,q): ports granted
-    output reg                mc_valid_f,     // the bulletin's multicast commits
-    output wire [KW-1:0]      mc_in,
-    output wire [QW-1:0]      mc_plane,
+    // the check's decisions of the last cycle, granted now (registers)
+    output reg  [K*S-1:0]     go_f,           // (i,q): a decision
+    output reg  [K*S*K-1:0]   granted_f,      // (i,q): its ports
+    output reg  [K*S*2-1:0]   dc_vc,          // (i,q): its input VC
+    output reg  [K*S-1:0]     dc_slots,       // (o,q): a decision takes the slot (not a DISCARD's)
+    output reg                mc_valid_f,     // the bulletin's multicast is among them
+    output reg  [KW-1:0]      mc_in,
+    output reg  [QW-1:0]      mc_plane,
     output reg  [KW-1:0]      rr_mc,
-    output reg  [K*4*CRW-1:0] dec,            // credits taken this cycle per output VC (o*4+v)
+    output reg  [K*4*CRW-1:0] dec,            // credits the decisions take now per output VC (o*4+v)
+    output reg  [K*S*4-1:0]   oq_take,        // room they take now per output queue (o*S+q)
+    output reg  [K*4*CRW-1:0] dec_w,          // credits the wins checked in the last cycle would take
+    output wire [K*S*4-1:0]   room_w,         //   and room: the compares now are shifted by these
     output reg  [K*S-1:0]     locked          // slots held by a packet writing through them
 );
     localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
@@ -69,6 +77,9 @@ module router_alloc #(
     reg won_mc;                        // the bulletin's winner of the last cycle
     reg [KW-1:0] won_mc_in;
     reg [QW-1:0] won_mc_plane;
+    reg [K*S*4-1:0] ws_len;            // (o,q): the len of the win checked in the last cycle (0: none)
+    reg [K*S*2-1:0] ws_ovc;            //   its output VC
+    reg [K*S-1:0] ws_dec;              //   its decision stands on the slot
     integer i, q, v, o;
 
     // ---------------- stage 1: picks (registered with their proposals) ----------------
@@ -77,10 +88,11 @@ module router_alloc #(
         .pick_valid(pick1_valid), .pick_vc(pick1_vc));
 
     // ---------------- stage 2: the registered proposals, masked (csim router_alloc_arbitrate) ----------------
-    // An input plane busy in the next cycle or whose win commits now requests nothing, nor a pick
-    // whose VC's win commits now (picked before that win); a slot taken by a win now is not
-    // requested (ACQ asks for the others). A slot still held in the next cycle needs no mask:
-    // stage 1's look-ahead left out every slot whose last flit would not cross by the commit.
+    // An input plane still sending when a win of now would move, or with a win checked now or a
+    // decision granted now, requests nothing, nor a pick whose VC has either (picked before them);
+    // a slot taken by a win now is not requested (ACQ asks for the others). A slot still held at
+    // the check needs no mask: stage 1's look-ahead left out every slot whose last flit would not
+    // cross by then.
     reg [K*S*3-1:0] kind_a;
     reg [K*S*K-1:0] ports_a;
     reg [K*S-1:0] won_vc_hit;
@@ -91,15 +103,16 @@ module router_alloc #(
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
                 won_vc_hit[i*S+q] = 1'b0;
-                for (v = 0; v < S; v = v + 1)   // a win of input i on some plane, with the pick's VC
-                    if (won_valid[i*S+v] && won_vc[(i*S+v)*2 +: 2] == pk_vc[(i*S+q)*2 +: 2]) won_vc_hit[i*S+q] = 1'b1;
+                for (v = 0; v < S; v = v + 1)   // a win or a decision of input i on some plane, with the pick's VC
+                    if ((won_valid[i*S+v] && won_vc[(i*S+v)*2 +: 2] == pk_vc[(i*S+q)*2 +: 2]) ||
+                        (go_f[i*S+v] && dc_vc[(i*S+v)*2 +: 2] == pk_vc[(i*S+q)*2 +: 2])) won_vc_hit[i*S+q] = 1'b1;
                 for (o = 0; o < K; o = o + 1) hq[o] = won_slots[o*S+q];
                 pa = pk_ports[(i*S+q)*K +: K];
                 kind_a[(i*S+q)*3 +: 3] = pk_kind[(i*S+q)*3 +: 3];
                 ports_a[(i*S+q)*K +: K] = pa;
                 if (pk_kind[(i*S+q)*3 +: 3] == R_ACQ) ports_a[(i*S+q)*K +: K] = pa & ~hq;
                 else if (pk_kind[(i*S+q)*3 +: 3] != R_DISCARD && (pa & hq) != {K{1'b0}}) ports_a[(i*S+q)*K +: K] = {K{1'b0}};
-                if (!pk_valid[i*S+q] || busy_next[i*S+q] || won_valid[i*S+q] || won_vc_hit[i*S+q] ||
+                if (!pk_valid[i*S+q] || busy_next[i*S+q] || won_valid[i*S+q] || go_f[i*S+q] || won_vc_hit[i*S+q] ||
                     (pk_kind[(i*S+q)*3 +: 3] != R_DISCARD && ports_a[(i*S+q)*K +: K] == {K{1'b0}})) begin
                     kind_a[(i*S+q)*3 +: 3] = R_NONE;
                     ports_a[(i*S+q)*K +: K] = {K{1'b0}};
@@ -117,7 +130,7 @@ module router_alloc #(
         .go(win_go), .granted(granted_a), .mc_valid(mc_valid_a), .mc_in(mc_in_a), .mc_plane(mc_plane_a),
         .out_granted(out_granted_a), .out_winner(out_winner_a));
 
-    // ---------------- the commit: each win as it proposes now (csim router_alloc_grant) ----------------
+    // ---------------- the check: each win as it proposes now (csim router_alloc_check) ----------------
     // A win stands if its VC proposes the same kind and ports now (ACQ: some of the slots won).
     // Under the protocol the kind is the one won or NONE; the kind compare stops a drain (no
     // ports) won by a VC that an upstream's protocol error left empty since. What the grant is
@@ -149,155 +162,128 @@ module router_alloc #(
                             out_winner[(o*S+q)*KW +: KW] = i[KW-1:0];
                         end
     end
-    assign mc_in = won_mc_in;
-    assign mc_plane = won_mc_plane;
     wire unused_a = &{1'b0, out_granted_a, out_winner_a};
 
-    // Credits across planes: a grant stands only if its len, added to what the lower planes granted
-    // to the same output VC (before their own cancellations), fits the credits; else it is
-    // cancelled whole and its slots grant nothing this cycle (csim router_alloc_cycle, the same rule).
-    // An output slot (o,q) grants at most one pick (the bulletin's winner blocks the arbiters of
-    // its slots), so "what the lower planes granted" is a sum over the slots below q, not over
-    // inputs, and the compare is a bit of the registered credit compares (cge).
+    // The credit check across planes, from the wins (csim router_alloc_check): an output VC (o,v)
+    // is short with fewer than S * MAX_LEN credits; a win of plane q is cancelled whole when one
+    // of its short output VCs is won in a slot (o,p) of a lower plane p < q (that win checked now,
+    // whether or not it stands). So a short VC keeps one decision at most, and one with S * MAX_LEN
+    // credits holds any S packets. From registers (the wins, their route entries, cge), then one
+    // AND with the check's go: no sum, no pair of wins.
     localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
 `include "credit_ge.vh"
-    reg [K*S-1:0] out_granted_f;
+    localparam integer SHORT_I = S * MAX_LEN;
+    localparam [NTW-1:0] SHORT_AT = SHORT_I[NTW-1:0];
     wire [K*S*RW-1:0] pe = wn_e;       // (i,q): the route entry registered with the win
-    reg [K*S-1:0] sv;                  // (o,q): the slot grants a packet (tentatively)
-    reg [K*S*4-1:0] slen;              // (o,q): its len
-    reg [K*S*2-1:0] sovc;              // (o,q): its output VC
-    reg [K*S-1:0] sbad;                // (o,q): its len and the lower slots' exceed the credits
-    reg [K*S-1:0] sbad_sum;            //   as a sum after the arbiters (any S)
-    wire [K*S-1:0] sbad_pair;          //   from pairs checked beside the arbiters (S = 2, k <= 16)
-    localparam PAIRS = S == 2 && K <= 16;   // k^3 pair checks: not at the 64-port size
-    reg [K*S-1:0] cancel;
-    reg [NTW-1:0] below;
+    reg [K*4-1:0] shrt;                // (o,v): credits < S * MAX_LEN
+    reg [K*S*4-1:0] wv;                // (o,p,v): slot (o,p) holds a win for output VC (o,v)
+    reg [K*S-1:0] cancel, go_n, out_granted_f;
+    reg [K*S*K-1:0] granted_n;
+    reg mcv_n;
     reg [RW-1:0] et;
     integer tw;
     always @* begin
-        o = 0;                         // loop variables are assigned on every path (no latch)
-        tw = 0;
         et = {RW{1'b0}};
-        below = {NTW{1'b0}};
-        sv = {K*S{1'b0}};
-        slen = {K*S*4{1'b0}};
-        sovc = {K*S*2{1'b0}};
+        tw = 0;
         for (o = 0; o < K; o = o + 1)
-            for (q = 0; q < S; q = q + 1)
-                for (i = 0; i < K; i = i + 1)
-                    if (granted[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) begin
-                        et = pe[(i*S+q)*RW +: RW];
-                        sv[o*S+q] = 1'b1;
-                        slen[(o*S+q)*4 +: 4] = slen[(o*S+q)*4 +: 4] | et[E_LEN +: 4];
-                        sovc[(o*S+q)*2 +: 2] = sovc[(o*S+q)*2 +: 2] | et[E_OVC +: 2];
-                    end
-        for (o = 0; o < K; o = o + 1)
+            for (v = 0; v < 4; v = v + 1)
+                shrt[o*4+v] = S > 1 && !ge_at(cge_of(cge[o*4*NT +: 4*NT], v[1:0]), SHORT_AT);
+        wv = {K*S*4{1'b0}};
+        for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
-                below = {4'd0, slen[(o*S+q)*4 +: 4]};
-                for (tw = 0; tw < q; tw = tw + 1)
-                    if (sv[o*S+tw] && sovc[(o*S+tw)*2 +: 2] == sovc[(o*S+q)*2 +: 2])
-                        below = below + {4'd0, slen[(o*S+tw)*4 +: 4]};
-                sbad_sum[o*S+q] = sv[o*S+q] && !ge_at(cge_of(cge[o*4*NT +: 4*NT], sovc[(o*S+q)*2 +: 2]), below);
+                et = pe[(i*S+q)*RW +: RW];
+                for (o = 0; o < K; o = o + 1)
+                    for (v = 0; v < 4; v = v + 1)   // constant indices
+                        if (won_valid[i*S+q] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD && won_ports[(i*S+q)*K + o] &&
+                            et[E_OVC +: 2] == v[1:0])
+                            wv[(o*S+q)*4 + v] = 1'b1;
             end
-        sbad = PAIRS ? sbad_pair : sbad_sum;
         cancel = {K*S{1'b0}};
         for (i = 0; i < K; i = i + 1)
-            for (q = 0; q < S; q = q + 1)
+            for (q = 1; q < S; q = q + 1) begin
+                et = pe[(i*S+q)*RW +: RW];
                 for (o = 0; o < K; o = o + 1)
-                    if (granted[(i*S+q)*K + o] && sbad[o*S+q]) cancel[i*S+q] = 1'b1;
-        go_f = go & ~cancel;
-        granted_f = granted;
+                    for (v = 0; v < 4; v = v + 1)
+                        for (tw = 0; tw < q; tw = tw + 1)
+                            if (won_kind[(i*S+q)*3 +: 3] != R_DISCARD && won_ports[(i*S+q)*K + o] &&
+                                et[E_OVC +: 2] == v[1:0] && shrt[o*4+v] && wv[(o*S+tw)*4+v])
+                                cancel[i*S+q] = 1'b1;
+            end
+        go_n = go & ~cancel;
+        granted_n = granted;
         out_granted_f = out_granted;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1)
                 if (cancel[i*S+q]) begin
-                    granted_f[(i*S+q)*K +: K] = {K{1'b0}};
+                    granted_n[(i*S+q)*K +: K] = {K{1'b0}};
                     for (o = 0; o < K; o = o + 1)
                         if (granted[(i*S+q)*K + o]) out_granted_f[o*S+q] = 1'b0;
                 end
-        mc_valid_f = mc_valid;
+        mcv_n = mc_valid;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1)
-                if (mc_in == i[KW-1:0] && mc_plane == q[QW-1:0] && cancel[i*S+q]) mc_valid_f = 1'b0;
+                if (won_mc_in == i[KW-1:0] && won_mc_plane == q[QW-1:0] && cancel[i*S+q]) mcv_n = 1'b0;
     end
 
-    // S = 2 and k <= 16, the same check without an adder after the arbiters: every pair (a pick of plane 1, a
-    // pick of plane 0) is checked against the credits of each output while the arbiters run, and
-    // the arbiters' one-hot grants select the pair that happened.
-    generate if (PAIRS) begin : g_pair
-        reg [K*K*K-1:0] pbad;          // output o, plane-1 pick i, plane-0 pick j at (o*K+i)*K+j
-        reg [K*S*K-1:0] obad;          // pick (i,q), output o at (i*S+q)*K+o: its own len does not fit
-        reg [RW-1:0] ei, ej;
-        reg [NT:0] ci, rem;            // {credits >= NT..1, 1}; the same after len_i: {>= len_i + n}
-        reg hit;
-        reg [K*S-1:0] sp;
-        assign sbad_pair = sp;
-        integer po, pi, pj, pq;
-        always @* begin
-            ei = {RW{1'b0}};
-            ej = {RW{1'b0}};
-            ci = {(NT+1){1'b0}};
-            rem = {(NT+1){1'b0}};
-            hit = 1'b0;
-            for (po = 0; po < K; po = po + 1)
-                for (pi = 0; pi < K; pi = pi + 1)
-                    for (pq = 0; pq < S; pq = pq + 1) begin
-                        ei = pe[(pi*S+pq)*RW +: RW];
-                        ci = {cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), 1'b1};
-                        obad[(pi*S+pq)*K + po] = !ge_thermo(ci, ei[E_LEN +: 4]);
-                    end
-            // credits >= len_i + len_j, as (the compares shifted down by len_i) >= len_j: one shift
-            // per (output, plane-1 pick), one selection per pair
-            for (po = 0; po < K; po = po + 1)
-                for (pi = 0; pi < K; pi = pi + 1) begin
-                    ei = pe[(pi*S+1)*RW +: RW];
-                    ci = {cge_of(cge[po*4*NT +: 4*NT], ei[E_OVC +: 2]), 1'b1};
-                    rem = ci >> ei[E_LEN +: 4];
-                    for (pj = 0; pj < K; pj = pj + 1) begin
-                        ej = pe[(pj*S+0)*RW +: RW];
-                        pbad[(po*K+pi)*K + pj] = ei[E_OVC +: 2] == ej[E_OVC +: 2] && !ge_thermo(rem, ej[E_LEN +: 4]);
-                    end
-                end
-            for (po = 0; po < K; po = po + 1) begin
-                sp[po*S+0] = 1'b0;
-                sp[po*S+1] = 1'b0;
-                for (pj = 0; pj < K; pj = pj + 1)
-                    if (granted[(pj*S+0)*K + po] && obad[(pj*S+0)*K + po]) sp[po*S+0] = 1'b1;
-                for (pi = 0; pi < K; pi = pi + 1) begin
-                    hit = obad[(pi*S+1)*K + po];
-                    for (pj = 0; pj < K; pj = pj + 1)
-                        if (granted[(pj*S+0)*K + po] && pbad[(po*K+pi)*K + pj]) hit = 1'b1;
-                    if (granted[(pi*S+1)*K + po] && hit) sp[po*S+1] = 1'b1;
-                end
-            end
-        end
-    end else begin : g_nopair
-        assign sbad_pair = {K*S{1'b0}};
-    end endgenerate
-
-    // credits taken by this cycle's grants, per output VC: a sum over the output's S slots (each
-    // grants at most one packet; planes grant in parallel)
-    reg [K*S-1:0] svf;                 // (o,q): the slot's grant stands (not cancelled)
+    // The take of the decisions granted now (dec, oq_take) and of the wins checked in the last
+    // cycle (dec_w, room_w), from the slots' registers: each slot (o,q) holds at most one win
+    // (planes decide in parallel: a sum over the output's S slots per VC)
+    reg [K*S*4-1:0] wl_n;              // (o,q): the win's len, its output VC, its decision stands
+    reg [K*S*2-1:0] wo_n;
+    reg [K*S-1:0] wd_n, dslot_n;
+    reg [RW-1:0] ew;
+    wire unused_ew = &{1'b0, ew, et};
     integer dk;
     always @* begin
-        dk = 0;
-        svf = {K*S{1'b0}};
+        ew = {RW{1'b0}};
+        wl_n = {K*S*4{1'b0}};
+        wo_n = {K*S*2{1'b0}};
+        wd_n = {K*S{1'b0}};
+        dslot_n = {K*S{1'b0}};
         for (o = 0; o < K; o = o + 1)
             for (q = 0; q < S; q = q + 1)
-                for (i = 0; i < K; i = i + 1)
-                    if (granted_f[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) svf[o*S+q] = 1'b1;
+                for (i = 0; i < K; i = i + 1) begin
+                    if (granted_n[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) begin
+                        wd_n[o*S+q] = 1'b1;
+                        dslot_n[o*S+q] = 1'b1;
+                    end
+                    if (won_valid[i*S+q] && won_ports[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) begin
+                        ew = pe[(i*S+q)*RW +: RW];
+                        wl_n[(o*S+q)*4 +: 4] = wl_n[(o*S+q)*4 +: 4] | ew[E_LEN +: 4];
+                        wo_n[(o*S+q)*2 +: 2] = wo_n[(o*S+q)*2 +: 2] | ew[E_OVC +: 2];
+                    end
+                end
+    end
+    assign room_w = ws_len;
+    always @* begin
+        dk = 0;
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
+                dec_w[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
                 for (dk = 0; dk < S; dk = dk + 1)
-                    if (svf[o*S+dk] && sovc[(o*S+dk)*2 +: 2] == v[1:0])
-                        dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, slen[(o*S+dk)*4 +: 4]};
+                    if (ws_ovc[(o*S+dk)*2 +: 2] == v[1:0]) begin
+                        dec_w[(o*4+v)*CRW +: CRW] = dec_w[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ws_len[(o*S+dk)*4 +: 4]};
+                        if (ws_dec[o*S+dk])
+                            dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ws_len[(o*S+dk)*4 +: 4]};
+                    end
             end
+        for (o = 0; o < K*S; o = o + 1) oq_take[o*4 +: 4] = ws_dec[o] ? ws_len[o*4 +: 4] : 4'd0;
     end
 
     // ---------------- registers ----------------
     always @(posedge clk) begin
         if (rst) begin
+            go_f <= {K*S{1'b0}};
+            granted_f <= {K*S*K{1'b0}};
+            dc_vc <= {K*S*2{1'b0}};
+            dc_slots <= {K*S{1'b0}};
+            mc_valid_f <= 1'b0;
+            mc_in <= {KW{1'b0}};
+            mc_plane <= {QW{1'b0}};
+            ws_len <= {K*S*4{1'b0}};
+            ws_ovc <= {K*S*2{1'b0}};
+            ws_dec <= {K*S{1'b0}};
             locked <= {K*S{1'b0}};
             pk_valid <= {K*S{1'b0}};
             pk_vc <= {K*S*2{1'b0}};
@@ -317,6 +303,17 @@ module router_alloc #(
         end else begin
             // a slot whose last flit crosses now may be taken by a grant now, from any input (set wins)
             locked <= (locked & ~clr_lock) | set_lock;
+            // the check's decisions, granted in the next cycle
+            go_f <= go_n;
+            granted_f <= granted_n;
+            dc_vc <= won_vc;
+            dc_slots <= dslot_n;
+            mc_valid_f <= mcv_n;
+            mc_in <= won_mc_in;
+            mc_plane <= won_mc_plane;
+            ws_len <= wl_n;
+            ws_ovc <= wo_n;
+            ws_dec <= wd_n;
             pk_valid <= pick1_valid;
             pk_vc <= pick1_vc;
             // a pick takes its VC's proposal with it (over constant indices)
@@ -347,7 +344,7 @@ module router_alloc #(
             for (i = 0; i < K*S; i = i + 1)
                 if (out_granted_f[i])
                     rr_out[i*KW +: KW] <= (out_winner[i*KW +: KW] == LAST_IN) ? {KW{1'b0}} : out_winner[i*KW +: KW] + 1'b1;
-            if (mc_valid_f) rr_mc <= (mc_in == LAST_IN) ? {KW{1'b0}} : mc_in + 1'b1;
+            if (mcv_n) rr_mc <= (won_mc_in == LAST_IN) ? {KW{1'b0}} : won_mc_in + 1'b1;
         end
     end
 endmodule

@@ -1,9 +1,10 @@
 // router_bulletin — the Global Resource Bulletin (seed 003 sec. 5.1; csim/router_bulletin.c):
 // per plane the output slots no multicast holds (grb_free), and the reservation of one waiting
 // multicast head, whose slots unicast heads stop starting on until it has them all. A reservation
-// is cleared when its multicast is granted; a new one goes to the first waiting multicast head not
-// granted now nor moving last cycle's grant, inputs round robin from rr_mc, lowest VC first. State
-// changes at the edge.
+// is cleared when its multicast's decision is granted; a new one goes to the first waiting
+// multicast head with no win checked now, no decision granted now and not moving last cycle's
+// grant, inputs round robin from rr_mc, lowest VC first. From registers only (router v5: no
+// decision of this cycle on its path). State changes at the edge.
 `include "flit_fields.vh"
 module router_bulletin #(
     parameter K = 7,                   // ports
@@ -23,10 +24,11 @@ module router_bulletin #(
     input  wire [K*4*RW-1:0] e_entry,
     input  wire [K*4-1:0]    vc_active,
     input  wire [K*4-1:0]    vc_pend,        // the VC moves last cycle's grant (router_input)
+    input  wire [K*4-1:0]    vc_held,        //   it has a win checked now or a decision granted now
     input  wire [K*S-1:0]    set_grb,        // slots (o*S+q) a multicast tail frees / a head takes
     input  wire [K*S-1:0]    clr_grb,
-    // router_alloc: the VCs of the wins committing this cycle, and the multicast committed
-    input  wire [K*S*2-1:0]  won_vc,
+    // router_alloc: the decisions granted this cycle (registers): their VCs, the multicast
+    input  wire [K*S*2-1:0]  dc_vc,
     input  wire              mc_valid_f,
     input  wire [KW-1:0]     mc_in,
     input  wire [QW-1:0]     mc_plane,
@@ -51,7 +53,7 @@ module router_bulletin #(
         end
     endfunction
 
-    // the reserved multicast's entry, its plane and the VC committing on that plane: selected over
+    // the reserved multicast's entry, its plane and the VC granted on that plane: selected over
     // constant indices (no divider, no variable part-select)
     reg [RW-1:0] res_entry;
     reg [1:0] res_won_vc;
@@ -68,7 +70,7 @@ module router_bulletin #(
                 if (res_in == ra[KW-1:0] && res_vc == rb[1:0]) res_plane = plane_idx(ra, rb);
         for (ra = 0; ra < K; ra = ra + 1)
             for (rq = 0; rq < S; rq = rq + 1)
-                if (res_in == ra[KW-1:0] && res_plane == rq[QW-1:0]) res_won_vc = won_vc[(ra*S + rq)*2 +: 2];
+                if (res_in == ra[KW-1:0] && res_plane == rq[QW-1:0]) res_won_vc = dc_vc[(ra*S + rq)*2 +: 2];
     end
     assign res_ports = res_entry[K-1:0];
 
@@ -83,21 +85,17 @@ module router_bulletin #(
     wire res_found;                    // some input has a candidate
     wire [KW-1:0] res_pick_in;         // the input the round robin picks
     reg [1:0] res_low_vc [0:K-1];      // lowest candidate VC per input
-    reg mc_granted_vc;
     integer ri, rv;
     always @* begin
         fr = {FW{1'b0}};
         er = {RW{1'b0}};
-        mc_granted_vc = 1'b0;
         for (ri = 0; ri < K; ri = ri + 1) begin
             res_low_vc[ri] = 2'd0;
             for (rv = 3; rv >= 0; rv = rv - 1) begin
                 fr = f_flit[(ri*4+rv)*FW +: FW];
                 er = e_entry[(ri*4+rv)*RW +: RW];
-                mc_granted_vc = mc_valid_f && mc_in == ri[KW-1:0] && mc_plane == plane_idx(ri, rv) &&
-                                won_vc[(ri*S + {{(32-QW){1'b0}}, plane_idx(ri, rv)})*2 +: 2] == rv[1:0];
                 res_cand[ri*4+rv] = f_valid[ri*4+rv] && fr[`FLITW_HEAD_BIT] && e_valid[ri*4+rv] && er[E_MCAST] &&
-                                    !er[E_DISCARD] && !vc_active[ri*4+rv] && !vc_pend[ri*4+rv] && !mc_granted_vc;
+                                    !er[E_DISCARD] && !vc_active[ri*4+rv] && !vc_pend[ri*4+rv] && !vc_held[ri*4+rv];
                 if (res_cand[ri*4+rv]) res_low_vc[ri] = rv[1:0];
             end
             res_in_cand[ri] = res_cand[ri*4 +: 4] != 4'd0;
@@ -106,7 +104,7 @@ module router_bulletin #(
 
     // inputs round robin from rr_mc: the first input with a candidate at or after it, else the
     // first one
-    rr_pick #(.W(K), .IW(KW)) res_arb (.req(res_in_cand), .start(rr_mc), .found(res_found), .idx(res_pick_in));
+    rr_pick #(.W(K), .IW(KW)) res_arb (.req(res_in_cand), .start(rr_mc), .found(res_found), .idx(res_pick_in), .gnt());
 
     integer rp;
     always @* begin

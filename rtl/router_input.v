@@ -1,15 +1,16 @@
 // router_input — the input side of every port (csim/router_input.c): per port a vcbuf (VC FIFOs
 // and route FIFOs) and an rcu with the side pipeline that carries a head's VC / multicast facts
 // beside it; the proposals of every VC with the look-ahead (csim router_input_propose), the
-// look-ahead stage 2 reads (busy_next), and the commit's proposal of each win, from the
-// route entry registered with it (csim router_alloc_grant); the packet each input plane streams
+// look-ahead stage 2 reads (busy_next), and the check's proposal of each win, from the
+// route entry registered with it (csim router_alloc_check); the packet each input plane streams
 // and what a grant does to it (pops, route pops, streams, held slots); the credits owed upstream;
 // the sorting of arriving FD/FR packets to the fault unit.
 //   Timing: a head in at t has its route entry written at the end of t+4 (rpush), proposes from
-//   t+5, wins in t+6 and is committed in t+7 at the earliest, and crosses in t+8: router_alloc's
-//   grants of a cycle take their slots and room at its edge and are registered here (g_valid,
-//   g_vc, g_kind: the grant stage); they move (the head crosses, its packet starts streaming) in
-//   the next cycle.
+//   t+5, wins in t+6, is checked in t+7 and granted in t+8 at the earliest, and crosses in t+9:
+//   router_alloc's decisions of a cycle are registers (go_f, granted_f, dc_vc; here dc_kind,
+//   dc_e), granted in the next cycle, which takes their slots and route entries and registers
+//   them here (g_valid, g_vc, g_kind: the grant stage); they move (the head crosses, its packet
+//   starts streaming) in the cycle after.
 //   Proposals are combinational on the state at the start of the cycle; stream/grant effects
 //   apply at the edge. Registers on the links: cr_out_*, overflow, discard*, ctl_cr_out_valid.
 `include "flit_fields.vh"
@@ -89,30 +90,33 @@ module router_input #(
     output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
     output reg  [K*4*K-1:0]   req_ports,      //   its ports (HEAD, MCAST: the route's; ACQ: those it can take)
     output reg  [K*4*QW-1:0]  req_plane,      // the plane it is on (csim/alloc.h "Planes")
-    output reg  [K*S-1:0]     busy_next,      // the look-ahead for stage 2: input planes (i*S+q) busy in the next cycle
+    output reg  [K*S-1:0]     busy_next,      // the look-ahead for stage 2: input planes (i*S+q) still sending three cycles on
+    output reg  [K*4-1:0]     vc_held,        // the VC has a win checked now or a decision granted now
     output wire [K-1:0]       rpush_ok,       // a route entry was stored (demand)
     output reg  [K*RW-1:0]    rpush_entry,
-    // router_alloc: stage 1's picks now, stage 2's wins now, and the wins committing now
+    // router_alloc: stage 1's picks now, stage 2's wins now, and the wins checked now
     input  wire [K*S-1:0]     pick1_valid,
     input  wire [K*S*2-1:0]   pick1_vc,
     input  wire [K*S-1:0]     win_go,
     input  wire [K*S-1:0]     won_valid,
     input  wire [K*S*2-1:0]   won_vc,
     input  wire [K*S-1:0]     won_slots,
-    // the commit: each win's proposal now (none: void), and the route entry registered with it
+    // the check: each win's proposal now (none: void), and the route entry registered with it
     output reg  [K*S*3-1:0]   kind2,
     output reg  [K*S*K-1:0]   ports2,
     output reg  [K*S*RW-1:0]  wn_e,
-    // router_alloc's grants this cycle (registered here: they move in the next cycle)
+    // router_alloc's decisions granted this cycle (registers; registered again here as the grant
+    // stage: they move in the next cycle)
     input  wire [K*S-1:0]     go_f,
     input  wire [K*S*K-1:0]   granted_f,
+    input  wire [K*S*2-1:0]   dc_vc,
+    input  wire [K*S-1:0]     dc_slots,       // (o,q): the slots they take
     // what moves: to router_xbar, and the slots taken / freed
     output reg  [K*S-1:0]     xv,             // input plane (i,q) sends xflit to xports
     output reg  [K*S*K-1:0]   xports,
     output reg  [K*S*2-1:0]   xovc,
     output reg  [K*S*`FLITW_BITS-1:0] xflit,
     output reg  [K*S-1:0]     xstart,         //   it is a granted packet's first flit (oq_order)
-    output reg  [K*S*4-1:0]   take_len,       // len of a packet granted ports now (room)
     output reg  [K*S-1:0]     set_lock,       // slots (o*S+q) a grant takes / a tail frees
     output reg  [K*S-1:0]     clr_lock,
     output reg  [K*S-1:0]     set_grb,        // slots a multicast tail returns to the bulletin
@@ -164,6 +168,9 @@ module router_input #(
     reg [K*S*RW-1:0] pk_e;             // (i,q): the route entry of the pick's VC when picked
     reg [K*S-1:0] pk_ev;               //   it had one
     reg [K*S-1:0] wn_ev;               // (i,q): the same for the win (its route entry: wn_e)
+    reg [K*S*3-1:0] dc_kind;           // (i,q): the decision's kind (the check's kind2)
+    reg [K*S*RW-1:0] dc_e;             //   its route entry (the win's)
+    reg [K*S-1:0] dc_ev;               //   it had one
     reg [K*4*CPW-1:0] crp;             // credits owed upstream per input VC
     reg [K*2-1:0] rr_cr;
     reg [SW-1:0] side [0:K*4-1];       // input i, stage s at i*4+s
@@ -178,6 +185,7 @@ module router_input #(
     reg  [K*4-1:0] rpop, disc_vcs;
     wire [K*4-1:0] two_plus;           // the VC holds two flits or more
     wire [K*4-1:0] three_plus;         //   three or more
+    wire [K*4-1:0] four_plus;          //   four or more
     wire [K*4*2-1:0] f_ht;             // the VC fronts' {head, tail} bits (registers in vcbuf)
     wire [K*4-1:0] fv_next, ft_next;   // the same after this edge: a front flit, its tail bit
     genvar gi;
@@ -196,6 +204,7 @@ module router_input #(
             for (gc = 0; gc < 4; gc = gc + 1) begin : g_two
                 assign two_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 2;
                 assign three_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 3;
+                assign four_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 4;
             end
             vcbuf #(.K(K), .DEPTH(D), .DW(DWI)) buffer (
                 .clk(clk), .rst(rst),
@@ -288,13 +297,8 @@ module router_input #(
     end
 
     // ---------------- the input planes now (csim router_input_propose) ----------------
-    // freed: the slots whose packet sends its last flit now (a stream's tail, or a moving one-flit
-    // packet: free for this cycle's grants, which move in the next cycle); plane_void: streaming,
-    // unless the tail crosses now, or moving a granted head that starts a packet (head not tail).
-    // Both are registers, set at the edge from the next state (below), so that the proposals and
-    // stage 2 start from flip-flops; vc_pend: the VC moves its grant now, vc_active: it streams a
-    // packet; either binds it to that plane (vc_bp) for its next packet.
-    reg [K*S-1:0] freed, plane_void;
+    // vc_pend: the VC moves its grant now, vc_active: it streams a packet; either binds it to that
+    // plane (vc_bp) for its next packet.
     reg [K*4*QW-1:0] vc_bp;
     always @* begin
         for (i = 0; i < K; i = i + 1)
@@ -317,20 +321,27 @@ module router_input #(
 
     // ---------------- the look-ahead (csim router_input_propose, plane_left) ----------------
     // Per input plane the flits left of the packet it streams or moves now, when all are here
-    // (a stream's rem, a moving head's len; 1 when the front flit is the tail): le2 = at most two
-    // (the last crosses by the next cycle), le3 = at most three. Stage 2 sees the planes busy in
-    // the next cycle (busy_next); stage 1 counts as free the slots freed within two cycles
-    // (lk_ahead: held, and not so freed, or taken by a win now; grb_ahead), so stage 2 needs no
-    // mask of the slots held then.
-    reg [K*S-1:0] lk_ahead, grb_ahead, fr2, fr2_mc;
+    // (a stream's rem, a moving head's len; 1 when the front flit is the tail): left1 (the tail
+    // at the front), left2 (exactly two), le2 / le3 / le4 = at most two / three / four (the last
+    // crosses within one / two / three cycles after this one). The check cancels the wins of an
+    // input plane still sending two cycles on (plane_void), when a decision of now would move,
+    // and counts as free the slots whose last flit crosses within two cycles (frx); stage 2 sees
+    // the planes still sending three cycles on (busy_next); stage 1 counts as free the slots
+    // freed within four (lk_ahead: held, and not so freed, or taken by a win checked now or a
+    // decision granted now; grb_ahead), so stage 2 needs no mask of the slots held then.
+    reg [K*S-1:0] lk_ahead, grb_ahead, fr3, fr3_mc, frx, plane_void, left1, left2;
     reg [1:0] lvx;
     reg [3:0] llen;
-    reg ldrain, ltail, lc2, lc3, le2, le3;
+    reg ldrain, ltail, lc1, lc2, lc3, lc4, le1, le2, le3, le4;
     integer tl;
     always @* begin
-        fr2 = {K*S{1'b0}};
-        fr2_mc = {K*S{1'b0}};
+        fr3 = {K*S{1'b0}};
+        fr3_mc = {K*S{1'b0}};
+        frx = {K*S{1'b0}};
         busy_next = {K*S{1'b0}};
+        plane_void = {K*S{1'b0}};
+        left1 = {K*S{1'b0}};
+        left2 = {K*S{1'b0}};
         tl = 0;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
@@ -338,40 +349,53 @@ module router_input #(
                 llen = in_busy[i*S+q] ? strm_rem[(i*S+q)*4 +: 4] : g_len[(i*S+q)*4 +: 4];
                 ldrain = in_busy[i*S+q] ? strm_disc[i*S+q] : g_kind[(i*S+q)*3 +: 3] == R_DISCARD;
                 ltail = 1'b0;
+                lc1 = 1'b0;
                 lc2 = 1'b0;
                 lc3 = 1'b0;
+                lc4 = 1'b0;
                 for (tl = 0; tl < 4; tl = tl + 1)   // constant indices
                     if (lvx == tl[1:0]) begin
                         ltail = f_valid[i*4 + tl] && f_ht[(i*4 + tl)*2];
+                        lc1 = f_valid[i*4 + tl];
                         lc2 = two_plus[i*4 + tl];
                         lc3 = three_plus[i*4 + tl];
+                        lc4 = four_plus[i*4 + tl];
                     end
-                le2 = ltail || (!ldrain && llen == 4'd2 && lc2);
+                // (a packet ends at its tail or after len flits: the flits left are at most these)
+                le1 = ltail || (!ldrain && llen == 4'd1 && lc1);
+                le2 = le1 || (!ldrain && llen == 4'd2 && lc2);
                 le3 = le2 || (!ldrain && llen == 4'd3 && lc3);
-                busy_next[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le2;
+                le4 = le3 || (!ldrain && llen == 4'd4 && lc4);
+                left1[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && le1;
+                left2[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le1 && le2;
+                plane_void[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le2;
+                busy_next[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le3;
                 for (o = 0; o < K; o = o + 1) begin
                     if (in_busy[i*S+q] && strm_ports[(i*S+q)*K + o]) begin
-                        if (le3) fr2[o*S+q] = 1'b1;
-                        if (le3 && strm_mcast[i*S+q]) fr2_mc[o*S+q] = 1'b1;
+                        if (le4) fr3[o*S+q] = 1'b1;
+                        if (le4 && strm_mcast[i*S+q]) fr3_mc[o*S+q] = 1'b1;
+                        if (le2) frx[o*S+q] = 1'b1;
                     end
                     if (g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && g_ports[(i*S+q)*K + o]) begin
-                        if (le3) fr2[o*S+q] = 1'b1;
-                        if (le3 && g_mcast[i*S+q]) fr2_mc[o*S+q] = 1'b1;
+                        if (le4) fr3[o*S+q] = 1'b1;
+                        if (le4 && g_mcast[i*S+q]) fr3_mc[o*S+q] = 1'b1;
+                        if (le2) frx[o*S+q] = 1'b1;
                     end
                 end
             end
-        lk_ahead = (locked & ~fr2) | won_slots;
-        grb_ahead = grb_free | fr2_mc;
+        lk_ahead = (locked & ~fr3) | won_slots | dc_slots;
+        grb_ahead = grb_free | fr3_mc;
     end
 
-    // VCs whose win commits now (their proposal would name the packet won: none)
-    reg [K*4-1:0] won_vcs;
+    // VCs with a win checked now or a decision granted now (their proposal would name that
+    // packet: none)
     always @* begin
         for (i = 0; i < K; i = i + 1)
             for (v = 0; v < 4; v = v + 1) begin
-                won_vcs[i*4+v] = 1'b0;
+                vc_held[i*4+v] = 1'b0;
                 for (q = 0; q < S; q = q + 1)
-                    if (won_valid[i*S+q] && won_vc[(i*S+q)*2 +: 2] == v[1:0]) won_vcs[i*4+v] = 1'b1;
+                    if ((won_valid[i*S+q] && won_vc[(i*S+q)*2 +: 2] == v[1:0]) ||
+                        (go_f[i*S+q] && dc_vc[(i*S+q)*2 +: 2] == v[1:0])) vc_held[i*4+v] = 1'b1;
             end
     end
 
@@ -405,8 +429,8 @@ module router_input #(
                 pl = (vc_active[i*4+v] || vc_pend[i*4+v]) ? {{(32-QW){1'b0}}, vc_bp[(i*4+v)*QW +: QW]} :
                      cpl_on ? cpl_q : (i + v) % S;
                 al = ((i + v) % S) ^ 1;        // the alternate plane (S >= 2)
-                // the look-ahead: a slot whose packet's last flit crosses within two cycles is free
-                // for the commit two cycles on
+                // the look-ahead: a slot whose packet's last flit crosses within three cycles is
+                // free for the grant three cycles on
                 lk_eff = {K{1'b0}};
                 for (o = 0; o < K; o = o + 1)
                     lk_eff[o] = lk_ahead[o*S + pl];
@@ -459,7 +483,7 @@ module router_input #(
                     kd1 = {1'b1, R_HEAD};
                     req_plane[(i*4+v)*QW +: QW] = al[QW-1:0];
                 end
-                if (won_vcs[i*4+v]) kd1 = {1'b1, R_NONE};
+                if (vc_held[i*4+v]) kd1 = {1'b1, R_NONE};
                 req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
                 case (kd1[2:0])
                     R_HEAD: req_ports[(i*4+v)*K +: K] = ep[K-1:0];
@@ -470,16 +494,17 @@ module router_input #(
             end
     end
 
-    // ---------------- the commit: each win proposes again (csim router_alloc_grant) ----------------
+    // ---------------- the check: each win proposes again (csim router_alloc_check) ----------------
     // The win's route entry was registered with it (wn_e), so no route-FIFO read and no
-    // look-past selection is on the commit path. It is the entry the VC's proposal reads now: a
-    // route FIFO's front changes only at a commit of that VC, and neither stage 1 nor stage 2
-    // takes a VC whose win commits. The resources (slots: those whose last flit crosses now count
-    // as free, credits, room, the bulletin) are this cycle's, with no look-ahead.
+    // look-past selection is on the check's path. It is the entry the VC's proposal reads now: a
+    // route FIFO's front changes only at a grant of that VC, and neither stage 1 nor stage 2
+    // takes a VC with a win checked or a decision granted. The resources: slots (those whose last
+    // flit crosses within two cycles count as free, those granted now as held), credits and room
+    // (less the take of the wins checked in the last cycle: router_output), the bulletin.
     reg [RW-1:0] e2;
     reg [K-1:0] ok2, lk2, grb2, bul2, hld2;
     reg [1:0] v2;
-    reg fv2, fh2, act2, two2;
+    reg fv2, fh2, act2, pnd2, two2, three2;
     integer t2;
     always @* begin
         e2 = {RW{1'b0}};
@@ -487,7 +512,9 @@ module router_input #(
         fv2 = 1'b0;
         fh2 = 1'b0;
         act2 = 1'b0;
+        pnd2 = 1'b0;
         two2 = 1'b0;
+        three2 = 1'b0;
         t2 = 0;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
@@ -496,18 +523,22 @@ module router_input #(
                 fv2 = 1'b0;
                 fh2 = 1'b0;
                 act2 = 1'b0;
+                pnd2 = 1'b0;
                 two2 = 1'b0;
+                three2 = 1'b0;
                 hld2 = {K{1'b0}};
                 for (t2 = 0; t2 < 4; t2 = t2 + 1)   // the picked VC's state, over constant indices
                     if (v2 == t2[1:0]) begin
                         fv2 = f_valid[i*4 + t2];
                         fh2 = f_ht[(i*4 + t2)*2 + 1];
                         act2 = vc_active[i*4 + t2];
+                        pnd2 = vc_pend[i*4 + t2];
                         two2 = two_plus[i*4 + t2];
+                        three2 = three_plus[i*4 + t2];
                         hld2 = held[(i*4 + t2)*K +: K];
                     end
                 for (o = 0; o < K; o = o + 1) begin
-                    lk2[o] = locked[o*S + q] && !freed[o*S + q];
+                    lk2[o] = (locked[o*S + q] && !frx[o*S + q]) || dc_slots[o*S + q];
                     grb2[o] = grb_free[o*S + q];
                     ok2[o] = e2[o] && !lk2[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], e2[E_OVC +: 2]), {4'd0, e2[E_LEN +: 4]}) &&
                              room_at(oq_rge[(o*S + q)*MAX_LEN +: MAX_LEN], e2[E_LEN +: 4]);
@@ -515,10 +546,11 @@ module router_input #(
                 bul2 = (BULLETIN != 0) ? (grb2 & ~((res_valid && res_plane == q[QW-1:0]) ? res_ports : {K{1'b0}})) : {K{1'b1}};
                 kind2[(i*S+q)*3 +: 3] = R_NONE;
                 ports2[(i*S+q)*K +: K] = {K{1'b0}};
-                // a streaming VC's next packet only when a flit is there behind the tail (the plane
-                // is void unless the tail crosses now); a lost flit upstream must not make the
-                // grant's move find the VC empty
-                if (won_valid[i*S+q] && !plane_void[i*S+q] && fv2 && !(act2 && !two2)) begin
+                // a VC streaming or moving a packet: its next packet only when a flit is there
+                // behind all the packet has left (the plane is void unless at most two are left);
+                // a lost flit upstream must not make the decision's move find the VC empty
+                if (won_valid[i*S+q] && !plane_void[i*S+q] && fv2 &&
+                    !((act2 || pnd2) && ((left1[i*S+q] && !two2) || (left2[i*S+q] && !three2)))) begin
                     // (only a unicast head on a plane other than its VC's home plane: below)
                     if (!act2 && !fh2) begin
                         kind2[(i*S+q)*3 +: 3] = R_DISCARD;   // a stray body flit
@@ -607,7 +639,8 @@ module router_input #(
                             xovc[(i*S+q)*2 +: 2] = strm_ovc[(i*S+q)*2 +: 2];
                             xflit[(i*S+q)*FW +: FW] = sf;
                         end
-                        if (sf[TB]) begin
+                        // the packet ends at its tail or after len flits (a drain at its tail)
+                        if (sf[TB] || (!strm_disc[i*S+q] && strm_rem[(i*S+q)*4 +: 4] == 4'd1)) begin
                             for (o = 0; o < K; o = o + 1)
                                 if (sports[o]) begin
                                     clr_lock[o*S+q] = 1'b1;
@@ -637,7 +670,7 @@ module router_input #(
                         xovc[(i*S+q)*2 +: 2] = g_ovc[(i*S+q)*2 +: 2];
                         xflit[(i*S+q)*FW +: FW] = gf;
                         g_pop = 1'b1;
-                        if (gf[TB]) begin
+                        if (gf[TB] || g_len[(i*S+q)*4 +: 4] <= 4'd1) begin
                             for (o = 0; o < K; o = o + 1)
                                 if (gports[o]) begin
                                     clr_lock[o*S+q] = 1'b1;
@@ -660,7 +693,7 @@ module router_input #(
             end
     end
 
-    // ---------------- this cycle's grants: slots, room, the bulletin, held slots; the grant stage ----------------
+    // ---------------- the decisions granted now: slots, the bulletin, held slots, route pops; the grant stage ----------------
     reg [K*S-1:0] g_valid_next, g_rh_next, g_mcast_next;
     reg [K*S*K-1:0] g_ports_next;
     reg [K*S*2-1:0] g_ovc_next;
@@ -676,7 +709,6 @@ module router_input #(
     always @* begin
         set_lock = {K*S{1'b0}};
         clr_grb = {K*S{1'b0}};
-        take_len = {K*S*4{1'b0}};
         g_valid_next = {K*S{1'b0}};
         g_rh_next = {K*S{1'b0}};
         g_mcast_next = {K*S{1'b0}};
@@ -696,17 +728,17 @@ module router_input #(
         tn = 0;
         for (i = 0; i < K; i = i + 1)
             for (q = 0; q < S; q = q + 1) begin
-                nvc = won_vc[(i*S+q)*2 +: 2];
-                nk = kind2[(i*S+q)*3 +: 3];
+                nvc = dc_vc[(i*S+q)*2 +: 2];
+                nk = dc_kind[(i*S+q)*3 +: 3];
                 np_ = granted_f[(i*S+q)*K +: K];
                 nfh = 1'b0;
                 npast = 1'b0;
                 nheld = {K{1'b0}};
                 nhor = {K{1'b0}};
-                // a committed win's VC does not move a grant now (void), so the entry registered
-                // with the win is its route FIFO's front
-                ne = wn_e[(i*S+q)*RW +: RW];
-                nev = wn_ev[i*S+q];
+                // a decision's VC does not move a grant now (its win was not picked then), so the
+                // entry registered with the win is its route FIFO's front
+                ne = dc_e[(i*S+q)*RW +: RW];
+                nev = dc_ev[i*S+q];
                 for (tn = 0; tn < 4; tn = tn + 1)
                     if (nvc == tn[1:0]) begin
                         nfh = f_ht[(i*4 + tn)*2 + 1];
@@ -715,7 +747,6 @@ module router_input #(
                     end
                 ncomplete = 1'b1;
                 if (go_f[i*S+q] && nk != R_DISCARD) begin
-                    take_len[(i*S+q)*4 +: 4] = ne[E_LEN +: 4];
                     for (o = 0; o < K; o = o + 1)
                         if (np_[o]) begin
                             set_lock[o*S+q] = 1'b1;   // until the tail has crossed
@@ -745,49 +776,7 @@ module router_input #(
             end
     end
 
-    // ---------------- freed and plane_void of the next cycle (registered) ----------------
-    // From the state after this edge: the streams (this cycle's starts and ends), the grants
-    // registered now (g_valid_next, with kind2, won_vc and the entry's ports) and the VC fronts
-    // after this cycle's pops and pushes (vcbuf next_valid / next_tail). Only g_valid_next comes
-    // from this cycle's grants; it enters last.
-    reg [K*S-1:0] busy_n, ends_n, lastg_n, freed_n, void_n;
-    reg [1:0] svn, gvn;
-    reg [K-1:0] spn;
-    reg efvn, eftn, pftn;
-    integer tf;
-    always @* begin
-        busy_n = (in_busy & ~busy_clr) | busy_set;
-        svn = 2'd0;
-        gvn = 2'd0;
-        spn = {K{1'b0}};
-        efvn = 1'b0;
-        eftn = 1'b0;
-        pftn = 1'b0;
-        tf = 0;
-        freed_n = {K*S{1'b0}};
-        for (i = 0; i < K; i = i + 1)
-            for (q = 0; q < S; q = q + 1) begin
-                svn = busy_set[i*S+q] ? strm_new[(i*S+q)*(4+K+2) + K + 4 +: 2] : strm_vc[(i*S+q)*2 +: 2];
-                spn = busy_set[i*S+q] ? strm_new[(i*S+q)*(4+K+2) +: K] : strm_ports[(i*S+q)*K +: K];
-                gvn = won_vc[(i*S+q)*2 +: 2];
-                efvn = 1'b0;
-                eftn = 1'b0;
-                pftn = 1'b0;
-                for (tf = 0; tf < 4; tf = tf + 1) begin   // constant indices
-                    if (svn == tf[1:0]) begin
-                        efvn = fv_next[i*4 + tf];
-                        eftn = ft_next[i*4 + tf];
-                    end
-                    if (gvn == tf[1:0]) pftn = ft_next[i*4 + tf];
-                end
-                ends_n[i*S+q] = busy_n[i*S+q] && efvn && eftn;
-                lastg_n[i*S+q] = g_valid_next[i*S+q] && kind2[(i*S+q)*3 +: 3] != R_DISCARD && pftn;
-                void_n[i*S+q] = (busy_n[i*S+q] && !ends_n[i*S+q]) || (g_valid_next[i*S+q] && !pftn);
-                for (o = 0; o < K; o = o + 1)
-                    if ((ends_n[i*S+q] && spn[o]) || (lastg_n[i*S+q] && g_ports_next[(i*S+q)*K + o]))
-                        freed_n[o*S+q] = 1'b1;
-            end
-    end
+    wire unused_next = &{1'b0, fv_next, ft_next};
 
     // ---------------- credits upstream: one a cycle per input, round robin over the VCs owed ----------------
     reg [K*4*CPW-1:0] crp_next;
@@ -810,7 +799,7 @@ module router_input #(
     generate
         for (gr = 0; gr < K; gr = gr + 1) begin : g_cr_rr
             rr_pick #(.W(4), .IW(2)) arb (.req(owed[gr*4 +: 4]), .start(rr_cr[gr*2 +: 2]),
-                .found(cr_next_valid[gr]), .idx(cr_next_vc[gr*2 +: 2]));
+                .found(cr_next_valid[gr]), .idx(cr_next_vc[gr*2 +: 2]), .gnt());
         end
     endgenerate
     always @* begin
@@ -829,8 +818,9 @@ module router_input #(
             crp <= {K*4*CPW{1'b0}};
             rr_cr <= {K*2{1'b0}};
             g_valid <= {K*S{1'b0}};
-            freed <= {K*S{1'b0}};
-            plane_void <= {K*S{1'b0}};
+            dc_kind <= {K*S*3{1'b0}};
+            dc_e <= {K*S*RW{1'b0}};
+            dc_ev <= {K*S{1'b0}};
             pk_e <= {K*S*RW{1'b0}};
             pk_ev <= {K*S{1'b0}};
             wn_e <= {K*S*RW{1'b0}};
@@ -860,8 +850,10 @@ module router_input #(
             discard_vcs <= disc_vcs;
             in_busy <= (in_busy & ~busy_clr) | busy_set;
             g_valid <= g_valid_next;
-            freed <= freed_n;
-            plane_void <= void_n;
+            // the check's decisions: their kind and the win's route entry (granted next cycle)
+            dc_kind <= kind2;
+            dc_e <= wn_e;
+            dc_ev <= wn_ev;
             // stage 1's picks take their VC's route entry with them (over constant indices)
             for (i = 0; i < K; i = i + 1)
                 for (q = 0; q < S; q = q + 1)
@@ -876,7 +868,7 @@ module router_input #(
                     wn_e[i*RW +: RW] <= pk_e[i*RW +: RW];
                     wn_ev[i] <= pk_ev[i];
                 end
-            g_vc <= won_vc;
+            g_vc <= dc_vc;
             g_len <= g_len_next;
             // the stream's flits left: len - 1 after the head (at least 1), one less per body
             for (i = 0; i < K*S; i = i + 1)
@@ -884,7 +876,7 @@ module router_input #(
                     strm_rem[i*4 +: 4] <= (g_kind[i*3 +: 3] != R_DISCARD && g_len[i*4 +: 4] > 4'd2) ? g_len[i*4 +: 4] - 4'd1 : 4'd1;
                 else if (body_x[i] && strm_rem[i*4 +: 4] > 4'd1)
                     strm_rem[i*4 +: 4] <= strm_rem[i*4 +: 4] - 4'd1;
-            g_kind <= kind2;
+            g_kind <= dc_kind;
             g_rh <= g_rh_next;
             g_ports <= g_ports_next;
             g_ovc <= g_ovc_next;

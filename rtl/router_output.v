@@ -38,8 +38,10 @@ module router_output #(
     input  wire [K*S-1:0]     wr_valid,
     input  wire [K*S*`QFLITW_BITS-1:0] wr_flit,
     input  wire [K*S-1:0]     wr_start,       // the flit starts a packet (a grant's move)
-    input  wire [K*S*4-1:0]   wr_take,
-    input  wire [K*4*CRW-1:0] dec,            // router_alloc: credits taken per output VC
+    input  wire [K*S*4-1:0]   wr_take,        // router_alloc: room the decisions granted now take
+    input  wire [K*4*CRW-1:0] dec,            //   credits they take per output VC
+    input  wire [K*4*CRW-1:0] dec_w,          //   credits and room the wins checked in the last cycle
+    input  wire [K*S*4-1:0]   room_w,         //   would take: what the compares leave out now
     input  wire [K-1:0]       rpush_ok,       // router_input: route entries stored (demand)
     input  wire [K*RW-1:0]    rpush_entry,
     // the links: credit returns, control credit returns, local events
@@ -118,7 +120,7 @@ module router_output #(
         for (gn = 0; gn < K*S; gn = gn + 1) begin : g_oq
             oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .MAXL(MAX_LEN)) queue (
                 .clk(clk), .rst(rst), .push(wr_valid[gn]), .push_flit(wr_flit[gn*QFW +: QFW]),
-                .pop(oq_pop[gn]), .take(wr_take[gn*4 +: 4]),
+                .pop(oq_pop[gn]), .take(wr_take[gn*4 +: 4]), .wtake(room_w[gn*4 +: 4]),
                 .front_valid(oq_valid[gn]), .front(oq_front[gn*QFW +: QFW]), .room_ge(oq_rge[gn*MAX_LEN +: MAX_LEN]));
         end
     endgenerate
@@ -222,10 +224,14 @@ module router_output #(
     // cred - dec_r, and its compares are those of cred shifted by dec_r (a selection of registers
     // only). Same behaviour as taking them at the grant (csim router_output_take, then the
     // returns): a credit nobody took saturates at the depth, which can only happen in a cycle
-    // with no take. docs/architecture.md "Credits taken a cycle late".
+    // with no take. docs/architecture.md "Credits taken a cycle late". The proposals and the
+    // check read the counter less the take of the wins checked in the last cycle (dec_w: the
+    // decisions granted now and the ghost of those cancelled, docs/architecture.md "Router v5"),
+    // so the compares are shifted by dec_r + dec_w.
     localparam DMAX = S * MAX_LEN;     // most credits one output VC gives in one cycle
     localparam DRW = $clog2(DMAX + 1);
-    localparam NTR = NT + DMAX;        // compares kept of cred
+    localparam SHW = $clog2(2 * DMAX + 1);
+    localparam NTR = NT + 2 * DMAX;    // compares kept of cred
     reg [K*4*CRW-1:0] cred;            // output o, VC v at (o*4+v)*CRW: credits before dec_r
     reg [K*4*DRW-1:0] dec_r;           // the take of the last edge
     reg [K*4*NTR-1:0] cge_r;           // cred >= 1..NTR
@@ -252,17 +258,21 @@ module router_output #(
                 ctake[o*4+v] = dec[(o*4+v)*CRW +: CRW] != {CRW{1'b0}};
             end
     end
-    // credits now >= cb: cred >= cb + dec_r (a selection over constant indices per counter: a
-    // variable index into the whole vector makes Yosys build one wide shifter)
+    // credits now >= cb: cred >= cb + dec_r + dec_w (a selection over constant indices per
+    // counter: a variable index into the whole vector makes Yosys build one wide shifter)
     integer cd;
+    reg [SHW-1:0] csh;
     always @* begin
         cge = {K*4*NT{1'b0}};
+        csh = {SHW{1'b0}};
         for (co = 0; co < K; co = co + 1)
-            for (cv = 0; cv < 4; cv = cv + 1)
-                for (cd = 0; cd <= DMAX; cd = cd + 1)
-                    if (dec_r[(co*4+cv)*DRW +: DRW] == cd[DRW-1:0])
+            for (cv = 0; cv < 4; cv = cv + 1) begin
+                csh = {{(SHW-DRW){1'b0}}, dec_r[(co*4+cv)*DRW +: DRW]} + dec_w[(co*4+cv)*CRW +: SHW];
+                for (cd = 0; cd <= 2 * DMAX; cd = cd + 1)
+                    if (csh == cd[SHW-1:0])
                         for (cb = 1; cb <= NT; cb = cb + 1)
                             cge[(co*4+cv)*NT + cb - 1] = cge_r[(co*4+cv)*NTR + cb - 1 + cd];
+            end
     end
     // a control credit is taken by a send, then a return counts up to the FIFO depth
     function [CCW-1:0] ctl_cred_next;

@@ -1,6 +1,6 @@
 // router_xbar — the S crossbar planes (seed 003 sec. 4, parallel switching; csim/router_xbar.c):
 // output slot (o,q) takes the flit of the (at most one) input plane (i,q) sending to it, with the
-// output VC applied, and the len of a packet granted it (the room its queue reserves).
+// output VC applied (the room a granted packet reserves comes from router_alloc: oq_take).
 // Combinational: the output queues store at the edge.
 `include "flit_fields.vh"
 module router_xbar #(
@@ -12,16 +12,11 @@ module router_xbar #(
     input  wire [K*S*2-1:0]   xovc,        //   on this output VC
     input  wire [K*S*`FLITW_BITS-1:0] xflit,
     input  wire [K*S-1:0]     xstart,      //   the first flit of a granted packet
-    input  wire [K*S*4-1:0]   take_len,    //   len of a packet granted ports (0: none)
-    input  wire [K*S*3-1:0]   kind2,       // router_alloc: the picks' proposals and grants
-    input  wire [K*S*K-1:0]   granted_f,
     output reg  [K*S-1:0]     wr_valid,    // output queue (o*S+q) stores wr_flit
     output reg  [K*S*`QFLITW_BITS-1:0] wr_flit,
-    output reg  [K*S-1:0]     wr_start,    //   it is a packet's first flit (router_output's oq_order)
-    output reg  [K*S*4-1:0]   wr_take      // output queue (o*S+q) reserves room for a packet
+    output reg  [K*S-1:0]     wr_start     //   it is a packet's first flit (router_output's oq_order)
 );
     localparam FW = `FLITW_BITS, QFW = `QFLITW_BITS;
-    localparam [2:0] R_DISCARD = `REQ_DISCARD;
     reg [FW-1:0] fx;
     reg sel;
     integer i, o, q;
@@ -32,7 +27,6 @@ module router_xbar #(
         wr_valid = {K*S{1'b0}};
         wr_start = {K*S{1'b0}};
         wr_flit = {K*S*QFW{1'b0}};
-        wr_take = {K*S*4{1'b0}};
         fx = {FW{1'b0}};
         sel = 1'b0;
         for (o = 0; o < K; o = o + 1)
@@ -44,8 +38,6 @@ module router_xbar #(
                     wr_start[o*S+q] = wr_start[o*S+q] | (sel && xstart[i*S+q]);
                     wr_flit[(o*S+q)*QFW +: QFW] = wr_flit[(o*S+q)*QFW +: QFW] | ({QFW{sel}} &
                         {fx[`FLITW_HEAD_BIT], fx[`FLITW_TAIL_BIT], xovc[(i*S+q)*2 +: 2], fx[0 +: `FLIT_DATA_BITS]});
-                    if (granted_f[(i*S+q)*K + o] && kind2[(i*S+q)*3 +: 3] != R_DISCARD)
-                        wr_take[(o*S+q)*4 +: 4] = wr_take[(o*S+q)*4 +: 4] | take_len[(i*S+q)*4 +: 4];
                 end
     end
 endmodule

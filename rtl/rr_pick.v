@@ -12,6 +12,8 @@
 //   found  = |req
 //   idx    found: the lowest index j with req[j] and j >= start, else (wrapping) the lowest j
 //          with req[j]; not found: 0
+//   gnt    idx one-hot (0 when not found), computed beside idx rather than decoded from it: a
+//          grant that selects per requester (alloc_out) then needs no compare after the arbiter
 // Invariant: found implies req[idx]; an arbiter that moves its pointer to idx + 1 (wrapping at
 // W) serves every requester within W picks.
 module rr_pick #(
@@ -21,7 +23,8 @@ module rr_pick #(
     input  wire [W-1:0]  req,
     input  wire [IW-1:0] start,
     output reg           found,
-    output reg  [IW-1:0] idx
+    output reg  [IW-1:0] idx,
+    output reg  [W-1:0]  gnt          // idx one-hot
 );
     integer j;
     reg hit_hi;
@@ -42,5 +45,19 @@ module rr_pick #(
             end
         end
         found = |req;
+    end
+    integer g, h;
+    reg before_hi, before_lo;
+    always @* begin
+        gnt = {W{1'b0}};
+        for (g = 0; g < W; g = g + 1) begin
+            before_hi = 1'b0;
+            before_lo = 1'b0;
+            for (h = 0; h < g; h = h + 1) begin
+                if (req[h] && h >= start) before_hi = 1'b1;
+                if (req[h]) before_lo = 1'b1;
+            end
+            gnt[g] = req[g] && (g >= start ? !before_hi : (!hit_hi && !before_lo));
+        end
     end
 endmodule

@@ -59,6 +59,8 @@ int env_init(router_env *e, const topo *t, const table_set *ts, const router_par
     e->injecting = 1;
     e->mgroups = prm->mgroups;
     e->bad_header_frac = 0.005;
+    e->hot_frac = 0.0;
+    e->hot_bid = -1;
     for (int o = 0; o < ROUTER_MAX_PORTS; o++) {
         e->drain_port[o] = -1.0;
         e->port_pkt[o] = -1;
@@ -131,6 +133,12 @@ static void new_packet(router_env *e, int i, int probe_vc) {
     int db = zsel == 0 ? e->bid : below(e, t->a);
     int dn = below(e, t->p);
     int sg = (pc == PORT_TERMINAL || chance(e, 0.5)) ? e->gid : below(e, t->g);
+    /* a hot spot: the planes deliver up to S flits a cycle into one port's queues while its link
+     * takes one (a queue fills only while the link serves another plane's queue) */
+    if (!mc && probe_vc < 0 && e->hot_frac > 0 && e->hot_bid != e->bid && chance(e, e->hot_frac)) {
+        dg = e->gid;
+        db = e->hot_bid;
+    }
     int bad = !mc && probe_vc < 0 && chance(e, e->bad_header_frac);
     if (bad) { /* a destination field out of range: the router must drain the packet */
         int which = below(e, 3);

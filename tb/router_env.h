@@ -69,6 +69,8 @@ typedef struct {
     /* stimulus knobs, changed by phases */
     double load, mcast_frac, drain_prob, sb_prob;
     double short_frac;                   /* share of one-flit packets on top of the uniform 1..max_len lengths */
+    double hot_frac;                     /* share of unicasts sent to router hot_bid of this group (0: none, no draw) */
+    int hot_bid;                         /*   its bid (not this router's): every input into one intra-group output */
     double drain_port[ROUTER_MAX_PORTS]; /* per output port drain probability; < 0: drain_prob */
     int injecting;
     /* upstream, per input port */

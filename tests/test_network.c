@@ -8,8 +8,8 @@
 #include "network.h"
 #include "testutil.h"
 
-/* csim/router.h contract: a head arriving in cycle t is on the output in cycle t+10. */
-#define ROUTER_HEAD_DELAY 10 /* docs/architecture.md "Router v3": head in at t, out at t+10 */
+/* csim/router.h contract: a head arriving in cycle t is on the output in cycle t+11. */
+#define ROUTER_HEAD_DELAY 11 /* docs/architecture.md "Router v5": head in at t, out at t+11 */
 #define TEST_PACKET_LEN 4
 #define PER_PACKET_CYCLE_CAP 5000
 

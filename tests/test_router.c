@@ -170,10 +170,10 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     teardown(&b);
 }
 
-/* A head arriving in cycle t leaves in t+10 through an idle router (docs/architecture.md "Router
- * v3": route entry at the end of t+4, stage 1 picks it in t+5, stage 2 arbitrates it in t+6, the
- * commit grants it in t+7, the grant stage moves the head into its output queue in t+8, the link
- * stage in t+9). */
+/* A head arriving in cycle t leaves in t+11 through an idle router (docs/architecture.md "Router
+ * v5": route entry at the end of t+4, stage 1 picks it in t+5, stage 2 arbitrates it in t+6, the
+ * check decides in t+7, the decision is granted in t+8, the grant stage moves the head into its
+ * output queue in t+9, the link stage in t+10). */
 static void test_latency(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -190,20 +190,21 @@ static void test_latency(test_ctx *c) {
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid && seen < 0) seen = cyc;
     }
-    EXPECT(c, seen == 10, "head of cycle 0 left in cycle %d, want 10", seen);
+    EXPECT(c, seen == 11, "head of cycle 0 left in cycle %d, want 11", seen);
     teardown(&b);
 }
 
 /* Back to back: two 4-flit packets arrive on one VC of input 0 in cycles 0..7, the first for port 1
- * (node 1), the second for port 2 (an intra-group link). The first head crosses in cycle 8 (its
- * bodies 9..11) and leaves port 1 in 10..13. The second head is committed in the cycle the first
- * packet's tail crosses (11: the input plane is free when the grant moves), so it crosses right
- * behind it (12) and leaves port 2 in 14..17: stage 2 requests it in 10, when the stream has two
- * flits left (the look-ahead: the plane is free at the commit). Then the same with both packets
- * for port 1: the look-ahead counts the slot the first packet holds as free for stage 1 when its
- * packet has three flits left to cross (9) and for stage 2 when it has two (10), so the second
- * head is again committed in 11 and port 1 carries the two packets with no idle cycle between
- * them, 10..17 (router v2 left one idle cycle: 9..12, then 14..17). */
+ * (node 1), the second for port 2 (an intra-group link). The first head crosses in cycle 9 (its
+ * bodies 10..12) and leaves port 1 in 11..14. The second head is granted in the cycle the first
+ * packet's tail crosses (12: the input plane is free when the grant moves), so it crosses right
+ * behind it (13) and leaves port 2 in 15..18: stage 1 picks it in 9 (looking past the moving
+ * head), stage 2 requests it in 10, when the stream has three flits left, and the check passes it
+ * in 11, when two are left (the look-ahead: the plane is free when the decision moves). Then the
+ * same with both packets for port 1: stage 1 counts the slot the first packet holds as free when
+ * the packet has four flits left to cross (9), the check when it has two (11), so the second head
+ * is again granted in 12 and port 1 carries the two packets with no idle cycle between them,
+ * 11..18 (router v2 left one idle cycle). */
 static void test_back_to_back(test_ctx *c) {
     for (int same = 0; same < 2; same++) {
         bench b;
@@ -231,14 +232,14 @@ static void test_back_to_back(test_ctx *c) {
             router_cycle(&b.r, &in, &out);
             for (int pk = 0; pk < 2; pk++) {
                 const int o = pk ? port2 : 1;
-                if (!out.out[o].valid || (same && (cyc < 14) != (pk == 0))) continue; /* same: by time */
+                if (!out.out[o].valid || (same && (cyc < 15) != (pk == 0))) continue; /* same: by time */
                 if (first[pk] < 0) first[pk] = cyc;
                 n[pk]++;
                 last[pk] = cyc;
             }
         }
-        EXPECT(c, first[0] == 10 && last[0] == 13 && n[0] == 4 && first[1] == 14 && last[1] == 17 && n[1] == 4,
-               "%s output: first packet in cycles %d..%d (%d flits), second %d..%d (%d flits), want 10..13, 14..17",
+        EXPECT(c, first[0] == 11 && last[0] == 14 && n[0] == 4 && first[1] == 15 && last[1] == 18 && n[1] == 4,
+               "%s output: first packet in cycles %d..%d (%d flits), second %d..%d (%d flits), want 11..14, 15..18",
                same ? "same" : "another", first[0], last[0], n[0], first[1], last[1], n[1]);
         teardown(&b);
     }
@@ -248,12 +249,12 @@ static void test_back_to_back(test_ctx *c) {
  * ((i + v) mod 2), and each receives a 4-flit packet for port 1 in cycles 0..3. On home planes
  * only, the second packet would wait for the first one's tail to cross plane 0 (its slot (1,0)
  * is held until then); with the alternate plane the two overlap. Input 0 wins slot (1,0) in stage
- * 2 in cycle 6 and crosses in 8..11; input 2 loses, and stage 1 sees the slot taken in 7 (a slot
- * won counts as held), so input 2 proposes on plane 1, is committed in 9 and crosses in 10..13:
- * plane 0 and plane 1 write port 1's two queues in the same cycles (10 and 11), and input 2's
- * credits go back upstream by cycle 14 (two cycles before its home plane would have let it go).
- * The link sends one packet after the other, in the order the heads entered the queues: 8 flits
- * in cycles 10..17. */
+ * 2 in cycle 6, is checked in 7, granted in 8 and crosses in 9..12; input 2 loses, and stage 1
+ * sees the slot taken in 7 (a slot won counts as held), so input 2 proposes on plane 1, wins in
+ * 8, is checked in 9, granted in 10 and crosses in 11..14: plane 0 and plane 1 write port 1's two
+ * queues in the same cycles (11 and 12), and input 2's credits go back upstream by cycle 15 (two
+ * cycles before its home plane would have let it go). The link sends one packet after the other,
+ * in the order the heads entered the queues: 8 flits in cycles 11..18. */
 static void test_alt_plane(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -285,12 +286,12 @@ static void test_alt_plane(test_ctx *c) {
             n_out++;
         }
     }
-    EXPECT(c, n_out == 8 && first_out == 10 && last_out == 17 && order_ok,
-           "port 1: %d flits in cycles %d..%d (order %s), want 8 in 10..17, input 0's packet first", n_out, first_out,
+    EXPECT(c, n_out == 8 && first_out == 11 && last_out == 18 && order_ok,
+           "port 1: %d flits in cycles %d..%d (order %s), want 8 in 11..18, input 0's packet first", n_out, first_out,
            last_out, order_ok ? "kept" : "broken");
     EXPECT(c, b.r.multi_plane_cycles - before >= 2, "port 1 written by both planes in %llu cycles, want 2 or more",
            (unsigned long long)(b.r.multi_plane_cycles - before));
-    EXPECT(c, n_cr == 4 && last_cr <= 14, "input 2: %d credits back, the last in cycle %d, want 4 by cycle 14", n_cr,
+    EXPECT(c, n_cr == 4 && last_cr <= 15, "input 2: %d credits back, the last in cycle %d, want 4 by cycle 15", n_cr,
            last_cr);
     teardown(&b);
 }
@@ -340,21 +341,22 @@ static void test_credit_plane(test_ctx *c) {
 }
 
 /* One-flit packets back to back: eight arrive on one VC of input 0 in cycles 0..7, all for port 1.
- * The first leaves in cycle 10 (test_latency's t+10). Stage 1 runs on the state at the start of a
+ * The first leaves in cycle 11 (test_latency's t+11). Stage 1 runs on the state at the start of a
  * cycle, so in the cycle stage 2 lets a packet win (c) it picks that same packet again (its route
- * entry leaves the FIFO only at the commit's edge); in c+1 that pick is void (its VC's win commits
- * then) and stage 1 picks nothing on the VC; in c+2 the VC moves the grant and stage 1 picks the
- * next packet, looking past the moving one, which wins in c+3. So a VC sends one-flit packets one
- * every three cycles: port 1 carries them in cycles 10, 13, ..., 31 (router v2: every other cycle;
- * before registered requests one a cycle). Packets of two flits or more lose nothing: an input
- * plane moving or streaming a packet is busy until its last flit crosses. */
+ * entry leaves the FIFO only at the grant's edge); in c+1 that pick is void (its VC's win is
+ * checked then) and stage 1 picks nothing on the VC, nor in c+2 (its decision is granted then);
+ * in c+3 the VC moves the grant and stage 1 picks the next packet, looking past the moving one,
+ * which wins in c+4. So a VC sends one-flit packets one every four cycles: port 1 carries them
+ * in cycles 11, 15, ..., 39 (router v4: every third cycle; v2 every other; before registered
+ * requests one a cycle). Packets of two flits or more lose nothing: an input plane moving or
+ * streaming a packet is busy until its last flit crosses. */
 static void test_one_flit_stream(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
     router_in in;
     router_out out;
     int n = 0, at_expected = 0;
-    for (int cyc = 0; cyc < 40; cyc++) {
+    for (int cyc = 0; cyc < 45; cyc++) {
         memset(&in, 0, sizeof in);
         if (cyc < 8) {
             in.in[0].valid = 1;
@@ -363,22 +365,22 @@ static void test_one_flit_stream(test_ctx *c) {
         }
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid) {
-            if (cyc == 10 + 3 * n) at_expected++;
+            if (cyc == 11 + 4 * n) at_expected++;
             n++;
         }
     }
     EXPECT(c, n == 8 && at_expected == 8,
-           "one-flit packets: %d out, %d of them in cycles 10, 13, ..., 31 (want 8 and 8)", n, at_expected);
+           "one-flit packets: %d out, %d of them in cycles 11, 15, ..., 39 (want 8 and 8)", n, at_expected);
     teardown(&b);
 }
 
-/* The commit compares the kind a win's VC proposes now with the kind won (docs/architecture.md
- * "Router v3"). Under the protocol a won VC keeps its front flit and route entry until its commit,
+/* The check compares the kind a win's VC proposes now with the kind won (docs/architecture.md
+ * "Router v3"). Under the protocol a won VC keeps its front flit and route entry until its grant,
  * but after an upstream's protocol error (flits of a packet lost, a drain running on into the next
- * one) a VC can win a drain and be empty by its commit: it proposes nothing (no ports), the drain
+ * one) a VC can win a drain and be empty by its check: it proposes nothing (no ports), the drain
  * won had no ports either, and only the kinds tell them apart. White-box: the win is written into
- * the stage-2 registers of an idle router, its VC empty; the commit must not grant it (a grant
- * would move a flit that is not there: the next cycle reads the empty VC's front). */
+ * the stage-2 registers of an idle router, its VC empty; the check must not pass it (a decision
+ * would be granted and move a flit that is not there). */
 static void test_drain_win_on_empty_vc(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 5);
@@ -394,7 +396,9 @@ static void test_drain_win_on_empty_vc(test_ctx *c) {
     router_out out;
     memset(&in, 0, sizeof in);
     router_cycle(r, &in, &out);
-    EXPECT(c, !((r->g_go[q] >> i) & 1), "a drain won by VC %d of input %d, empty at its commit, was granted", v, i);
+    EXPECT(c, !((r->dc_go[q] >> i) & 1), "a drain won by VC %d of input %d, empty at its check, was passed", v, i);
+    router_cycle(r, &in, &out);
+    EXPECT(c, !((r->g_go[q] >> i) & 1), "a drain won by VC %d of input %d, empty at its check, was granted", v, i);
     for (int cyc = 0; cyc < 20; cyc++) router_cycle(r, &in, &out); /* and the router stays sound */
     EXPECT(c, r->in[i].count[v] == 0, "VC %d of input %d holds %d flits from nowhere", v, i, r->in[i].count[v]);
     teardown(&b);
