@@ -93,7 +93,7 @@ static int alt_may(const router *r, int i, int v) {
 /* The credit plane (S >= 2; docs/architecture.md "The credit plane"): a unicast head not bound to
  * a plane whose output VC (o,v) has fewer than S * max_len credits proposes on plane (o + v) mod S
  * only. Why: with fewer credits than a packet on every plane, heads winning that VC on two planes
- * in one cycle would see all but one cancelled at the commit, and a cancelled win leaves its slot
+ * in one cycle would see all but one cancelled at the check, and a cancelled win leaves its slot
  * idle; with one plane per scarce VC its last credits go to one win. Returns the plane, or -1
  * (no rule: home plane, then the alternate one). */
 HOT int credit_plane(const router *r, int i, int v) {

@@ -138,7 +138,7 @@ module router_alloc #(
     reg [K*S-1:0] go;
     reg [K*S*K-1:0] granted;
     reg mc_valid;
-    reg [K*S-1:0] out_granted;         // (o,q): a HEAD / ACQ commit takes the slot
+    reg [K*S-1:0] out_granted;         // (o,q): a HEAD / ACQ decision takes the slot
     reg [K*S*KW-1:0] out_winner;       //   from input
     always @* begin
         for (i = 0; i < K*S; i = i + 1) begin
@@ -324,7 +324,7 @@ module router_alloc #(
                             pk_kind[(i*S+q)*3 +: 3] <= req_kind[(i*4+v)*3 +: 3];
                             pk_ports[(i*S+q)*K +: K] <= req_ports[(i*4+v)*K +: K];
                         end
-            // stage 2's wins, committed in the next cycle
+            // stage 2's wins, checked in the next cycle
             won_valid <= win_go;
             won_vc <= pk_vc;
             won_kind <= kind_a;

@@ -187,7 +187,6 @@ module router_input #(
     wire [K*4-1:0] three_plus;         //   three or more
     wire [K*4-1:0] four_plus;          //   four or more
     wire [K*4*2-1:0] f_ht;             // the VC fronts' {head, tail} bits (registers in vcbuf)
-    wire [K*4-1:0] fv_next, ft_next;   // the same after this edge: a front flit, its tail bit
     genvar gi;
     generate
         for (gi = 0; gi < K; gi = gi + 1) begin : g_ctl
@@ -214,7 +213,6 @@ module router_input #(
                 .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
                 .rpop(rpop[gi*4 +: 4]),
                 .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*FW +: 4*FW]), .front_ht(f_ht[gi*8 +: 8]),
-                .next_valid(fv_next[gi*4 +: 4]), .next_tail(ft_next[gi*4 +: 4]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
                 .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
 
@@ -775,8 +773,6 @@ module router_input #(
                     end
             end
     end
-
-    wire unused_next = &{1'b0, fv_next, ft_next};
 
     // ---------------- credits upstream: one a cycle per input, round robin over the VCs owed ----------------
     reg [K*4*CPW-1:0] crp_next;

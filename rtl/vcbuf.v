@@ -21,8 +21,6 @@ module vcbuf #(
     output wire [3:0]        front_valid,
     output wire [4*`FLITW_BITS-1:0] front_flit,
     output wire [4*2-1:0]    front_ht,     // per VC: the front flit's {head, tail} bits (registers)
-    output wire [3:0]        next_valid,   // per VC: after this edge, a front flit / its tail bit
-    output wire [3:0]        next_tail,    //   (the next state of front_valid and front_ht's tail)
     output wire [3:0]        rfront_valid,
     output wire [4*RW-1:0]   rfront,
     output wire              push_drop,
@@ -91,8 +89,6 @@ module vcbuf #(
             // flit at the new head
             wire [1:0] ht_next = (push_here && count[gv] == {{DW{1'b0}}, pop_here}) ? {push_flit[`FLITW_HEAD_BIT], push_flit[`FLITW_TAIL_BIT]}
                                                                                    : htm[gv * DEPTH + {{(31-DW){1'b0}}, head_next}];
-            assign next_valid[gv] = count_next != {(DW+1){1'b0}};
-            assign next_tail[gv] = ht_next[0];
             always @(posedge clk) begin
                 if (rst) begin
                     head[gv] <= {DW{1'b0}};
