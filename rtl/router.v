@@ -138,7 +138,7 @@ module router #(
     wire [QW-1:0] res_plane, mc_plane;
     wire [K-1:0] res_ports, rpush_ok, lk_lock;
     wire [K*4-1:0] f_valid, e_valid, vc_active, vc_pend, vc_held, pop;
-    wire [K*4*FW-1:0] f_flit;
+    wire [K*4*2-1:0] f_ht;
     wire [K*4*RW-1:0] e_entry;
     wire [K*4*3-1:0] req_kind;
     wire [K*4*K-1:0] req_ports;
@@ -167,7 +167,7 @@ module router #(
         .fu_in_ready(fu_in_ready), .fu_in_taken(fu_in_taken), .mgroup_rd(mgroup_rd), .mset(mset),
         .cge(cge), .oq_rge(oq_rge), .locked(locked), .grb_free(grb_free),
         .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc), .res_plane(res_plane), .res_ports(res_ports),
-        .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
+        .f_valid(f_valid), .f_ht(f_ht), .e_valid(e_valid), .e_entry(e_entry), .vc_active(vc_active),
         .vc_pend(vc_pend), .req_kind(req_kind), .req_ports(req_ports), .req_plane(req_plane),
         .busy_next(busy_next), .vc_held(vc_held), .rpush_ok(rpush_ok), .rpush_entry(rpush_entry),
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc),
@@ -188,7 +188,7 @@ module router #(
         .dec(dec), .oq_take(wr_take), .dec_w(dec_w), .room_w(room_w), .locked(locked));
 
     router_bulletin #(.K(K), .S(S), .BULLETIN(BULLETIN)) bulletin (
-        .clk(clk), .rst(rst), .f_valid(f_valid), .f_flit(f_flit), .e_valid(e_valid), .e_entry(e_entry),
+        .clk(clk), .rst(rst), .f_valid(f_valid), .f_ht(f_ht), .e_valid(e_valid), .e_entry(e_entry),
         .vc_active(vc_active), .vc_pend(vc_pend), .vc_held(vc_held), .set_grb(set_grb), .clr_grb(clr_grb), .dc_vc(dc_vc),
         .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc),
         .grb_free(grb_free), .res_valid(res_valid), .res_in(res_in), .res_vc(res_vc),

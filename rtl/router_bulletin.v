@@ -19,7 +19,7 @@ module router_bulletin #(
     input  wire              rst,
     // router_input: the VC fronts
     input  wire [K*4-1:0]    f_valid,        // input i, VC v at i*4+v
-    input  wire [K*4*`FLITW_BITS-1:0] f_flit,
+    input  wire [K*4*2-1:0]  f_ht,           //   the front's {head, tail} bits
     input  wire [K*4-1:0]    e_valid,
     input  wire [K*4*RW-1:0] e_entry,
     input  wire [K*4-1:0]    vc_active,
@@ -40,7 +40,6 @@ module router_bulletin #(
     output reg  [QW-1:0]     res_plane,      // (res_in + res_vc) mod S
     output wire [K-1:0]      res_ports       // the reserved multicast's port set
 );
-    localparam FW = `FLITW_BITS;
     localparam E_MCAST = K + `RENTRY_MCAST_OFF, E_DISCARD = K + `RENTRY_DISCARD_OFF;
 
     function [QW-1:0] plane_idx;       // (port + vc) mod S
@@ -78,7 +77,6 @@ module router_bulletin #(
     reg n_res_valid;
     reg [KW-1:0] n_res_in;
     reg [1:0] n_res_vc;
-    reg [FW-1:0] fr;
     reg [RW-1:0] er;
     reg [K*4-1:0] res_cand;            // input i, VC v at i*4+v: a multicast head that may reserve
     reg [K-1:0] res_in_cand;
@@ -87,14 +85,12 @@ module router_bulletin #(
     reg [1:0] res_low_vc [0:K-1];      // lowest candidate VC per input
     integer ri, rv;
     always @* begin
-        fr = {FW{1'b0}};
         er = {RW{1'b0}};
         for (ri = 0; ri < K; ri = ri + 1) begin
             res_low_vc[ri] = 2'd0;
             for (rv = 3; rv >= 0; rv = rv - 1) begin
-                fr = f_flit[(ri*4+rv)*FW +: FW];
                 er = e_entry[(ri*4+rv)*RW +: RW];
-                res_cand[ri*4+rv] = f_valid[ri*4+rv] && fr[`FLITW_HEAD_BIT] && e_valid[ri*4+rv] && er[E_MCAST] &&
+                res_cand[ri*4+rv] = f_valid[ri*4+rv] && f_ht[(ri*4+rv)*2 + 1] && e_valid[ri*4+rv] && er[E_MCAST] &&
                                     !er[E_DISCARD] && !vc_active[ri*4+rv] && !vc_pend[ri*4+rv] && !vc_held[ri*4+rv];
                 if (res_cand[ri*4+rv]) res_low_vc[ri] = rv[1:0];
             end

@@ -82,7 +82,7 @@ module router_input #(
     input  wire [K-1:0]       res_ports,
     // the VC fronts and proposals (to router_alloc, router_bulletin)
     output wire [K*4-1:0]     f_valid,        // input i, VC v at i*4+v
-    output wire [K*4*`FLITW_BITS-1:0] f_flit,
+    output wire [K*4*2-1:0]   f_ht,           // the fronts' {head, tail} bits (registers in vcbuf)
     output wire [K*4-1:0]     e_valid,
     output wire [K*4*RW-1:0]  e_entry,
     output reg  [K*4-1:0]     vc_active,      // the VC streams a packet
@@ -133,7 +133,6 @@ module router_input #(
     localparam FIRST_LOCAL = P;
     localparam FIRST_GLOBAL = P + A - 1;
     localparam FW = `FLITW_BITS;
-    localparam TB = `FLITW_TAIL_BIT;
     localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
     localparam E_MCAST = K + `RENTRY_MCAST_OFF, E_DISCARD = K + `RENTRY_DISCARD_OFF;
     localparam [2:0] R_NONE = `REQ_NONE, R_HEAD = `REQ_HEAD, R_MCAST = `REQ_MCAST, R_ACQ = `REQ_ACQ,
@@ -186,7 +185,8 @@ module router_input #(
     wire [K*4-1:0] two_plus;           // the VC holds two flits or more
     wire [K*4-1:0] three_plus;         //   three or more
     wire [K*4-1:0] four_plus;          //   four or more
-    wire [K*4*2-1:0] f_ht;             // the VC fronts' {head, tail} bits (registers in vcbuf)
+    reg  [K*S*2-1:0] rd_vc;            // input plane (i,q): the VC it sends from next cycle
+    wire [K*S*FW-1:0] rd_flit;         //   this cycle: that VC's front flit (vcbuf's read port q)
     genvar gi;
     generate
         for (gi = 0; gi < K; gi = gi + 1) begin : g_ctl
@@ -205,14 +205,15 @@ module router_input #(
                 assign three_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 3;
                 assign four_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 4;
             end
-            vcbuf #(.K(K), .DEPTH(D), .DW(DWI)) buffer (
+            vcbuf #(.K(K), .DEPTH(D), .DW(DWI), .S(S)) buffer (
                 .clk(clk), .rst(rst),
                 .push(in_valid[gi] && !is_ctl[gi]), .push_vc(in_vc[gi*2 +: 2]),
                 .push_flit({in_head[gi], in_tail[gi], in_data[gi*64 +: 64]}),
                 .pop(pop[gi*4 +: 4]),
                 .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
                 .rpop(rpop[gi*4 +: 4]),
-                .front_valid(f_valid[gi*4 +: 4]), .front_flit(f_flit[gi*4*FW +: 4*FW]), .front_ht(f_ht[gi*8 +: 8]),
+                .rd_vc(rd_vc[gi*S*2 +: S*2]), .rd_flit(rd_flit[gi*S*FW +: S*FW]),
+                .front_valid(f_valid[gi*4 +: 4]), .front_ht(f_ht[gi*8 +: 8]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
                 .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
 
@@ -583,10 +584,9 @@ module router_input #(
     reg [K*S-1:0] busy_set, busy_clr;
     reg [K*S-1:0] body_x;              // a stream's flit that is not its tail crosses (strm_rem)
     reg [K*S*(4+K+2)-1:0] strm_new;    // {vc[1:0], ovc[1:0], mcast, discard, ports} of a stream that starts
-    reg [FW-1:0] sf, gf;
     reg [1:0] svc, gvc;
     reg [2:0] gk;
-    reg sfv, s_pop, g_pop, g_disc;
+    reg sfv, st, gt, s_pop, g_pop, g_disc;
     reg [K-1:0] sports, gports;
     integer tv;
     always @* begin
@@ -610,17 +610,19 @@ module router_input #(
                 svc = strm_vc[(i*S+q)*2 +: 2];
                 gvc = g_vc[(i*S+q)*2 +: 2];
                 sports = strm_ports[(i*S+q)*K +: K];
-                // the stream's VC and the granted VC, selected over constant indices
-                sf = {FW{1'b0}};
+                // the stream's VC and the granted VC, selected over constant indices: is a flit
+                // there, is it a tail (registers); the flit itself comes from the plane's read
+                // port (rd_flit: the VC named by rd_vc last cycle is the one that sends now)
                 sfv = 1'b0;
-                gf = {FW{1'b0}};
+                st = 1'b0;
+                gt = 1'b0;
                 gports = g_ports[(i*S+q)*K +: K];
                 for (tv = 0; tv < 4; tv = tv + 1) begin
                     if (svc == tv[1:0]) begin
-                        sf = f_flit[(i*4 + tv)*FW +: FW];
                         sfv = f_valid[i*4 + tv];
+                        st = f_ht[(i*4 + tv)*2];
                     end
-                    if (gvc == tv[1:0]) gf = f_flit[(i*4 + tv)*FW +: FW];
+                    if (gvc == tv[1:0]) gt = f_ht[(i*4 + tv)*2];
                 end
                 gk = g_kind[(i*S+q)*3 +: 3];
                 s_pop = 1'b0;
@@ -630,15 +632,15 @@ module router_input #(
                     // the stream's next flit, if it has arrived
                     if (sfv) begin
                         s_pop = 1'b1;
-                        body_x[i*S+q] = !sf[TB];
+                        body_x[i*S+q] = !st;
                         if (!strm_disc[i*S+q]) begin
                             xv[i*S+q] = 1'b1;
                             xports[(i*S+q)*K +: K] = sports;
                             xovc[(i*S+q)*2 +: 2] = strm_ovc[(i*S+q)*2 +: 2];
-                            xflit[(i*S+q)*FW +: FW] = sf;
+                            xflit[(i*S+q)*FW +: FW] = rd_flit[(i*S+q)*FW +: FW];
                         end
                         // the packet ends at its tail or after len flits (a drain at its tail)
-                        if (sf[TB] || (!strm_disc[i*S+q] && strm_rem[(i*S+q)*4 +: 4] == 4'd1)) begin
+                        if (st || (!strm_disc[i*S+q] && strm_rem[(i*S+q)*4 +: 4] == 4'd1)) begin
                             for (o = 0; o < K; o = o + 1)
                                 if (sports[o]) begin
                                     clr_lock[o*S+q] = 1'b1;
@@ -655,7 +657,7 @@ module router_input #(
                         g_pop = 1'b1;
                         if (g_rh[i*S+q]) begin
                             g_disc = 1'b1;
-                            if (!gf[TB]) begin
+                            if (!gt) begin
                                 busy_set[i*S+q] = 1'b1;
                                 strm_new[(i*S+q)*(4+K+2) +: (4+K+2)] = {gvc, 2'b00, 1'b0, 1'b1, {K{1'b0}}};
                             end
@@ -666,9 +668,9 @@ module router_input #(
                         xstart[i*S+q] = 1'b1;
                         xports[(i*S+q)*K +: K] = gports;
                         xovc[(i*S+q)*2 +: 2] = g_ovc[(i*S+q)*2 +: 2];
-                        xflit[(i*S+q)*FW +: FW] = gf;
+                        xflit[(i*S+q)*FW +: FW] = rd_flit[(i*S+q)*FW +: FW];
                         g_pop = 1'b1;
-                        if (gf[TB] || g_len[(i*S+q)*4 +: 4] <= 4'd1) begin
+                        if (gt || g_len[(i*S+q)*4 +: 4] <= 4'd1) begin
                             for (o = 0; o < K; o = o + 1)
                                 if (gports[o]) begin
                                     clr_lock[o*S+q] = 1'b1;
@@ -689,6 +691,15 @@ module router_input #(
                     end
                 end
             end
+    end
+
+    // The VC each input plane sends from in the next cycle, so that its buffer reads that VC's
+    // front at this edge: a decision granted now moves next cycle (the check voids the wins of a
+    // plane still sending then); else the packet moving now streams on, else the stream goes on
+    // (an idle plane reads a VC it will not send from). All registers: off the pops' path.
+    always @* begin
+        for (i = 0; i < K*S; i = i + 1)
+            rd_vc[i*2 +: 2] = go_f[i] ? dc_vc[i*2 +: 2] : g_valid[i] ? g_vc[i*2 +: 2] : strm_vc[i*2 +: 2];
     end
 
     // ---------------- the decisions granted now: slots, the bulletin, held slots, route pops; the grant stage ----------------

@@ -2,11 +2,19 @@
 // entry per packet). Mirrors the storage of csim/vcbuf.c. Pushes and pops take effect at the end
 // of the cycle; a push into a VC that is full and not popped in the same cycle is dropped and
 // reported on push_drop (the router keeps the sticky overflow flag).
+//   The flits themselves sit in one memory with a write port and S synchronous read ports, one
+// per crossbar plane (block RAM on an FPGA: docs/fpga.md item 23). Plane q names in a cycle the
+// VC it sends from in the next one (rd_vc); in that next cycle rd_flit holds that VC's front
+// flit as of the cycle's start (the flit pushed at the edge into an emptied VC comes from a
+// bypass register, so the memory's read-during-write behaviour never matters). Everything the
+// router decides on reads registers instead: the fronts' {head, tail} bits (front_ht, kept in
+// flip-flops beside the memory) and the counts.
 `include "flit_fields.vh"
 module vcbuf #(
     parameter K = 7,
     parameter DEPTH = 8,
-    parameter DW = 3                   // max(1, clog2(DEPTH))
+    parameter DW = 3,                  // max(1, clog2(DEPTH))
+    parameter S = 2                    // crossbar planes: the memory's read ports
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -18,8 +26,9 @@ module vcbuf #(
     input  wire [1:0]        rpush_vc,
     input  wire [RW-1:0]     rpush_entry, // {discard, mcast, ovc[1:0], len[3:0], ports[K-1:0]}
     input  wire [3:0]        rpop,         // per VC: its front route entry leaves
+    input  wire [S*2-1:0]    rd_vc,        // per plane: the VC it sends from in the next cycle
+    output wire [S*`FLITW_BITS-1:0] rd_flit, // per plane: the front flit of last cycle's rd_vc
     output wire [3:0]        front_valid,
-    output wire [4*`FLITW_BITS-1:0] front_flit,
     output wire [4*2-1:0]    front_ht,     // per VC: the front flit's {head, tail} bits (registers)
     output wire [3:0]        rfront_valid,
     output wire [4*RW-1:0]   rfront,
@@ -32,7 +41,11 @@ module vcbuf #(
     localparam [DW:0] DEPTH_W = DEPTH[DW:0];
     localparam [DW-1:0] LAST = DEPTH_W[DW-1:0] - 1'b1;
 
-    reg [`FLITW_BITS-1:0] fifo [0:4*DEPTH-1];
+    localparam FW = `FLITW_BITS;
+    localparam AW = $clog2(4 * DEPTH);
+    localparam [AW-1:0] DEPTH_A = DEPTH[AW-1:0];   // VC v's flits at v * DEPTH ..
+    (* ram_style = "block" *)
+    reg [FW-1:0] fifo [0:4*DEPTH-1];
     // the {head, tail} bits again, in flip-flops, so the front's bits can be registers: the
     // allocator reads them first in its cycle (is a packet ending?) and a RAM read there is slow
     reg [1:0]    htm   [0:4*DEPTH-1];
@@ -60,11 +73,52 @@ module vcbuf #(
         end
     endfunction
 
+    wire [4*DW-1:0] slot_of;           // per VC: where its next flit goes
+    wire [4*DW-1:0] head_next_of;      // per VC: its front's slot after this edge
+    wire [3:0] front_pushed;           // per VC: the flit pushed now is its front after this edge
+
+    // the flit memory: one write port, one synchronous read port per plane
+    reg [FW-1:0] push_q;               // the flit pushed at the last edge (the bypass)
+    reg [AW-1:0] wa;                   // the write address (selected over constant indices)
+    integer wv;
+    always @* begin
+        wa = {AW{1'b0}};
+        for (wv = 0; wv < 4; wv = wv + 1)
+            if (push_vc == wv[1:0]) wa = DEPTH_A * wv[AW-1:0] + {{(AW-DW){1'b0}}, slot_of[wv*DW +: DW]};
+    end
+    always @(posedge clk) begin
+        if (push_ok) fifo[wa] <= push_flit;
+        push_q <= push_flit;
+    end
+    genvar gq;
+    generate
+        for (gq = 0; gq < S; gq = gq + 1) begin : g_rd
+            reg [AW-1:0] ra;               // the read address, and whether the front is pushed now
+            reg byp;
+            integer rv;
+            always @* begin
+                ra = {AW{1'b0}};
+                byp = 1'b0;
+                for (rv = 0; rv < 4; rv = rv + 1)
+                    if (rd_vc[gq*2 +: 2] == rv[1:0]) begin
+                        ra = DEPTH_A * rv[AW-1:0] + {{(AW-DW){1'b0}}, head_next_of[rv*DW +: DW]};
+                        byp = front_pushed[rv];
+                    end
+            end
+            reg [FW-1:0] rd_q;
+            reg byp_q;
+            always @(posedge clk) begin
+                rd_q <= fifo[ra];
+                byp_q <= byp;
+            end
+            assign rd_flit[gq*FW +: FW] = byp_q ? push_q : rd_q;
+        end
+    endgenerate
+
     genvar gv;
     generate
         for (gv = 0; gv < 4; gv = gv + 1) begin : g_front
             assign front_valid[gv] = count[gv] != {(DW+1){1'b0}};
-            assign front_flit[gv*`FLITW_BITS +: `FLITW_BITS] = fifo[gv * DEPTH + {{(31-DW){1'b0}}, head[gv]}];
             assign rfront_valid[gv] = rcount[gv] != {(DW+1){1'b0}};
             assign rfront[gv*RW +: RW] = rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rhead[gv]}];
             assign counts[gv*(DW+1) +: DW+1] = count[gv];
@@ -83,12 +137,15 @@ module vcbuf #(
             wire [DW-1:0] rslot = wrap_add(rhead[gv], rcount[gv]);
             reg [1:0] ht_q;                // this VC's front {head, tail}
             assign front_ht[gv*2 +: 2] = ht_q;
+            assign slot_of[gv*DW +: DW] = slot;
             wire [DW-1:0] head_next = !pop_here ? head[gv] : (head[gv] == LAST) ? {DW{1'b0}} : head[gv] + 1'b1;
             wire [DW:0] count_next = count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
             // the front after this edge: the flit pushed now into an empty VC, else the stored
             // flit at the new head
             wire [1:0] ht_next = (push_here && count[gv] == {{DW{1'b0}}, pop_here}) ? {push_flit[`FLITW_HEAD_BIT], push_flit[`FLITW_TAIL_BIT]}
                                                                                    : htm[gv * DEPTH + {{(31-DW){1'b0}}, head_next}];
+            assign head_next_of[gv*DW +: DW] = head_next;
+            assign front_pushed[gv] = push_here && count[gv] == {{DW{1'b0}}, pop_here};
             always @(posedge clk) begin
                 if (rst) begin
                     head[gv] <= {DW{1'b0}};
@@ -97,10 +154,8 @@ module vcbuf #(
                     rhead[gv] <= {DW{1'b0}};
                     rcount[gv] <= {(DW+1){1'b0}};
                 end else begin
-                    if (push_here) begin
-                        fifo[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= push_flit;
+                    if (push_here)
                         htm[gv * DEPTH + {{(31-DW){1'b0}}, slot}] <= {push_flit[`FLITW_HEAD_BIT], push_flit[`FLITW_TAIL_BIT]};
-                    end
                     ht_q <= ht_next;
                     head[gv] <= head_next;
                     count[gv] <= count_next;
