@@ -168,11 +168,13 @@ flit-fields-check:
 	@echo "flit-fields: $(RTL_HDR) matches csim/flit.h, csim/fault.h, csim/tables.h, csim/alloc.h"
 
 # verilator -Wall lint and Icarus elaboration, every config; every mutant still applies; the router's
-# port list (tb/router_ports.h) agrees with rtl/router.v and the ECP5 board top.
+# port list (tb/router_ports.h) agrees with rtl/router.v and the ECP5 board top; the FPGA cone
+# counter (scripts/fpga_cones.py) counts a hand-made netlist right.
 lint: flit-fields-check format-check
 	@python3 scripts/mutate.py check
 	@python3 scripts/check_router_ports.py --configs-mk $(BUILD)/configs.mk
 	@out=$$(tests/router_ports_test.sh $(BUILD)/configs.mk) || { echo "$$out"; exit 1; }; echo "$$out" | tail -1
+	@out=$$(tests/fpga_cones_test.sh) || { echo "$$out"; exit 1; }; echo "$$out" | tail -1
 	@missing="$(filter-out $(RTL_SRC),$(wildcard rtl/*.v))"; gone="$(filter-out $(wildcard rtl/*.v),$(RTL_SRC))"; \
 	 if [ -n "$$missing$$gone" ]; then echo "lint: rtl/files.f does not match rtl/*.v (not listed: $$missing; no such file: $$gone)"; exit 1; fi; \
 	 echo "lint: rtl/files.f lists the $(words $(RTL_SRC)) RTL files"

@@ -74,14 +74,14 @@ module rcu_decide #(
     wire f_ga, f_gb, f_p2, f_p3, f_any, f_s1, f_s2, f_lelf;
     wire [GPW-1:0] i_ga, i_gb, i_p2, i_p3, i_any;
     wire [5:0] i_s1, i_s2, i_lelf;
-    rr_pick #(.W(AH), .IW(GPW)) pick_ga  (.req(ok_ga), .start(ptr_rta),  .found(f_ga),  .idx(i_ga), .gnt());
-    rr_pick #(.W(AH), .IW(GPW)) pick_gb  (.req(ok_gb), .start(ptr_rta),  .found(f_gb),  .idx(i_gb), .gnt());
-    rr_pick #(.W(AH), .IW(GPW)) pick_p2  (.req(pri2),  .start(ptr_rta),  .found(f_p2),  .idx(i_p2), .gnt());
-    rr_pick #(.W(AH), .IW(GPW)) pick_p3  (.req(pri3),  .start(ptr_rta),  .found(f_p3),  .idx(i_p3), .gnt());
-    rr_pick #(.W(AH), .IW(GPW)) pick_any (.req(any),   .start(start_ah), .found(f_any), .idx(i_any), .gnt());
-    rr_pick #(.W(K),  .IW(6))   pick_s1  (.req(s1_ok), .start(ptr_rtb),  .found(f_s1),  .idx(i_s1), .gnt());
-    rr_pick #(.W(K),  .IW(6))   pick_s2  (.req(s2_ok), .start(ptr_rtb),  .found(f_s2),  .idx(i_s2), .gnt());
-    rr_pick #(.W(K),  .IW(6))   pick_ll  (.req(le_lf), .start(start_k),  .found(f_lelf), .idx(i_lelf), .gnt());
+    rr_pick #(.W(AH), .IW(GPW), .GNT(0)) pick_ga  (.req(ok_ga), .start(ptr_rta),  .found(f_ga),  .idx(i_ga), .gnt());
+    rr_pick #(.W(AH), .IW(GPW), .GNT(0)) pick_gb  (.req(ok_gb), .start(ptr_rta),  .found(f_gb),  .idx(i_gb), .gnt());
+    rr_pick #(.W(AH), .IW(GPW), .GNT(0)) pick_p2  (.req(pri2),  .start(ptr_rta),  .found(f_p2),  .idx(i_p2), .gnt());
+    rr_pick #(.W(AH), .IW(GPW), .GNT(0)) pick_p3  (.req(pri3),  .start(ptr_rta),  .found(f_p3),  .idx(i_p3), .gnt());
+    rr_pick #(.W(AH), .IW(GPW), .GNT(0)) pick_any (.req(any),   .start(start_ah), .found(f_any), .idx(i_any), .gnt());
+    rr_pick #(.W(K), .IW(6), .GNT(0))   pick_s1  (.req(s1_ok), .start(ptr_rtb),  .found(f_s1),  .idx(i_s1), .gnt());
+    rr_pick #(.W(K), .IW(6), .GNT(0))   pick_s2  (.req(s2_ok), .start(ptr_rtb),  .found(f_s2),  .idx(i_s2), .gnt());
+    rr_pick #(.W(K), .IW(6), .GNT(0))   pick_ll  (.req(le_lf), .start(start_k),  .found(f_lelf), .idx(i_lelf), .gnt());
 
     // The winning global port g and its class (P1).
     reg [GPW-1:0] g;

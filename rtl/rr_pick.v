@@ -13,12 +13,16 @@
 //   idx    found: the lowest index j with req[j] and j >= start, else (wrapping) the lowest j
 //          with req[j]; not found: 0
 //   gnt    idx one-hot (0 when not found), computed beside idx rather than decoded from it: a
-//          grant that selects per requester (alloc_out) then needs no compare after the arbiter
+//          grant that selects per requester (alloc_out) then needs no compare after the arbiter;
+//          with GNT = 0 always 0 (not computed)
 // Invariant: found implies req[idx]; an arbiter that moves its pointer to idx + 1 (wrapping at
 // W) serves every requester within W picks.
 module rr_pick #(
     parameter W = 8,
-    parameter IW = 3              // index width, >= 1, 2**IW >= W
+    parameter IW = 3,             // index width, >= 1, 2**IW >= W
+    parameter GNT = 1             // 0: gnt not computed, for an arbiter whose one-hot grant no one
+                                  // reads: synthesis drops it anyway, but a simulator would run its
+                                  // W * W loop every cycle (rcu_decide's W = a * h is 512 on tianhe)
 ) (
     input  wire [W-1:0]  req,
     input  wire [IW-1:0] start,
@@ -50,14 +54,17 @@ module rr_pick #(
     reg before_hi, before_lo;
     always @* begin
         gnt = {W{1'b0}};
-        for (g = 0; g < W; g = g + 1) begin
-            before_hi = 1'b0;
-            before_lo = 1'b0;
-            for (h = 0; h < g; h = h + 1) begin
-                if (req[h] && h >= start) before_hi = 1'b1;
-                if (req[h]) before_lo = 1'b1;
+        before_hi = 1'b0;
+        before_lo = 1'b0;
+        if (GNT != 0)
+            for (g = 0; g < W; g = g + 1) begin
+                before_hi = 1'b0;
+                before_lo = 1'b0;
+                for (h = 0; h < g; h = h + 1) begin
+                    if (req[h] && h >= start) before_hi = 1'b1;
+                    if (req[h]) before_lo = 1'b1;
+                end
+                gnt[g] = req[g] && (g >= start ? !before_hi : (!hit_hi && !before_lo));
             end
-            gnt[g] = req[g] && (g >= start ? !before_hi : (!hit_hi && !before_lo));
-        end
     end
 endmodule
