@@ -28,7 +28,7 @@ module rr_pick #(
     input  wire [IW-1:0] start,
     output reg           found,
     output reg  [IW-1:0] idx,
-    output reg  [W-1:0]  gnt          // idx one-hot
+    output wire [W-1:0]  gnt          // idx one-hot
 );
     integer j;
     reg hit_hi;
@@ -50,21 +50,26 @@ module rr_pick #(
         end
         found = |req;
     end
-    integer g, h;
-    reg before_hi, before_lo;
-    always @* begin
-        gnt = {W{1'b0}};
-        before_hi = 1'b0;
-        before_lo = 1'b0;
-        if (GNT != 0)
-            for (g = 0; g < W; g = g + 1) begin
-                before_hi = 1'b0;
-                before_lo = 1'b0;
-                for (h = 0; h < g; h = h + 1) begin
-                    if (req[h] && h >= start) before_hi = 1'b1;
-                    if (req[h]) before_lo = 1'b1;
+    generate
+        if (GNT != 0) begin : g_gnt
+            reg [W-1:0] one_hot;
+            integer g, h;
+            reg before_hi, before_lo;
+            always @* begin
+                one_hot = {W{1'b0}};
+                for (g = 0; g < W; g = g + 1) begin
+                    before_hi = 1'b0;
+                    before_lo = 1'b0;
+                    for (h = 0; h < g; h = h + 1) begin
+                        if (req[h] && h >= start) before_hi = 1'b1;
+                        if (req[h]) before_lo = 1'b1;
+                    end
+                    one_hot[g] = req[g] && (g >= start ? !before_hi : (!hit_hi && !before_lo));
                 end
-                gnt[g] = req[g] && (g >= start ? !before_hi : (!hit_hi && !before_lo));
             end
-    end
+            assign gnt = one_hot;
+        end else begin : g_no_gnt
+            assign gnt = {W{1'b0}};
+        end
+    endgenerate
 endmodule
