@@ -40,16 +40,22 @@ function [NT-1:0] cge_of;
         endcase
     end
 endfunction
-// bit n of {compares, 1}: counter >= n (n = 0: true; n > NT: false); a shift, so a selection
-// by a computed n costs a small mux rather than NT equality compares
-function ge_thermo;
-    input [NT:0] bits;
-    input [3:0] n;
-    /* verilator lint_off UNUSEDSIGNAL */  // bit 0 is the answer
-    reg [NT+15:0] w;
+// output VC vc's credits >= len, for a route entry's len: 0 true, 1..MAX_LEN from the compares,
+// above MAX_LEN false. Only MAX_LEN of the NT compares per VC can be asked for, so this is a
+// 4 * MAX_LEN-way selection rather than ge_at's 4 * NT-way one: an entry longer than MAX_LEN is
+// a discard (csim router_input_route), and no decision reads a discard's credit compares.
+function cr_at;
+    /* verilator lint_off UNUSEDSIGNAL */  // the compares above MAX_LEN serve the planes' sums only
+    input [4*NT-1:0] c4;
     /* verilator lint_on UNUSEDSIGNAL */
+    input [1:0] vc;
+    input [3:0] len;
     begin
-        w = {15'd0, bits} >> n;
-        ge_thermo = w[0];
+        case (vc)
+            2'd0: cr_at = room_at(c4[0 +: MAX_LEN], len);
+            2'd1: cr_at = room_at(c4[NT +: MAX_LEN], len);
+            2'd2: cr_at = room_at(c4[2*NT +: MAX_LEN], len);
+            default: cr_at = room_at(c4[3*NT +: MAX_LEN], len);
+        endcase
     end
 endfunction

@@ -112,9 +112,8 @@ module router #(
     localparam MAX_DEPTH = (MAX_DEPTH_LG > DEPTH_T) ? MAX_DEPTH_LG : DEPTH_T;
     localparam DMW = $clog2(K * 4 * MAX_DEPTH + 1);   // demand counters; >= 4: a len fits
     localparam COW = ((DMW > OW) ? DMW : OW) + 1;     // occupancy as the congestion unit sees it
-    localparam NT = S * MAX_LEN + 1;   // registered compares per credit counter (rtl/credit_ge.vh):
-                                       // len plus the lower planes' lens, and one spare (the
-                                       // mutant router-head-needs-len-plus-1 compares len + 1)
+    localparam NT = S * MAX_LEN;       // registered compares per credit counter (rtl/credit_ge.vh):
+                                       // the most any decision asks (len plus the lower planes' lens)
     localparam CPW = $clog2(MAX_DEPTH + 1) + 1;       // credits owed upstream per input VC
     localparam FW = `FLITW_BITS, QFW = `QFLITW_BITS;
     localparam [6:0] K7P = K[6:0];

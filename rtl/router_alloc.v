@@ -18,7 +18,7 @@ module router_alloc #(
     parameter BULLETIN = 1,            // Global Resource Bulletin on
     parameter MAX_LEN = 4,             // longest packet
     parameter CRW = 11,                // credit counter width (router_output)
-    parameter NT = 9,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
+    parameter NT = 8,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
     // derived — do not override
     parameter KW = (K > 1) ? $clog2(K) : 1,
     parameter QW = (S > 1) ? $clog2(S) : 1,
@@ -170,7 +170,7 @@ module router_alloc #(
     // whether or not it stands). So a short VC keeps one decision at most, and one with S * MAX_LEN
     // credits holds any S packets. From registers (the wins, their route entries, cge), then one
     // AND with the check's go: no sum, no pair of wins.
-    localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
+    localparam NTW = 8;                // holds NT (S * MAX_LEN <= 60)
 `include "credit_ge.vh"
     localparam integer SHORT_I = S * MAX_LEN;
     localparam [NTW-1:0] SHORT_AT = SHORT_I[NTW-1:0];

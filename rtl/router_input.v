@@ -28,7 +28,7 @@ module router_input #(
     parameter BULLETIN = 1,            // Global Resource Bulletin on (router.v)
     parameter FAULTS = 1,              // FD/FR packets go to a fault unit
     parameter S = 2,                   // crossbar planes
-    parameter NT = 9,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
+    parameter NT = 8,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
     parameter CPW = 6,                 // credits owed upstream per VC
     parameter MW = 18,                 // fault message width {kind, prefix, role, g, b, n}
     // derived — do not override
@@ -399,7 +399,7 @@ module router_input #(
     end
 
     // ---------------- proposals (csim router_input_propose) ----------------
-    localparam NTW = 8;                // holds NT (S * MAX_LEN + 1 <= 61)
+    localparam NTW = 8;                // holds NT (S * MAX_LEN <= 60)
     // the credits an output VC needs for a unicast head to propose on any plane (else: its credit plane)
     localparam integer CP_MIN_I = S * MAX_LEN;
     localparam [NTW-1:0] CP_MIN = CP_MIN_I[NTW-1:0];
@@ -435,7 +435,7 @@ module router_input #(
                     lk_eff[o] = lk_ahead[o*S + pl];
                 for (o = 0; o < K; o = o + 1) begin
                     grb_q[o] = grb_ahead[o*S + pl];
-                    ok[o] = ep[o] && !lk_eff[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
+                    ok[o] = ep[o] && !lk_eff[o] && cr_at(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2], ep[E_LEN +: 4]) &&
                             room_at(oq_rge[(o*S + pl)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
                 end
                 bul_eff = (BULLETIN != 0) ? (grb_q & ~((res_valid && {{(32-QW){1'b0}}, res_plane} == pl) ? res_ports : {K{1'b0}})) : {K{1'b1}};
@@ -470,7 +470,7 @@ module router_input #(
                 if (S > 1) begin
                     for (o = 0; o < K; o = o + 1) begin
                         oka[o] = ep[o] && !lk_ahead[o*S + al] &&
-                                 ge_at(cge_of(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2]), {4'd0, ep[E_LEN +: 4]}) &&
+                                 cr_at(cge[o*4*NT +: 4*NT], ep[E_OVC +: 2], ep[E_LEN +: 4]) &&
                                  room_at(oq_rge[(o*S + al)*MAX_LEN +: MAX_LEN], ep[E_LEN +: 4]);
                         if (BULLETIN != 0)
                             bula[o] = grb_ahead[o*S + al] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == al && res_ports[o]);
@@ -539,7 +539,7 @@ module router_input #(
                 for (o = 0; o < K; o = o + 1) begin
                     lk2[o] = (locked[o*S + q] && !frx[o*S + q]) || dc_slots[o*S + q];
                     grb2[o] = grb_free[o*S + q];
-                    ok2[o] = e2[o] && !lk2[o] && ge_at(cge_of(cge[o*4*NT +: 4*NT], e2[E_OVC +: 2]), {4'd0, e2[E_LEN +: 4]}) &&
+                    ok2[o] = e2[o] && !lk2[o] && cr_at(cge[o*4*NT +: 4*NT], e2[E_OVC +: 2], e2[E_LEN +: 4]) &&
                              room_at(oq_rge[(o*S + q)*MAX_LEN +: MAX_LEN], e2[E_LEN +: 4]);
                 end
                 bul2 = (BULLETIN != 0) ? (grb2 & ~((res_valid && res_plane == q[QW-1:0]) ? res_ports : {K{1'b0}})) : {K{1'b1}};

@@ -19,7 +19,7 @@ module router_output #(
     parameter CONG_DEMAND = 1,         // the demand counts in the congestion of local/global ports
     parameter CRW = 11,                // credit counter width
     parameter MAX_LEN = 4,             // longest packet: room compares per output queue
-    parameter NT = 9,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
+    parameter NT = 8,                  // credit compares per output VC (router.v, rtl/credit_ge.vh)
     parameter COW = 14,                // occupancy as the congestion unit sees it
     parameter DMW = 9,                 // demand counter width
     parameter MW = 18,                 // fault message width {kind, prefix, role, g, b, n}
