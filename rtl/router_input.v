@@ -198,12 +198,12 @@ module router_input #(
             localparam integer DWI = (D > 1) ? $clog2(D) : 1;
             localparam [1:0] PCLASS = gi < FIRST_LOCAL ? 2'd0 : gi < FIRST_GLOBAL ? 2'd1 : 2'd2;
             localparam [31:0] SEED_OFF = SEED_STEP * gi;
-            wire [4*(DWI+1)-1:0] counts;
+            wire [4*3-1:0] count_ge;
             genvar gc;
             for (gc = 0; gc < 4; gc = gc + 1) begin : g_two
-                assign two_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 2;
-                assign three_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 3;
-                assign four_plus[gi*4 + gc] = counts[gc*(DWI+1) +: DWI+1] >= 4;
+                assign two_plus[gi*4 + gc] = count_ge[gc*3];
+                assign three_plus[gi*4 + gc] = count_ge[gc*3 + 1];
+                assign four_plus[gi*4 + gc] = count_ge[gc*3 + 2];
             end
             vcbuf #(.K(K), .DEPTH(D), .DW(DWI), .S(S)) buffer (
                 .clk(clk), .rst(rst),
@@ -215,7 +215,7 @@ module router_input #(
                 .rd_vc(rd_vc[gi*S*2 +: S*2]), .rd_flit(rd_flit[gi*S*FW +: S*FW]),
                 .front_valid(f_valid[gi*4 +: 4]), .front_ht(f_ht[gi*8 +: 8]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
-                .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .counts(counts));
+                .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .count_ge(count_ge));
 
             wire [63:0] d = in_data[gi*64 +: 64];    // the header (csim/flit.h)
             wire r_valid, r_gv;                      // decisions are tracked by the side pipeline

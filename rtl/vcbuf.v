@@ -35,7 +35,7 @@ module vcbuf #(
     output wire              push_drop,
     output wire              push_ok,      // the flit of push was stored
     output wire              rpush_ok,     // the route entry of rpush was stored
-    output wire [4*(DW+1)-1:0] counts
+    output wire [4*3-1:0]    count_ge      // per VC: {count >= 4, >= 3, >= 2} (registers)
 );
     localparam RW = K + 8;
     localparam [DW:0] DEPTH_W = DEPTH[DW:0];
@@ -121,7 +121,6 @@ module vcbuf #(
             assign front_valid[gv] = count[gv] != {(DW+1){1'b0}};
             assign rfront_valid[gv] = rcount[gv] != {(DW+1){1'b0}};
             assign rfront[gv*RW +: RW] = rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rhead[gv]}];
-            assign counts[gv*(DW+1) +: DW+1] = count[gv];
         end
     endgenerate
 
@@ -137,6 +136,10 @@ module vcbuf #(
             wire [DW-1:0] rslot = wrap_add(rhead[gv], rcount[gv]);
             reg [1:0] ht_q;                // this VC's front {head, tail}
             assign front_ht[gv*2 +: 2] = ht_q;
+            // the allocator asks whether the flits of a packet's end are here: the compares are
+            // set from the next count at the same edge, so no carry chain starts its cycle
+            reg [2:0] ge_q;
+            assign count_ge[gv*3 +: 3] = ge_q;
             assign slot_of[gv*DW +: DW] = slot;
             wire [DW-1:0] head_next = !pop_here ? head[gv] : (head[gv] == LAST) ? {DW{1'b0}} : head[gv] + 1'b1;
             wire [DW:0] count_next = count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
@@ -150,6 +153,7 @@ module vcbuf #(
                 if (rst) begin
                     head[gv] <= {DW{1'b0}};
                     count[gv] <= {(DW+1){1'b0}};
+                    ge_q <= 3'b000;
                     ht_q <= 2'b00;
                     rhead[gv] <= {DW{1'b0}};
                     rcount[gv] <= {(DW+1){1'b0}};
@@ -159,6 +163,7 @@ module vcbuf #(
                     ht_q <= ht_next;
                     head[gv] <= head_next;
                     count[gv] <= count_next;
+                    ge_q <= {count_next >= 4, count_next >= 3, count_next >= 2};
                     if (rpush_here) rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rslot}] <= rpush_entry;
                     if (rpop_here) rhead[gv] <= (rhead[gv] == LAST) ? {DW{1'b0}} : rhead[gv] + 1'b1;
                     rcount[gv] <= rcount[gv] + {{DW{1'b0}}, rpush_here} - {{DW{1'b0}}, rpop_here};
