@@ -104,7 +104,7 @@ fpga-ecp5: $(FPGA_ECP5)/tables.hex
 	yowasp-ecppack $(FPGA_ECP5)/router.config $(FPGA_ECP5)/router_ulx3s.bit
 	scripts/fpga_report.py ecp5 ulx3s-85f router-small $$(awk 'BEGIN { print $(ECP5_CLOCK_KHZ) / 1000 }') $(FPGA_ECP5)/nextpnr.json $(FPGA_ECP5)/report.txt
 
-# make fpga-unit UNIT=router_alloc UNIT_PARAMS=".K(7), .S(2), .MAX_LEN(4), .NT(9)": one RTL unit
+# make fpga-unit UNIT=router_alloc UNIT_PARAMS=".K(7), .S(2), .MAX_LEN(4), .NT(8)": one RTL unit
 # alone on the ECP5 85F, to see where the router's clock goes (docs/fpga.md item 12). A wrapper
 # (scripts/fpga_unit_wrap.py) feeds every input from a shift register and registers every output,
 # so nextpnr times the unit's own paths; the same Yosys script as fpga-ecp5, nextpnr at
