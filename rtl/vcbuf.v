@@ -8,7 +8,7 @@
 // flit as of the cycle's start (the flit pushed at the edge into an emptied VC comes from a
 // bypass register, so the memory's read-during-write behaviour never matters). Everything the
 // router decides on reads registers instead: the fronts' {head, tail} bits (front_ht, kept in
-// flip-flops beside the memory) and the counts.
+// flip-flops beside the memory) and the counts' compares >= 2, 3, 4 (count_ge).
 `include "flit_fields.vh"
 module vcbuf #(
     parameter K = 7,
