@@ -38,7 +38,8 @@ TESTS        := $(patsubst tests/%.c,$(BUILD)/asan/%,$(TEST_SRC))
 # CONFIG a named configuration (CONFIGS); PLANT=1 builds the harness from its planted mutant
 # (PLANT_MUTANT_*, must fail), MUTANT=NAME from tests/mutants/mutants.txt's NAME;
 # REQUIRE_COVERAGE=1 fails lockstep-rcu on coverage holes too; BULLETIN=0 the router without the
-# Global Resource Bulletin, SPEEDUP its crossbar planes (1, 2 or 4), CONG_RTT CongG's in-flight
+# Global Resource Bulletin, SPEEDUP its crossbar planes (1, 2 or 4), MAX_LEN its longest packet
+# (flits, 1..8: the input VCs hold 8; default 4), CONG_RTT CongG's in-flight
 # window (cycles, default 32; 0: none), SCENARIO a named directed run
 # (lockstep-router, wave); SC_CYCLES systemc-router's run; CHECK_CYCLES make check's lock-step.
 CONFIG   ?= small
@@ -49,6 +50,7 @@ MUTANT   ?=
 REQUIRE_COVERAGE ?= 0
 BULLETIN ?= 1
 SPEEDUP  ?= 2
+MAX_LEN  ?= 4
 CONG_RTT ?= 32
 SCENARIO ?= random
 SC_CYCLES ?= 20000

@@ -31,15 +31,17 @@ PLANT_MUTANT_router := router-head-needs-len-plus-1
 #   build/<harness>/STEM/            from rtl/; STEM = CONFIG, then '_'-separated flags: plant (from the
 #                                    planted mutant's copy of rtl/, PLANT_MUTANT_<harness>), nobulletin
 #                                    (the router with BULLETIN=0), s1 / s4 (the router at that SPEEDUP),
+#                                    lN (the router at MAX_LEN=N; default 4),
 #                                    wN (the router with CONG_RTT=N; default 32)
 #   build/mutants/NAME/<harness>_CONFIG/  from mutant NAME's copy of rtl/ (the router at SPEEDUP)
 # e.g. build/router/small_plant/, build/router/mid_s1/, build/router/small_nobulletin/. The make
 # targets that run a harness (lockstep-router ...) pick the directory from CONFIG, PLANT, MUTANT,
-# BULLETIN and SPEEDUP (*_DIR below).
+# BULLETIN, SPEEDUP, MAX_LEN and CONG_RTT (*_DIR below).
 stem_cfg      = $(firstword $(subst _, ,$(1)))
 stem_flag     = $(filter $(2),$(wordlist 2,9,$(subst _, ,$(1))))
 stem_bulletin = $(if $(call stem_flag,$(1),nobulletin),0,1)
 stem_speedup  = $(or $(patsubst s%,%,$(call stem_flag,$(1),s1 s2 s4)),2)
+stem_maxlen   = $(or $(patsubst l%,%,$(filter l%,$(wordlist 2,9,$(subst _, ,$(1))))),4)
 stem_congrtt  = $(or $(patsubst w%,%,$(filter w%,$(wordlist 2,9,$(subst _, ,$(1))))),32)
 # the RTL a stem of harness H is built from, and what must be made first (a mutant's copy)
 stem_rtl      = $(if $(call stem_flag,$(1),plant),$(BUILD)/mutants/$(PLANT_MUTANT_$(2))/rtl,rtl)
@@ -118,7 +120,7 @@ lockstep-rcu: $(RCU_DIR)/rcu_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	  if [ $$rc -eq 3 ] && [ "$(REQUIRE_COVERAGE)" != 1 ]; then exit 0; fi; exit $$rc
 
 # ---------------- the whole router lock-step ----------------
-ROUTER_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/router_$(CONFIG),$(BUILD)/router/$(run_stem)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),)$(if $(filter-out 32,$(CONG_RTT)),_w$(CONG_RTT),))
+ROUTER_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/router_$(CONFIG),$(BUILD)/router/$(run_stem)$(if $(filter 0,$(BULLETIN)),_nobulletin,)$(if $(filter-out 2,$(SPEEDUP)),_s$(SPEEDUP),)$(if $(filter-out 4,$(MAX_LEN)),_l$(MAX_LEN),)$(if $(filter-out 32,$(CONG_RTT)),_w$(CONG_RTT),))
 # tianhe's verilated router is ~220 MB of C++ (one 0.6-2.5 MB function per file): at Verilator's
 # default -Os a file takes minutes, at -O1 ~20 s; the rarely run __Slow files (set-up, trace
 # declarations) at -O0. Build ~25 min on 2 cores (docs/RESULTS.md "Router v2").
@@ -126,14 +128,14 @@ ROUTER_MAKEFLAGS_tianhe := -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O0"
 
 ROUTER_DEPS := $(RTL_SRC) $(RTL_INC) tb/router_lockstep.cpp tb/router_lockstep.vlt tb/harness_common.h tb/router_ports.h \
                $(BUILD)/obj/router_env.o $(BUILD)/libdoar.a
-# $(call ROUTER_BUILD,RTLDIR,VFLAGS,CFG,BULLETIN,SPEEDUP,CONG_RTT)
+# $(call ROUTER_BUILD,RTLDIR,VFLAGS,CFG,BULLETIN,SPEEDUP,CONG_RTT,MAX_LEN)
 ROUTER_BUILD = $(call VERILATE,verilator $(VERILATOR_FLAGS) tb/router_lockstep.vlt $(2),router,$(1),$(@D),router_lockstep,\
-  tb/router_lockstep.cpp,-GBULLETIN=$(4) -GSPEEDUP=$(5) -GCONG_RTT=$(6) $(ROUTER_MAKEFLAGS_$(3)),\
-  -I$(CURDIR)/tb -DDOAR_BULLETIN=$(4) -DDOAR_SPEEDUP=$(5) -DDOAR_CONG_RTT=$(6),$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a,$(3))
+  tb/router_lockstep.cpp,-GBULLETIN=$(4) -GSPEEDUP=$(5) -GCONG_RTT=$(6) -GMAX_LEN=$(7) $(ROUTER_MAKEFLAGS_$(3)),\
+  -I$(CURDIR)/tb -DDOAR_BULLETIN=$(4) -DDOAR_SPEEDUP=$(5) -DDOAR_CONG_RTT=$(6) -DDOAR_MAX_LEN=$(7),$(BUILD)/obj/router_env.o $(BUILD)/libdoar.a,$(3))
 $(BUILD)/router/%/router_lockstep: $(ROUTER_DEPS) $$(call stem_dep,$$*,router)
-	$(call ROUTER_BUILD,$(call stem_rtl,$*,router),$(call stem_vflags,$*),$(call stem_cfg,$*),$(call stem_bulletin,$*),$(call stem_speedup,$*),$(call stem_congrtt,$*))
+	$(call ROUTER_BUILD,$(call stem_rtl,$*,router),$(call stem_vflags,$*),$(call stem_cfg,$*),$(call stem_bulletin,$*),$(call stem_speedup,$*),$(call stem_congrtt,$*),$(call stem_maxlen,$*))
 $(BUILD)/mutants/%/router_lockstep: $(ROUTER_DEPS) $(BUILD)/mutants/$$(call mut_name,$$*)/rtl/.applied
-	$(call ROUTER_BUILD,$(BUILD)/mutants/$(call mut_name,$*)/rtl,-Wno-fatal,$(call mut_cfg,$*),$(BULLETIN),$(SPEEDUP),32)
+	$(call ROUTER_BUILD,$(BUILD)/mutants/$(call mut_name,$*)/rtl,-Wno-fatal,$(call mut_cfg,$*),$(BULLETIN),$(SPEEDUP),32,$(MAX_LEN))
 
 # make lockstep-router CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock]
 lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt

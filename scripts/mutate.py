@@ -15,6 +15,8 @@ silently when the RTL changes) and their replacements, and the lock-step that mu
 
 A router mutant may name the internal speed-up its lock-step is built with ('speedup 1|2|4', default
 2): the sum form of the credit check across planes is live only at S = 1 and S = 4. It may name
+the longest packet ('maxlen 1..8', default 4, the router's MAX_LEN; the input VCs hold 8 flits): a
+bug that needs a packet longer than the check's look-ahead is live only above 4. It may name
 'bulletin 0': its lock-step is built without the Global Resource Bulletin (BULLETIN=0), where
 multicasts acquire their ports one grant at a time; random traffic then ends in the deadlock the
 bulletin exists to prevent (the lock-step stops at it with a conservation failure, the RTL and the
@@ -75,7 +77,7 @@ def parse(path=None):
             key, _, val = line.partition(" ")
             if key != "mutant" or not NAME_RE.match(val.strip()):
                 raise BadInput(f"{where}: expected 'mutant NAME' (lower case, digits, '-')")
-            cur = {"name": val.strip(), "edits": [], "args": [], "seed": 1, "speedup": 2, "bulletin": 1, "where": where}
+            cur = {"name": val.strip(), "edits": [], "args": [], "seed": 1, "speedup": 2, "maxlen": 4, "bulletin": 1, "where": where}
             if any(m["name"] == cur["name"] for m in mutants):
                 raise BadInput(f"{where}: mutant '{cur['name']}' defined twice")
             mutants.append(cur)
@@ -104,6 +106,10 @@ def parse(path=None):
             if val not in ("1", "2", "4"):
                 raise BadInput(f"{where}: expected 'speedup 1|2|4' (the router's crossbar planes)")
             cur["speedup"] = int(val)
+        elif key == "maxlen":
+            if not (val.isdigit() and 1 <= int(val) <= 8):
+                raise BadInput(f"{where}: expected 'maxlen 1..8' (the router's longest packet, flits)")
+            cur["maxlen"] = int(val)
         elif key == "bulletin":
             if val not in ("0", "1"):
                 raise BadInput(f"{where}: expected 'bulletin 0|1' (the router built without or with the bulletin)")
@@ -131,8 +137,9 @@ def parse(path=None):
         if m["file"].startswith("csim/") != (m["harness"] in C_HARNESSES):
             raise BadInput(f"{m['where']}: mutant {m['name']}: a csim/ mutant runs on 'oracle', 'block' or 'mpi', "
                            "an rtl/ one on a lock-step")
-        if (m["speedup"] != 2 or m["bulletin"] != 1) and m["harness"] != "router":
-            raise BadInput(f"{m['where']}: mutant {m['name']}: 'speedup' and 'bulletin' are a router lock-step's parameters")
+        if (m["speedup"] != 2 or m["maxlen"] != 4 or m["bulletin"] != 1) and m["harness"] != "router":
+            raise BadInput(f"{m['where']}: mutant {m['name']}: 'speedup', 'maxlen' and 'bulletin' are a router lock-step's "
+                           "parameters")
         if m["harness"] == "mpi" and m["cycles"] < 2:
             raise BadInput(f"{m['where']}: mutant {m['name']}: 'mpi' needs at least 2 ranks")
     return mutants
@@ -165,17 +172,18 @@ def apply(m, out_dir):
         f.write(m["name"] + "\n")
 
 
-def harness_bin(h, cfg, mutant, speedup=2, bulletin=1):
+def harness_bin(h, cfg, mutant, speedup=2, bulletin=1, maxlen=4):
     if h == "oracle":   # the C model's fault campaigns against the oracle: build/doar from the copy
         return f"{BUILD}/mutants/{mutant}/doar" if mutant else f"{BUILD}/doar"
     if h == "block":    # tests/test_network.c built from the copy (unmutated: build/net/)
         return f"{BUILD}/mutants/{mutant}/test_network" if mutant else f"{BUILD}/net/test_network"
     if h == "mpi":      # doar-mpi built from the copy
         return f"{BUILD}/mutants/{mutant}/doar-mpi" if mutant else f"{BUILD}/doar-mpi"
-    # the Makefile's ROUTER_DIR: an unmutated router without the bulletin or at another speed-up is
-    # built apart (_nobulletin, _sS)
+    # the Makefile's ROUTER_DIR: an unmutated router without the bulletin, at another speed-up or
+    # another longest packet is built apart (_nobulletin, _sS, _lN)
     d = f"{BUILD}/mutants/{mutant}/{h}_{cfg}" if mutant else \
-        f"{BUILD}/{h}/{cfg}" + ("_nobulletin" if bulletin == 0 else "") + (f"_s{speedup}" if speedup != 2 else "")
+        f"{BUILD}/{h}/{cfg}" + ("_nobulletin" if bulletin == 0 else "") + (f"_s{speedup}" if speedup != 2 else "") + \
+        (f"_l{maxlen}" if maxlen != 4 else "")
     return f"{d}/{h}_lockstep"
 
 
@@ -346,15 +354,18 @@ def cmd_run(argv):
     t_all = time.time()
     for k, m in enumerate(chosen, 1):
         t0 = time.time()
-        key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]), m["speedup"], m["bulletin"])
-        sp = [f"SPEEDUP={m['speedup']}", f"BULLETIN={m['bulletin']}"] if m["harness"] == "router" else []
+        key = (m["harness"], m["config"], m["cycles"], m["seed"], tuple(m["args"]), m["speedup"], m["bulletin"],
+               m["maxlen"])
+        sp = [f"SPEEDUP={m['speedup']}", f"BULLETIN={m['bulletin']}", f"MAX_LEN={m['maxlen']}"] \
+            if m["harness"] == "router" else []
         unit = {"oracle": "campaigns", "block": "(unused)", "mpi": "ranks"}.get(m["harness"], "cycles")
         where = f"{m['harness']} {m['config']} {m['cycles']} {unit} seed {m['seed']}" + \
-            (f" S={m['speedup']}" if m["speedup"] != 2 else "") + (" no bulletin" if m["bulletin"] == 0 else "")
+            (f" S={m['speedup']}" if m["speedup"] != 2 else "") + (f" max_len={m['maxlen']}" if m["maxlen"] != 4 else "") + \
+            (" no bulletin" if m["bulletin"] == 0 else "")
         if key not in baselines:
             rc, out = make(f"tables-verify", f"CONFIG={m['config']}")
             if rc == 0:
-                rc, out = make(harness_bin(m["harness"], m["config"], None, m["speedup"], m["bulletin"]), f"CONFIG={m['config']}", *sp)
+                rc, out = make(harness_bin(m["harness"], m["config"], None, m["speedup"], m["bulletin"], m["maxlen"]), f"CONFIG={m['config']}", *sp)
             if rc != 0:
                 die(f"the unmutated {m['harness']} lock-step of {m['config']} does not build:\n{out[-2000:]}", 1)
             verdict, detail = run_lockstep(m, None, f"{BUILD}/mutants/_baseline_waves", timeout)

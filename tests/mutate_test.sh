@@ -46,6 +46,13 @@ expect2 "speedup 3" "${M[@]}" --list "$TMP/sp.txt" list
 grep -q "expected 'speedup 1|2|4'" "$TMP/err" && ok || bad "speedup message: $(cat "$TMP/err")"
 printf 'mutant rcu-speedup\n  file     rtl/rcu.v\n  lockstep rcu small 1000\n  speedup  4\n  find     x\n  replace  y\n  why      test\n' > "$TMP/sp2.txt"
 expect2 "speedup on an rcu mutant" "${M[@]}" --list "$TMP/sp2.txt" list
+for v in 0 9 x; do
+  printf 'mutant bad-maxlen\n  file     rtl/oq.v\n  lockstep router small 1000\n  maxlen   %s\n  find     x\n  replace  y\n  why      test\n' "$v" > "$TMP/ml.txt"
+  expect2 "maxlen $v" "${M[@]}" --list "$TMP/ml.txt" list
+  grep -q "expected 'maxlen 1..8'" "$TMP/err" && ok || bad "maxlen message: $(cat "$TMP/err")"
+done
+printf 'mutant rcu-maxlen\n  file     rtl/rcu.v\n  lockstep rcu small 1000\n  maxlen   8\n  find     x\n  replace  y\n  why      test\n' > "$TMP/ml2.txt"
+expect2 "maxlen on an rcu mutant" "${M[@]}" --list "$TMP/ml2.txt" list
 printf 'mutant bad-bulletin\n  file     rtl/oq.v\n  lockstep router small 1000\n  bulletin 2\n  find     x\n  replace  y\n  why      test\n' > "$TMP/bu.txt"
 expect2 "bulletin 2" "${M[@]}" --list "$TMP/bu.txt" list
 grep -q "expected 'bulletin 0|1'" "$TMP/err" && ok || bad "bulletin message: $(cat "$TMP/err")"
