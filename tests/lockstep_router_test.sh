@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-router lock-step in `make test`: small and mid for 1,000,000 cycles each with 0
-# mismatches, conservation and full coverage; the planted RTL bug (the mutant
+# mismatches, conservation and full coverage (small also at S = 1, and at MAX_LEN = 8 for 300,000); the planted RTL bug (the mutant
 # router-head-needs-len-plus-1 of tests/mutants/mutants.txt, built from a copy of rtl/ by PLANT=1)
 # caught with a readable waveform; the Global Resource Bulletin's effect (crossed multicasts
 # deadlock without it, complete with it), in C and RTL together.
@@ -12,8 +12,9 @@ LOG=$(mktemp /tmp/doar_lr_XXXXXX)
 trap 'rm -f "$LOG"' EXIT
 
 run_cfg() {
-  local cfg=$1 cycles=$2 speedup=${3:-2}
-  make --no-print-directory lockstep-router CONFIG="$cfg" SEED="${SEED:-1}" CYCLES="$cycles" SPEEDUP="$speedup" >"$LOG" 2>&1
+  local cfg=$1 cycles=$2 speedup=${3:-2} maxlen=${4:-4}
+  make --no-print-directory lockstep-router CONFIG="$cfg" SEED="${SEED:-1}" CYCLES="$cycles" SPEEDUP="$speedup" \
+    MAX_LEN="$maxlen" >"$LOG" 2>&1
   local rc=$? last; last=$(grep '^lockstep router:' "$LOG" | tail -n 1)
   echo "   $last"
   [ $rc -eq 0 ] && ok || { bad "$cfg: exit $rc"; grep -E "MISMATCH|CONSERVATION|hole|rror" "$LOG" | head -5; }
@@ -27,6 +28,8 @@ echo "== router lock-step (S = 2 crossbar planes, and S = 1; router v3 allocatio
 run_cfg small "${SMALL_CYCLES:-1000000}"
 run_cfg small "${SMALL_CYCLES:-1000000}" 1
 run_cfg mid "${MID_CYCLES:-1000000}"
+echo "== packets up to 8 flits (MAX_LEN = 8; the look-ahead covers 4: longer packets rely on the slot locks)"
+run_cfg small "${L8_CYCLES:-300000}" 2 8
 
 echo "== the planted bug (PLANT=1: the mutant router-head-needs-len-plus-1, a head needs one credit more than its length) is caught"
 make --no-print-directory lockstep-router CONFIG=small PLANT=1 CYCLES=1000000 >"$LOG" 2>&1
