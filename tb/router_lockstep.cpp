@@ -28,7 +28,7 @@
 #define DOAR_CONG_RTT 32   // rtl/router.v CONG_RTT (router_default_params: the same)
 #endif
 #ifndef DOAR_MAX_LEN
-#define DOAR_MAX_LEN 4     // rtl/router.v MAX_LEN (router_default_params: the same)
+#define DOAR_MAX_LEN 4   // rtl/router.v MAX_LEN (router_default_params: the same)
 #endif
 #ifndef DOAR_SPEEDUP
 #define DOAR_SPEEDUP 2
@@ -272,7 +272,7 @@ int Run::start(router_params &prm) {
     prm.speedup = DOAR_SPEEDUP;
     prm.cong_rtt = DOAR_CONG_RTT;
     prm.max_len = DOAR_MAX_LEN;
-    prm.oq_depth = 2 * DOAR_MAX_LEN; // rtl/router.v OQ_DEPTH
+    prm.oq_depth = 2 * DOAR_MAX_LEN;   // rtl/router.v OQ_DEPTH
     if (o_.c_cong_demand >= 0) prm.cong_demand = o_.c_cong_demand;
     ctx_.reset(new VerilatedContext);
     ctx_->traceEverOn(true);
