@@ -9,7 +9,7 @@
 // and the grant a cycle later: the decisions are registers (go_f, granted_f, mc_valid_f, dc_*),
 // and in that cycle they take their slots (router_input), credits (dec) and queue room
 // (oq_take), all from registers. Also the output slots held by a packet (locked), the round-robin
-// pointers (moved at the check), and the take of the wins checked (dec_w, room_w), by which the
+// pointers (moved at the check), and the take of the wins checked (dec_wn, room_w), by which the
 // credit and room compares of the next cycle are shifted. docs/architecture.md "Router v5".
 `include "flit_fields.vh"
 module router_alloc #(
@@ -62,8 +62,10 @@ module router_alloc #(
     output reg  [KW-1:0]      rr_mc,
     output reg  [K*4*CRW-1:0] dec,            // credits the decisions take now per output VC (o*4+v)
     output reg  [K*S*4-1:0]   oq_take,        // room they take now per output queue (o*S+q)
-    output reg  [K*4*CRW-1:0] dec_w,          // credits the wins checked in the last cycle would take
-    output wire [K*S*4-1:0]   room_w,         //   and room: the compares now are shifted by these
+    output reg  [K*4*CRW-1:0] dec_wn,         // credits the wins checked now will take: next cycle's
+                                              //   shift of the credit compares (router_output registers it)
+    output wire [K*S*4-1:0]   room_w,         // room the wins checked in the last cycle would take: the
+                                              //   room compares now are shifted by it
     output reg  [K*S-1:0]     locked          // slots held by a packet writing through them
 );
     localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
@@ -225,9 +227,11 @@ module router_alloc #(
                 if (won_mc_in == i[KW-1:0] && won_mc_plane == q[QW-1:0] && cancel[i*S+q]) mcv_n = 1'b0;
     end
 
-    // The take of the decisions granted now (dec, oq_take) and of the wins checked in the last
-    // cycle (dec_w, room_w), from the slots' registers: each slot (o,q) holds at most one win
-    // (planes decide in parallel: a sum over the output's S slots per VC)
+    // The take of the decisions granted now (dec, oq_take) and the room of the wins checked in the
+    // last cycle (room_w), from the slots' registers; the credits of the wins checked now (dec_wn,
+    // from the wins' registers: not the check's result, which only decides whether a win's take
+    // is a decision's or the ghost's). Each slot (o,q) holds at most one win (planes decide in
+    // parallel: a sum over the output's S slots per VC).
     reg [K*S*4-1:0] wl_n;              // (o,q): the win's len, its output VC, its decision stands
     reg [K*S*2-1:0] wo_n;
     reg [K*S-1:0] wd_n, dslot_n;
@@ -235,24 +239,30 @@ module router_alloc #(
     wire unused_ew = &{1'b0, ew, et};
     integer dk;
     always @* begin
-        ew = {RW{1'b0}};
-        wl_n = {K*S*4{1'b0}};
-        wo_n = {K*S*2{1'b0}};
         wd_n = {K*S{1'b0}};
         dslot_n = {K*S{1'b0}};
         for (o = 0; o < K; o = o + 1)
             for (q = 0; q < S; q = q + 1)
-                for (i = 0; i < K; i = i + 1) begin
+                for (i = 0; i < K; i = i + 1)
                     if (granted_n[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) begin
                         wd_n[o*S+q] = 1'b1;
                         dslot_n[o*S+q] = 1'b1;
                     end
-                    if (won_valid[i*S+q] && won_ports[(i*S+q)*K + o] && won_kind[(i*S+q)*3 +: 3] != R_DISCARD) begin
-                        ew = pe[(i*S+q)*RW +: RW];
-                        wl_n[(o*S+q)*4 +: 4] = wl_n[(o*S+q)*4 +: 4] | ew[E_LEN +: 4];
-                        wo_n[(o*S+q)*2 +: 2] = wo_n[(o*S+q)*2 +: 2] | ew[E_OVC +: 2];
+    end
+    // (apart from the decisions above: the wins' take does not depend on the check)
+    integer wi, wq, wo;
+    always @* begin
+        ew = {RW{1'b0}};
+        wl_n = {K*S*4{1'b0}};
+        wo_n = {K*S*2{1'b0}};
+        for (wo = 0; wo < K; wo = wo + 1)
+            for (wq = 0; wq < S; wq = wq + 1)
+                for (wi = 0; wi < K; wi = wi + 1)
+                    if (won_valid[wi*S+wq] && won_ports[(wi*S+wq)*K + wo] && won_kind[(wi*S+wq)*3 +: 3] != R_DISCARD) begin
+                        ew = pe[(wi*S+wq)*RW +: RW];
+                        wl_n[(wo*S+wq)*4 +: 4] = wl_n[(wo*S+wq)*4 +: 4] | ew[E_LEN +: 4];
+                        wo_n[(wo*S+wq)*2 +: 2] = wo_n[(wo*S+wq)*2 +: 2] | ew[E_OVC +: 2];
                     end
-                end
     end
     assign room_w = ws_len;
     always @* begin
@@ -260,13 +270,13 @@ module router_alloc #(
         for (o = 0; o < K; o = o + 1)
             for (v = 0; v < 4; v = v + 1) begin
                 dec[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
-                dec_w[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
+                dec_wn[(o*4+v)*CRW +: CRW] = {CRW{1'b0}};
                 for (dk = 0; dk < S; dk = dk + 1)
-                    if (ws_ovc[(o*S+dk)*2 +: 2] == v[1:0]) begin
-                        dec_w[(o*4+v)*CRW +: CRW] = dec_w[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ws_len[(o*S+dk)*4 +: 4]};
-                        if (ws_dec[o*S+dk])
-                            dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ws_len[(o*S+dk)*4 +: 4]};
-                    end
+                    if (ws_ovc[(o*S+dk)*2 +: 2] == v[1:0] && ws_dec[o*S+dk])
+                        dec[(o*4+v)*CRW +: CRW] = dec[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, ws_len[(o*S+dk)*4 +: 4]};
+                for (q = 0; q < S; q = q + 1)
+                    if (wo_n[(o*S+q)*2 +: 2] == v[1:0])
+                        dec_wn[(o*4+v)*CRW +: CRW] = dec_wn[(o*4+v)*CRW +: CRW] + {{(CRW-4){1'b0}}, wl_n[(o*S+q)*4 +: 4]};
             end
         for (o = 0; o < K*S; o = o + 1) oq_take[o*4 +: 4] = ws_dec[o] ? ws_len[o*4 +: 4] : 4'd0;
     end

@@ -40,8 +40,9 @@ module router_output #(
     input  wire [K*S-1:0]     wr_start,       // the flit starts a packet (a grant's move)
     input  wire [K*S*4-1:0]   wr_take,        // router_alloc: room the decisions granted now take
     input  wire [K*4*CRW-1:0] dec,            //   credits they take per output VC
-    input  wire [K*4*CRW-1:0] dec_w,          //   credits and room the wins checked in the last cycle
-    input  wire [K*S*4-1:0]   room_w,         //   would take: what the compares leave out now
+    input  wire [K*4*CRW-1:0] dec_wn,         //   credits the wins checked now will take (the next
+                                              //   cycle's compares leave them out)
+    input  wire [K*S*4-1:0]   room_w,         //   room the wins checked in the last cycle would take
     input  wire [K-1:0]       rpush_ok,       // router_input: route entries stored (demand)
     input  wire [K*RW-1:0]    rpush_entry,
     // the links: credit returns, control credit returns, local events
@@ -227,7 +228,9 @@ module router_output #(
     // with no take. docs/architecture.md "Credits taken a cycle late". The proposals and the
     // check read the counter less the take of the wins checked in the last cycle (dec_w: the
     // decisions granted now and the ghost of those cancelled, docs/architecture.md "Router v5"),
-    // so the compares are shifted by dec_r + dec_w.
+    // so the compares are shifted by dec_r + dec_w. Both are known an edge earlier (dec_r is the
+    // take then, dec_w the take of the wins checked then: router_alloc's dec_wn), so the shift is
+    // registered, one-hot (sh_r): the selection follows registers with no adder.
     localparam DMAX = S * MAX_LEN;     // most credits one output VC gives in one cycle
     localparam DRW = $clog2(DMAX + 1);
     localparam SHW = $clog2(2 * DMAX + 1);
@@ -235,6 +238,9 @@ module router_output #(
     reg [K*4*CRW-1:0] cred;            // output o, VC v at (o*4+v)*CRW: credits before dec_r
     reg [K*4*DRW-1:0] dec_r;           // the take of the last edge
     reg [K*4*NTR-1:0] cge_r;           // cred >= 1..NTR
+    localparam NSH = 2 * DMAX + 1;     // shifts 0..2*DMAX
+    reg [K*4*NSH-1:0] sh_r;            // (o*4+v)*NSH: one-hot, dec_r + dec_w
+    reg [K*4*NSH-1:0] sh_n;
     function [NTR-1:0] ge_bits;        // {c >= NTR, ..., c >= 1}
         input [CRW-1:0] c;
         integer b;
@@ -258,20 +264,28 @@ module router_output #(
                 ctake[o*4+v] = dec[(o*4+v)*CRW +: CRW] != {CRW{1'b0}};
             end
     end
-    // credits now >= cb: cred >= cb + dec_r + dec_w (a selection over constant indices per
-    // counter: a variable index into the whole vector makes Yosys build one wide shifter)
-    integer cd;
-    reg [SHW-1:0] csh;
+    // credits now >= cb: cred >= cb + dec_r + dec_w (an AND-OR selection over constant indices
+    // per counter: a variable index into the whole vector makes Yosys build one wide shifter)
+    integer cd, sd;
     always @* begin
         cge = {K*4*NT{1'b0}};
-        csh = {SHW{1'b0}};
         for (co = 0; co < K; co = co + 1)
-            for (cv = 0; cv < 4; cv = cv + 1) begin
-                csh = {{(SHW-DRW){1'b0}}, dec_r[(co*4+cv)*DRW +: DRW]} + dec_w[(co*4+cv)*CRW +: SHW];
-                for (cd = 0; cd <= 2 * DMAX; cd = cd + 1)
-                    if (csh == cd[SHW-1:0])
-                        for (cb = 1; cb <= NT; cb = cb + 1)
-                            cge[(co*4+cv)*NT + cb - 1] = cge_r[(co*4+cv)*NTR + cb - 1 + cd];
+            for (cv = 0; cv < 4; cv = cv + 1)
+                for (cd = 0; cd < NSH; cd = cd + 1)
+                    for (cb = 1; cb <= NT; cb = cb + 1)
+                        cge[(co*4+cv)*NT + cb - 1] = cge[(co*4+cv)*NT + cb - 1] |
+                            (sh_r[(co*4+cv)*NSH + cd] & cge_r[(co*4+cv)*NTR + cb - 1 + cd]);
+    end
+    // the next shift: the take applied at this edge (none on a link down) and the take of the wins
+    // checked now
+    reg [SHW-1:0] csh;
+    always @* begin
+        csh = {SHW{1'b0}};
+        for (o = 0; o < K; o = o + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                csh = (link_dn[o] ? {SHW{1'b0}} : {{(SHW-DRW){1'b0}}, dec[(o*4+v)*CRW +: DRW]}) +
+                      dec_wn[(o*4+v)*CRW +: SHW];
+                for (sd = 0; sd < NSH; sd = sd + 1) sh_n[(o*4+v)*NSH + sd] = csh == sd[SHW-1:0];
             end
     end
     // a control credit is taken by a send, then a return counts up to the FIFO depth
@@ -349,6 +363,7 @@ module router_output #(
                     cred[(o*4+v)*CRW +: CRW] <= ds_of(o);
                     cge_r[(o*4+v)*NTR +: NTR] <= ge_bits(ds_of(o));
                     dec_r[(o*4+v)*DRW +: DRW] <= {DRW{1'b0}};
+                    sh_r[(o*4+v)*NSH +: NSH] <= {{(NSH-1){1'b0}}, 1'b1};
                 end
             lk_lock <= {K{1'b0}};
             lk_q <= {K*QW{1'b0}};
@@ -373,6 +388,7 @@ module router_output #(
                     end
                     dec_r[(o*4+v)*DRW +: DRW] <= link_dn[o] ? {DRW{1'b0}} : dec[(o*4+v)*CRW +: DRW];
                 end
+            sh_r <= sh_n;
             for (o = 0; o < K; o = o + 1)
                 ctl_cred[o] <= link_dn[o] ? CTL_FULL : ctl_cred_next(ctl_cred[o], ctl_ports[o], ctl_cr_in_valid[o]);
             if (ev_take) link_dn[ev_port] <= ev_kind != EV_UP;
