@@ -37,6 +37,13 @@ PLANT_MUTANT_router := router-head-needs-len-plus-1
 # e.g. build/router/small_plant/, build/router/mid_s1/, build/router/small_nobulletin/. The make
 # targets that run a harness (lockstep-router ...) pick the directory from CONFIG, PLANT, MUTANT,
 # BULLETIN, SPEEDUP, MAX_LEN and CONG_RTT (*_DIR below).
+# SPEEDUP and MAX_LEN are checked before anything is built (one line, exit 2)
+ifeq ($(filter 1 2 4,$(SPEEDUP)),)
+$(error SPEEDUP must be 1, 2 or 4, the crossbar planes (got '$(SPEEDUP)'))
+endif
+ifeq ($(filter 1 2 3 4 5 6 7 8,$(MAX_LEN)),)
+$(error MAX_LEN must be 1 .. 8, the longest packet in flits (the input VCs hold 8; got '$(MAX_LEN)'))
+endif
 stem_cfg      = $(firstword $(subst _, ,$(1)))
 stem_flag     = $(filter $(2),$(wordlist 2,9,$(subst _, ,$(1))))
 stem_bulletin = $(if $(call stem_flag,$(1),nobulletin),0,1)

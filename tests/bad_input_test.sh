@@ -217,6 +217,8 @@ expect_error "^nextpnr_summary: no log" scripts/nextpnr_summary.sh "$TMP/none.lo
 # the FPGA flows' ABC LUT sizes: refused while make reads its files, before anything is built
 expect_error "ECP5_LUTS must be 4 or 4:5 \.\. 4:8.*got '4:9'" make -s --no-print-directory fpga-ecp5 ECP5_LUTS=4:9
 expect_error "ECP5_LUTS must be .*got 'x'" make -s --no-print-directory fpga-unit UNIT=oq ECP5_LUTS=x
+expect_error "MAX_LEN must be 1 \.\. 8.*got '9'" make -s --no-print-directory lockstep-router MAX_LEN=9
+expect_error "SPEEDUP must be 1, 2 or 4.*got '3'" make -s --no-print-directory lockstep-router SPEEDUP=3
 
 echo "bad_input_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
