@@ -361,6 +361,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         const int i = __builtin_ctzll(ma);
         __builtin_prefetch(ir[i] + rd[n->pclass[i]], 1);
     }
+    const int has_fu = n->routers[r].fu != NULL;
     for (uint64_t ma = arrived; ma; ma &= ma - 1) {
         const int i = __builtin_ctzll(ma);
         link_word *w = ir[i] + rd[n->pclass[i]];
@@ -368,7 +369,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         if (w->f.valid) {
             in->in[i] = w->f;
             pm.in |= bit;
-            if (fault_is_ctl(&w->f) && n->routers[r].fu) n->ctl_in_flight--;
+            if (has_fu && fault_is_ctl(&w->f)) n->ctl_in_flight--;
             w->f.valid = 0;
         }
         if (w->cr_valid) {
@@ -425,8 +426,16 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
     uint64_t sent = out->out_ports | out->cr_ports | out->ctl_cr_ports | (out->sb_valid ? n->local_ports : 0);
     for (uint64_t m = sent; m; m &= m - 1) { /* speed only, as for the inputs above */
         const int o = __builtin_ctzll(m);
-        if (orr[o]) __builtin_prefetch(orr[o] + wr[(port_class)n->pclass[o]], 1);
+        if (!orr[o]) continue;
+        const port_class pc = (port_class)n->pclass[o];
+        __builtin_prefetch(orr[o] + wr[pc], 1);
+        /* the peer reads the ring in cycle c + lat (here, in a loop that stores nothing else, the
+         * wheel's fields stay in registers) */
+        mark_arrival(n, r, o, c, n->lat[pc]);
     }
+    /* speed only: these stay in registers across the stores below */
+    const uint8_t *const down_at = n->link_down ? &n->link_down[(size_t)r * k] : NULL;
+    uint8_t *const dropping = n->dropping ? &n->dropping[(size_t)r * k] : NULL;
     for (; sent; sent &= sent - 1) {
         const int o = __builtin_ctzll(sent);
         port_class pc = (port_class)n->pclass[o];
@@ -446,18 +455,17 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
             continue;
         }
         w += wr[pc];
-        mark_arrival(n, r, o, c, n->lat[pc]);
-        const int down = n->link_down && n->link_down[r * k + o];
+        const int down = down_at && down_at[o];
         if (out->out[o].valid) {
             const flit *f = &out->out[o];
             int ctl = fault_is_ctl(f);
-            int drop = n->dropping && n->dropping[r * k + o];
+            int drop = dropping && dropping[o];
             if (f->head && down) { /* a failed link drops whole packets */
                 drop = 1;
                 if (!ctl) lose(n, net_down_link_loss(n, r, o));
             }
             if (drop) {
-                n->dropping[r * k + o] = !f->tail;
+                dropping[o] = !f->tail;
             } else {
                 w->f = *f;
                 if (n->open_vc) net_track_open(n, r * k + o, f);

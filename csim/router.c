@@ -452,19 +452,19 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
         for (int o = t->first_local; o < k; o++) w.cong_occ[o] += r->demand[o];
     w.ctl_wait = w.ctl_ports = w.port_down = 0;
     w.ev_ready = 0;
-    memset(w.taken, 0, (size_t)k);
-    memset(w.popped, 0, (size_t)k);
-    memset(w.rpopped, 0, (size_t)k);
+    memset(w.taken, 0, sizeof w.taken); /* all of them: constant sizes are stores, k bytes a call */
+    memset(w.popped, 0, sizeof w.popped);
+    memset(w.rpopped, 0, sizeof w.rpopped);
     w.popped_ports = 0;
     memset(w.written, 0, sizeof w.written);
 
     if (r->fu) fault_start(r, &w);
     router_output_link(r, &w);   /* one flit per output onto the link registers */
     router_alloc_take(r, &w);    /* the decisions granted now take their credits and room */
-    router_alloc_ghost(r, -1);   /* what proposals and the check read leaves out the ghost too */
+    if (r->gh_ports) router_alloc_ghost(r, -1); /* what proposals and the check read leaves out the ghost too */
     router_input_propose(r, &w); /* every VC's proposal */
     router_alloc_check(r, &w);   /* the check of last cycle's wins, across planes from the wins */
-    router_alloc_ghost(r, +1);
+    if (r->gh_ports) router_alloc_ghost(r, +1); /* (no ghost, nothing to do: speed only) */
     router_alloc_arbitrate(r, &w); /* stage 2 */
     router_alloc_pick(r, &w);      /* stage 1 */
     router_bulletin_next(r, &w);   /* the reservation after the edge */

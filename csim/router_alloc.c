@@ -9,7 +9,8 @@
 void router_alloc_check(const router *r, router_wires *w) {
     const int np = r->np;
     alloc_grants *g = &w->g;
-    for (int q = 0; q < np; q++) g->go[q] = g->out_granted[q] = 0;
+    memset(g->go, 0, sizeof g->go); /* (constant sizes: stores, not a call) */
+    memset(g->out_granted, 0, sizeof g->out_granted);
     g->mc_in = g->mc_plane = -1;
     for (int q = 0; q < np; q++)
         for (uint64_t m = r->won_go[q] & ~w->plane_void[q]; m; m &= m - 1) {
@@ -174,7 +175,10 @@ void router_alloc_edge(router *r, const router_wires *w) {
         }
     if (w->g.mc_in >= 0) r->rr_mc = w->g.mc_in + 1 == k ? 0 : w->g.mc_in + 1;
     /* the decisions, granted in the next cycle */
-    memset(r->dc_vcs, 0, (size_t)k);
+    /* dc_vcs is 0 but at the inputs of dc_go: those are cleared (speed only: a call to memset
+     * for k bytes cost more than the few inputs) */
+    for (int q = 0; q < np; q++)
+        for (uint64_t m = r->dc_go[q]; m; m &= m - 1) r->dc_vcs[__builtin_ctzll(m)] = 0;
     for (int q = 0; q < np; q++) {
         r->dc_go[q] = w->g.go[q];
         r->dc_slots[q] = 0;
@@ -209,7 +213,8 @@ void router_alloc_edge(router *r, const router_wires *w) {
                 r->gh_room[o * np + q] = (int16_t)(r->gh_room[o * np + q] + e->len);
             }
         }
-    memset(r->won_vcs, 0, (size_t)k);
+    for (int q = 0; q < np; q++) /* as dc_vcs above: 0 but at the inputs of won_go */
+        for (uint64_t m = r->won_go[q]; m; m &= m - 1) r->won_vcs[__builtin_ctzll(m)] = 0;
     for (int q = 0; q < np; q++) {
         r->won_go[q] = w->wins.go[q];
         r->won_slots[q] = 0;

@@ -371,10 +371,20 @@ void router_input_credits(router *r, router_wires *w) {
     router_out *nx = w->nx;
     for (uint64_t m = w->popped_ports | r->crp_ports; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
-        for (unsigned pv = w->popped[i]; pv; pv &= pv - 1) r->crp[i][__builtin_ctz(pv)]++;
-        unsigned owed = r->crp_vcs[i] | w->popped[i];
-        const int v = rr_pick(owed, r->rr_cr[i]); /* owed is not 0: a pop or an old debt */
-        if (!--r->crp[i][v]) owed &= ~(1u << v);
+        const unsigned pop = w->popped[i];
+        unsigned owed;
+        int v;
+        if (!r->crp_vcs[i] && pop && !(pop & (pop - 1))) {
+            /* speed only, the common case: one pop and no debt; its credit goes now (what the
+             * counts below would do: up one and down one) */
+            v = __builtin_ctz(pop);
+            owed = 0;
+        } else {
+            for (unsigned pv = pop; pv; pv &= pv - 1) r->crp[i][__builtin_ctz(pv)]++;
+            owed = r->crp_vcs[i] | pop;
+            v = rr_pick(owed, r->rr_cr[i]); /* owed is not 0: a pop or an old debt */
+            if (!--r->crp[i][v]) owed &= ~(1u << v);
+        }
         r->crp_vcs[i] = (uint8_t)owed;
         r->rr_cr[i] = (uint8_t)(v + 1 == vcs ? 0 : v + 1);
         nx->cr_valid[i] = 1;
