@@ -37,12 +37,15 @@ PLANT_MUTANT_router := router-head-needs-len-plus-1
 # e.g. build/router/small_plant/, build/router/mid_s1/, build/router/small_nobulletin/. The make
 # targets that run a harness (lockstep-router ...) pick the directory from CONFIG, PLANT, MUTANT,
 # BULLETIN, SPEEDUP, MAX_LEN and CONG_RTT (*_DIR below).
-# SPEEDUP and MAX_LEN are checked before anything is built (one line, exit 2)
+# SPEEDUP, MAX_LEN and COVERAGE are checked before anything is built (one line, exit 2)
 ifeq ($(filter 1 2 4,$(SPEEDUP)),)
 $(error SPEEDUP must be 1, 2 or 4, the crossbar planes (got '$(SPEEDUP)'))
 endif
 ifeq ($(filter 1 2 3 4 5 6 7 8,$(MAX_LEN)),)
 $(error MAX_LEN must be 1 .. 8, the longest packet in flits (the input VCs hold 8; got '$(MAX_LEN)'))
+endif
+ifeq ($(filter required optional,$(COVERAGE)),)
+$(error COVERAGE must be required or optional, whether coverage holes fail lockstep-router (got '$(COVERAGE)'))
 endif
 stem_cfg      = $(firstword $(subst _, ,$(1)))
 stem_flag     = $(filter $(2),$(wordlist 2,9,$(subst _, ,$(1))))
@@ -147,7 +150,7 @@ $(BUILD)/mutants/%/router_lockstep: $(ROUTER_DEPS) $(BUILD)/mutants/$$(call mut_
 # make lockstep-router CONFIG=small SEED=1 CYCLES=1000000 [PLANT=1] [BULLETIN=0 SCENARIO=mcast-deadlock]
 lockstep-router: $(ROUTER_DIR)/router_lockstep $(BUILD)/tables/$(CONFIG)/manifest.txt
 	$(ROUTER_DIR)/router_lockstep --config $(CONFIG) --tables $(BUILD)/tables/$(CONFIG) --seed $(SEED) \
-	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO)
+	  --cycles $(CYCLES) --wave-dir $(BUILD)/waves --scenario $(SCENARIO) $(if $(filter optional,$(COVERAGE)),--coverage-optional)
 
 # ---------------- the fault-handling units lock-step ----------------
 FAULT_DIR = $(if $(MUTANT),$(BUILD)/mutants/$(MUTANT)/fault_$(CONFIG),$(BUILD)/fault/$(run_stem))

@@ -219,6 +219,7 @@ expect_error "ECP5_LUTS must be 4 or 4:5 \.\. 4:8.*got '4:9'" make -s --no-print
 expect_error "ECP5_LUTS must be .*got 'x'" make -s --no-print-directory fpga-unit UNIT=oq ECP5_LUTS=x
 expect_error "MAX_LEN must be 1 \.\. 8.*got '9'" make -s --no-print-directory lockstep-router MAX_LEN=9
 expect_error "SPEEDUP must be 1, 2 or 4.*got '3'" make -s --no-print-directory lockstep-router SPEEDUP=3
+expect_error "COVERAGE must be required or optional.*got 'some'" make -s --no-print-directory lockstep-router COVERAGE=some
 
 echo "bad_input_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

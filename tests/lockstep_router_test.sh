@@ -57,6 +57,17 @@ rc=$?; last=$(grep '^lockstep router:' "$LOG" | tail -n 1); echo "   $last"
 "$LS" --config small --tables build/tables/small --c-cong-demand 2 >"$LOG" 2>&1
 [ $? -eq 2 ] && grep -q "c-cong-demand '2': expected 0 or 1" "$LOG" && ok || bad "--c-cong-demand 2: $(head -n 1 "$LOG")"
 
+echo "== coverage holes fail a run, unless --coverage-optional (make check's short run, COVERAGE=optional)"
+"$LS" --config small --tables build/tables/small --cycles 3000 --wave-dir build/waves/cov >"$LOG" 2>&1
+rc=$?; holes=$(grep -c "^coverage: hole:" "$LOG")
+[ $rc -eq 1 ] && [ "$holes" -ge 1 ] && grep -q "^coverage: $holes hole(s)$" "$LOG" && grep -q "mismatches=0$" "$LOG" && ok ||
+  bad "3,000 cycles without --coverage-optional: exit $rc, $holes holes"
+"$LS" --config small --tables build/tables/small --cycles 3000 --wave-dir build/waves/cov --coverage-optional >"$LOG" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c "^coverage: hole:" "$LOG")" = "$holes" ] &&
+  grep -q "^coverage: $holes hole(s) (not failed: --coverage-optional)$" "$LOG" && ok ||
+  bad "3,000 cycles with --coverage-optional: exit $rc, $(grep "hole(s)" "$LOG")"
+
 echo "== the Global Resource Bulletin (seed 003 sec. 5.1)"
 make --no-print-directory lockstep-router CONFIG=small BULLETIN=0 SCENARIO=mcast-deadlock >"$LOG" 2>&1
 line=$(grep '^scenario' "$LOG"); echo "   $line"
