@@ -459,17 +459,17 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     memset(w.written, 0, sizeof w.written);
 
     if (r->fu) fault_start(r, &w);
-    router_output_link(r, &w);   /* one flit per output onto the link registers */
-    router_alloc_take(r, &w);    /* the decisions granted now take their credits and room */
+    router_output_link(r, &w);                  /* one flit per output onto the link registers */
+    router_alloc_take(r, &w);                   /* the decisions granted now take their credits and room */
     if (r->gh_ports) router_alloc_ghost(r, -1); /* what proposals and the check read leaves out the ghost too */
-    router_input_propose(r, &w); /* every VC's proposal */
-    router_alloc_check(r, &w);   /* the check of last cycle's wins, across planes from the wins */
+    router_input_propose(r, &w);                /* every VC's proposal */
+    router_alloc_check(r, &w);                  /* the check of last cycle's wins, across planes from the wins */
     if (r->gh_ports) router_alloc_ghost(r, +1); /* (no ghost, nothing to do: speed only) */
-    router_alloc_arbitrate(r, &w); /* stage 2 */
-    router_alloc_pick(r, &w);      /* stage 1 */
-    router_bulletin_next(r, &w);   /* the reservation after the edge */
-    router_input_move(r, &w);      /* streams and last cycle's grants through router_xbar */
-    router_input_grant(r, &w);     /* the decisions granted now: slots, route entries; the grant stage */
+    router_alloc_arbitrate(r, &w);              /* stage 2 */
+    router_alloc_pick(r, &w);                   /* stage 1 */
+    router_bulletin_next(r, &w);                /* the reservation after the edge */
+    router_input_move(r, &w);                   /* streams and last cycle's grants through router_xbar */
+    router_input_grant(r, &w);                  /* the decisions granted now: slots, route entries; the grant stage */
     router_xbar_count(r, &w);
     router_alloc_edge(r, &w);
     router_bulletin_edge(r, &w);
