@@ -148,7 +148,7 @@ module router #(
     wire [K*S*K-1:0] ports2, granted_f, xports;
     wire [K*S*RW-1:0] wn_e;
     wire [K*S*FW-1:0] xflit;
-    wire [K*S*4-1:0] wr_take, room_w;
+    wire [K*S*4-1:0] wr_take, room_wn;
     wire [K*S-1:0] wr_valid;
     wire [K*S*QFW-1:0] wr_flit;
     wire [K*S-1:0] xstart, wr_start;
@@ -184,7 +184,7 @@ module router #(
         .pick1_valid(pick1_valid), .pick1_vc(pick1_vc), .pk_valid(pk_valid), .pk_vc(pk_vc),
         .win_go(win_go), .won_valid(won_valid), .won_vc(won_vc), .won_slots(won_slots), .go_f(go_f), .granted_f(granted_f),
         .dc_vc(dc_vc), .dc_slots(dc_slots), .mc_valid_f(mc_valid), .mc_in(mc_in), .mc_plane(mc_plane), .rr_mc(rr_mc),
-        .dec(dec), .oq_take(wr_take), .dec_wn(dec_wn), .room_w(room_w), .locked(locked));
+        .dec(dec), .oq_take(wr_take), .dec_wn(dec_wn), .room_wn(room_wn), .locked(locked));
 
     router_bulletin #(.K(K), .S(S), .BULLETIN(BULLETIN)) bulletin (
         .clk(clk), .rst(rst), .f_valid(f_valid), .f_ht(f_ht), .e_valid(e_valid), .e_entry(e_entry),
@@ -204,7 +204,7 @@ module router #(
                     .CONG_DEMAND(CONG_DEMAND), .MAX_LEN(MAX_LEN), .CRW(CRW), .NT(NT), .COW(COW), .DMW(DMW),
                     .MW(MW), .GW(GW), .BW(BW), .NW(NW)) outputs (
         .clk(clk), .rst(rst), .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start), .wr_take(wr_take), .dec(dec),
-        .dec_wn(dec_wn), .room_w(room_w),
+        .dec_wn(dec_wn), .room_wn(room_wn),
         .rpush_ok(rpush_ok), .rpush_entry(rpush_entry), .cr_in_valid(cr_in_valid), .cr_in_vc(cr_in_vc),
         .ctl_cr_in_valid(ctl_cr_in_valid), .ev_take(ev_take), .ev_kind(ev_kind), .ev_port(ev_port[KW-1:0]),
         .fu_out_valid(fu_out_valid), .fu_out_msg(fu_out_msg), .ctl_ports(ctl_ports),

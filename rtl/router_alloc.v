@@ -9,8 +9,8 @@
 // and the grant a cycle later: the decisions are registers (go_f, granted_f, mc_valid_f, dc_*),
 // and in that cycle they take their slots (router_input), credits (dec) and queue room
 // (oq_take), all from registers. Also the output slots held by a packet (locked), the round-robin
-// pointers (moved at the check), and the take of the wins checked (dec_wn, room_w), by which the
-// credit and room compares of the next cycle are shifted. docs/architecture.md "Router v5".
+// pointers (moved at the check), and the take of the wins checked now (dec_wn, room_wn), by which
+// the credit and room compares of the next cycle are shifted. docs/architecture.md "Router v5".
 `include "flit_fields.vh"
 module router_alloc #(
     parameter K = 7,                   // ports
@@ -64,8 +64,8 @@ module router_alloc #(
     output reg  [K*S*4-1:0]   oq_take,        // room they take now per output queue (o*S+q)
     output reg  [K*4*CRW-1:0] dec_wn,         // credits the wins checked now will take: next cycle's
                                               //   shift of the credit compares (router_output registers it)
-    output wire [K*S*4-1:0]   room_w,         // room the wins checked in the last cycle would take: the
-                                              //   room compares now are shifted by it
+    output wire [K*S*4-1:0]   room_wn,        // room the wins checked now will take: next cycle's
+                                              //   shift of the room compares (each oq registers it)
     output reg  [K*S-1:0]     locked          // slots held by a packet writing through them
 );
     localparam E_LEN = K + `RENTRY_LEN_OFF, E_OVC = K + `RENTRY_OVC_OFF;
@@ -227,10 +227,9 @@ module router_alloc #(
                 if (won_mc_in == i[KW-1:0] && won_mc_plane == q[QW-1:0] && cancel[i*S+q]) mcv_n = 1'b0;
     end
 
-    // The take of the decisions granted now (dec, oq_take) and the room of the wins checked in the
-    // last cycle (room_w), from the slots' registers; the credits of the wins checked now (dec_wn,
-    // from the wins' registers: not the check's result, which only decides whether a win's take
-    // is a decision's or the ghost's). Each slot (o,q) holds at most one win (planes decide in
+    // The take of the decisions granted now (dec, oq_take), from the slots' registers; the credits
+    // and room of the wins checked now (dec_wn, room_wn), from the wins' registers: not the check's
+    // result, which only decides whether a win's take is a decision's or the ghost's. Each slot (o,q) holds at most one win (planes decide in
     // parallel: a sum over the output's S slots per VC).
     reg [K*S*4-1:0] wl_n;              // (o,q): the win's len, its output VC, its decision stands
     reg [K*S*2-1:0] wo_n;
@@ -264,7 +263,7 @@ module router_alloc #(
                         wo_n[(wo*S+wq)*2 +: 2] = wo_n[(wo*S+wq)*2 +: 2] | ew[E_OVC +: 2];
                     end
     end
-    assign room_w = ws_len;
+    assign room_wn = wl_n;
     always @* begin
         dk = 0;
         for (o = 0; o < K; o = o + 1)

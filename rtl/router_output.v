@@ -42,7 +42,8 @@ module router_output #(
     input  wire [K*4*CRW-1:0] dec,            //   credits they take per output VC
     input  wire [K*4*CRW-1:0] dec_wn,         //   credits the wins checked now will take (the next
                                               //   cycle's compares leave them out)
-    input  wire [K*S*4-1:0]   room_w,         //   room the wins checked in the last cycle would take
+    input  wire [K*S*4-1:0]   room_wn,        //   room the wins checked now will take (the next
+                                              //   cycle's room compares leave it out)
     input  wire [K-1:0]       rpush_ok,       // router_input: route entries stored (demand)
     input  wire [K*RW-1:0]    rpush_entry,
     // the links: credit returns, control credit returns, local events
@@ -121,7 +122,7 @@ module router_output #(
         for (gn = 0; gn < K*S; gn = gn + 1) begin : g_oq
             oq #(.DEPTH(OQ_DEPTH), .DW(OQ_DW), .MAXL(MAX_LEN)) queue (
                 .clk(clk), .rst(rst), .push(wr_valid[gn]), .push_flit(wr_flit[gn*QFW +: QFW]),
-                .pop(oq_pop[gn]), .take(wr_take[gn*4 +: 4]), .wtake(room_w[gn*4 +: 4]),
+                .pop(oq_pop[gn]), .take(wr_take[gn*4 +: 4]), .wtake_n(room_wn[gn*4 +: 4]),
                 .front_valid(oq_valid[gn]), .front(oq_front[gn*QFW +: QFW]), .room_ge(oq_rge[gn*MAX_LEN +: MAX_LEN]));
         end
     endgenerate
