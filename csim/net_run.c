@@ -133,8 +133,18 @@ static int saturated_for_certain(const network *n, long c) {
 /* Cycles [c, c + len) may run without looking between them (net_run's decisions cannot fire
  * inside): before the sample ends (no stop, no drain), the watchdog and the livelock end unable to
  * fire (last_move and last_settle only rise), no fault activity (net_faults_quiet). */
+/* The final drain in cycle c: no injection, every sample packet delivered, one process. Nothing
+ * decided between cycles can change there but the end — the first cycle with nothing outstanding,
+ * the one after the last delivery or loss (settled stamps it) — which net_run puts back when a
+ * block ran past it: the network is empty then, so the cycles past it change no figure of the
+ * result. (With sample packets outstanding the early stop could fire inside a block; a split run
+ * decides its end on every process's totals: both go cycle by cycle.) */
+static int final_drain(const network *n, long c, long sample_end) {
+    return c >= sample_end && !n->injecting && n->sample_delivered == n->sample_created && !n->part;
+}
+
 static int may_block(const network *n, long c, long len, long sample_end, long livelock_after) {
-    return c + len <= sample_end && net_faults_quiet(n, c, (int)len) &&
+    return (c + len <= sample_end || final_drain(n, c, sample_end)) && net_faults_quiet(n, c, (int)len) &&
            (net_outstanding(n) == 0 ||
             (c + len - 1 - n->last_move <= n->prm.watchdog && c + len - 1 - n->last_settle <= livelock_after));
 }
@@ -145,6 +155,7 @@ int net_run(network *n, net_result *res) {
     double t0 = now_s(), last_print = t0;
     memset(res, 0, sizeof *res);
     const long livelock_after = NET_LIVELOCK_WATCHDOGS * p->watchdog;
+    int drain_blocks = 0; /* the final drain ran in blocks (final_drain) */
     for (;;) {
         const long c = n->cycle;
         if (n->part) net_part_sync(n); /* a split run decides on the whole network's figures */
@@ -152,7 +163,13 @@ int net_run(network *n, net_result *res) {
             if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
                 n->injecting = 0;
             }
-            if (!n->injecting && net_outstanding(n) == 0) break;
+            if (!n->injecting && net_outstanding(n) == 0) {
+                if (n->cycle > n->last_settle + 1 && drain_blocks) { /* a block ran past the end */
+                    res->block_cycles -= n->cycle - (n->last_settle + 1);
+                    n->cycle = n->last_settle + 1;
+                }
+                break;
+            }
             /* the final drain has no limit: without injection the network empties unless the
              * watchdog sees traffic stop */
             if (saturated_for_certain(n, c)) {
@@ -187,6 +204,7 @@ int net_run(network *n, net_result *res) {
             net_block(n, b);
         }
         if (b > 1) res->block_cycles += span;
+        if (b > 1 && c >= sample_end) drain_blocks = 1;
         if (p->progress && ((c + span) & ~(long)PROGRESS_CHECK_MASK) != (c & ~(long)PROGRESS_CHECK_MASK)) {
             double now = now_s();
             if (now - last_print >= PROGRESS_SECONDS) {
