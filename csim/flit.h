@@ -5,7 +5,8 @@
  * A flit on a link is {valid, head, tail, vc[1:0], data[63:0]}. A packet is 1..max_len flits;
  * its head flit's data is the header:
  *   [5:0] dst_nid  [11:6] dst_bid  [22:12] dst_gid  [33:23] src_gid  [34] mcast
- *   [42:35] mgrp (multicast group)  [46:43] len (flits, 1..15)  [62:47] tag  [63] 0
+ *   [42:35] mgrp (multicast group)  [46:43] len (flits, 1..15)  [62:47] tag  [63] free
+ * (no router reads or writes bit 63: the network simulator marks its sample packets' heads with it).
  * Body flits carry any data; the harness puts the tag and a sequence number in them.
  */
 #ifndef DOAR_FLIT_H

@@ -106,6 +106,7 @@ static void start_packet(network *n, net_node *nd, int node) {
     int per_group = t->a * t->p;
     int src_gid = node / per_group;
     nd->cur_hdr = flit_header(pk->dst / per_group, (pk->dst / t->p) % t->a, pk->dst % t->p, src_gid, 0, 0, len, 0);
+    if (in_sample(n, pk->created)) nd->cur_hdr |= NET_SAMPLE_HEAD;
     nd->cur_body =
         ((uint64_t)node << NET_TIME_BITS) | ((uint64_t)pk->created & ((1ull << NET_TIME_BITS) - 1)) | pk->mark;
     nd->cur_vc = v;

@@ -143,8 +143,24 @@ static int final_drain(const network *n, long c, long sample_end) {
     return c >= sample_end && !n->injecting && n->sample_delivered == n->sample_created && !n->part;
 }
 
+/* The drain in cycles [c, c + len) while the sources still inject (one process): what net_run
+ * decides between cycles there cannot fire inside. The injection stops at the start of the cycle
+ * after the last sample packet's delivery, or at the drain limit; a sample packet whose head has
+ * not entered its destination router (sample_near counts those that have) is delivered ROUTER_HEAD_CYCLES
+ * + the terminal link + its body after the block's start at the earliest, past the block's last
+ * decision (c + len - 1) when len is at most that. The early stop's latency bound only grows
+ * between deliveries and a delivery lowers it, so it is checked at the block's last cycle on the
+ * figures of its first; its other figures are fixed once the sample has ended. */
+static int drain_injecting(const network *n, long c, long len, long sample_end) {
+    const net_params *p = &n->prm;
+    return c >= sample_end && n->injecting && !n->part && n->sample_near < n->sample_created &&
+           len <= ROUTER_HEAD_CYCLES + p->lat_terminal + p->packet_len - 1 &&
+           c + len - 1 - sample_end < p->drain_limit && !saturated_for_certain(n, c + len - 1);
+}
+
 static int may_block(const network *n, long c, long len, long sample_end, long livelock_after) {
-    return (c + len <= sample_end || final_drain(n, c, sample_end)) && net_faults_quiet(n, c, (int)len) &&
+    return (c + len <= sample_end || final_drain(n, c, sample_end) || drain_injecting(n, c, len, sample_end)) &&
+           net_faults_quiet(n, c, (int)len) &&
            (net_outstanding(n) == 0 ||
             (c + len - 1 - n->last_move <= n->prm.watchdog && c + len - 1 - n->last_settle <= livelock_after));
 }
@@ -204,6 +220,7 @@ int net_run(network *n, net_result *res) {
             net_block(n, b);
         }
         if (b > 1) res->block_cycles += span;
+        if (b > 1 && c >= sample_end && n->injecting) res->drain_blocked += span;
         if (b > 1 && c >= sample_end) drain_blocks = 1;
         if (p->progress && ((c + span) & ~(long)PROGRESS_CHECK_MASK) != (c & ~(long)PROGRESS_CHECK_MASK)) {
             double now = now_s();

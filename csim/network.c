@@ -369,6 +369,9 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
         if (w->f.valid) {
             in->in[i] = w->f;
             pm.in |= bit;
+            if (w->f.head && (w->f.data & NET_SAMPLE_HEAD) &&
+                topo_router(t, flit_dst_gid(w->f.data), flit_dst_bid(w->f.data)) == r)
+                n->sample_near++; /* (a sample head is unicast and not FD/FR) */
             if (has_fu && fault_is_ctl(&w->f)) n->ctl_in_flight--;
             w->f.valid = 0;
         }

@@ -116,6 +116,10 @@ enum {
  * The source node field [63:40] never reaches them (fewer than 2^22 nodes with faults). */
 #define NET_POISON ((uint64_t)1 << 63)
 #define NET_NO_PATH ((uint64_t)1 << 62)
+/* Head flits: bit 63 (above the tag, read by no router) marks a sample packet's head, so the
+ * network can count the sample heads that reached their destination router (net_run's drain in
+ * blocks: a sample packet whose head has not is at least ROUTER_HEAD_CYCLES from delivery). */
+#define NET_SAMPLE_HEAD ((uint64_t)1 << 63)
 #define NET_MAX_NODES (1 << 22)
 #define NET_MAX_BLOCK 16 /* net_run: cycles one router runs ahead at most */
 /* net_run: packets outstanding and none created, delivered or lost for this many watchdog periods
@@ -248,6 +252,7 @@ typedef struct {
                               still arrive) */
     long cycles;           /* simulated */
     long block_cycles;     /* of them, run in blocks of several cycles (speed only) */
+    long drain_blocked;    /* of those, in the drain while the sources still inject */
     double seconds;        /* wall time of the cycles */
     int deadlock;          /* the watchdog fired */
     int livelock;          /* packets outstanding, but none created, delivered or lost for
@@ -339,6 +344,8 @@ typedef struct {
     long sample_flits_doomed;
     double sample_latency_sum, sample_hops_sum;
     double sample_created_at_sum, sample_delivered_created_sum; /* creation cycles (early stop) */
+    long sample_near; /* sample heads that entered their destination router (a head counted twice
+                         only makes net_run's drain blocks rarer; one process only) */
     long hops_hist[NET_MAX_HOPS_HIST + 1];
     long errors;
     int overflow_seen;

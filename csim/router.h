@@ -44,6 +44,9 @@ extern "C" {
 #define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 
 #define ROUTER_MAX_CONG_RTT 4096 /* cycles: a 2,000-cycle link each way */
+/* The timing contract's t+11 (above): a head arriving in cycle t is on an output in t + 11 at the
+ * earliest (the network's drain in blocks relies on it; tests/test_router.c test_latency checks it) */
+#define ROUTER_HEAD_CYCLES 11
 
 typedef struct {
     int depth[3];      /* input VC buffer depth (flits) by port class: terminal, local, global */

@@ -247,9 +247,14 @@ static void test_block_exact(test_ctx *c) {
                     /* a run that ends by draining runs its final drain in blocks too (net_run.c
                      * final_drain): more cycles in blocks than up to the sample's end */
                     if (!one.stopped && !one.deadlock && !one.livelock)
-                        EXPECT(c, blocked.block_cycles > p.warmup + p.sample,
+                        EXPECT(c, blocked.block_cycles - blocked.drain_blocked > p.warmup + p.sample,
                                "%s %s %.2f: %ld cycles in blocks of %ld, none in the final drain", routings[ri],
                                traffics[ti], rates[li], blocked.block_cycles, blocked.cycles);
+                    /* and the drain while the sources still inject, up to the last sample heads'
+                     * arrival at their routers (net_run.c drain_injecting) */
+                    EXPECT(c, one.drain_blocked == 0 && (one.stopped || blocked.drain_blocked > 0),
+                           "%s %s %.2f: %ld cycles in blocks of %ld, none in the drain", routings[ri], traffics[ti],
+                           rates[li], blocked.block_cycles, blocked.cycles);
                     int ok = same_result(&one, &blocked);
                     same += ok;
                     EXPECT(
@@ -260,6 +265,48 @@ static void test_block_exact(test_ctx *c) {
                         blocked.cycles, one.delivered, blocked.delivered, one.latency, blocked.latency, one.channel_max,
                         blocked.channel_max);
                 }
+    /* the early stop firing in the drain while the sources still inject: with a latency limit just
+     * under a run's mean latency the bound (the mean when the last sample packet arrives) crosses it
+     * there, and no block may run past that cycle (net_run.c drain_injecting) */
+    int sruns = 0, ssame = 0;
+    for (int si = 0; si < 4; si++) {
+        params(&t, &p, 0.2 + 0.1 * si, 600, 900, 41 + si);
+        EXPECT(c, net_parse_routing(si % 2 ? "doar" : "min", &p.routing, err) == 0, "%s", err);
+        p.block = 1;
+        run(c, &t, &p, &one);
+        p.stop_latency = 0.98 * one.latency;
+        p.stop_share = 0.0;
+        run(c, &t, &p, &one);
+        p.block = 0;
+        run(c, &t, &p, &blocked);
+        EXPECT(c, one.stopped && one.cycles > p.warmup + p.sample + 10 && blocked.drain_blocked > 0,
+               "stop in the drain (rate %.1f): stopped %d at cycle %ld, %ld drain cycles in blocks: not exercised",
+               p.rate, one.stopped, one.cycles, blocked.drain_blocked);
+        int ok = same_result(&one, &blocked);
+        sruns++;
+        ssame += ok;
+        EXPECT(c, ok, "stop in the drain (rate %.1f, limit %.1f): stopped %d/%d at cycle %ld/%ld latency %.3f/%.3f",
+               p.rate, p.stop_latency, one.stopped, blocked.stopped, one.cycles, blocked.cycles, one.latency,
+               blocked.latency);
+    }
+    /* the drain limit ending the injection inside the drain (37 cycles: not a multiple of a block) */
+    for (int si = 0; si < 2; si++) {
+        params(&t, &p, 0.3, 600, 900, 51 + si);
+        p.drain_limit = 37;
+        EXPECT(c, net_parse_routing(si ? "doar" : "min", &p.routing, err) == 0, "%s", err);
+        p.block = 1;
+        run(c, &t, &p, &one);
+        p.block = 0;
+        run(c, &t, &p, &blocked);
+        EXPECT(c, blocked.drain_blocked > 0 && blocked.drain_blocked < p.drain_limit,
+               "drain limit %ld: %ld drain cycles in blocks: not exercised", p.drain_limit, blocked.drain_blocked);
+        int ok = same_result(&one, &blocked);
+        sruns++;
+        ssame += ok;
+        EXPECT(c, ok, "drain limit %ld: cycles %ld/%ld created %ld/%ld delivered %ld/%ld", p.drain_limit, one.cycles,
+               blocked.cycles, one.created, blocked.created, one.delivered, blocked.delivered);
+    }
+    printf("  blocks against cycle by cycle, the drain's early stop and limit: %d of %d runs the same\n", ssame, sruns);
     /* faults: blocks only where no fault activity couples the routers (network.c faults_quiet);
      * every field of the result must agree, the loss split and the diagnosis / recovery times too */
     static const struct {
@@ -291,6 +338,7 @@ static void test_block_exact(test_ctx *c) {
             blocked.block_cycles, blocked.cycles, p.warmup + p.sample, one.block_cycles);
         one.seconds = blocked.seconds = 0.0;
         one.block_cycles = blocked.block_cycles = 0;
+        one.drain_blocked = blocked.drain_blocked = 0;
         int ok = memcmp(&one, &blocked, sizeof one) == 0;
         fruns++;
         fsame += ok;

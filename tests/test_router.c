@@ -191,6 +191,8 @@ static void test_latency(test_ctx *c) {
         if (out.out[1].valid && seen < 0) seen = cyc;
     }
     EXPECT(c, seen == 11, "head of cycle 0 left in cycle %d, want 11", seen);
+    EXPECT(c, seen >= ROUTER_HEAD_CYCLES, "head of cycle 0 left in cycle %d, before ROUTER_HEAD_CYCLES %d", seen,
+           ROUTER_HEAD_CYCLES);
     teardown(&b);
 }
 
