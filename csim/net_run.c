@@ -130,15 +130,13 @@ static int saturated_for_certain(const network *n, long c) {
     return !faults_on(p) && sample_latency_bound(n, c) > p->stop_latency;
 }
 
-/* Cycles [c, c + len) may run without looking between them (net_run's decisions cannot fire
- * inside): before the sample ends (no stop, no drain), the watchdog and the livelock end unable to
- * fire (last_move and last_settle only rise), no fault activity (net_faults_quiet). */
 /* The final drain in cycle c: no injection, every sample packet delivered, one process. Nothing
  * decided between cycles can change there but the end — the first cycle with nothing outstanding,
  * the one after the last delivery or loss (settled stamps it) — which net_run puts back when a
  * block ran past it: the network is empty then, so the cycles past it change no figure of the
- * result. (With sample packets outstanding the early stop could fire inside a block; a split run
- * decides its end on every process's totals: both go cycle by cycle.) */
+ * result. (With sample packets outstanding after the drain limit stopped the injection, the early
+ * stop could fire inside a block; a split run decides its end on every process's totals: both go
+ * cycle by cycle.) */
 static int final_drain(const network *n, long c, long sample_end) {
     return c >= sample_end && !n->injecting && n->sample_delivered == n->sample_created && !n->part;
 }
@@ -158,6 +156,10 @@ static int drain_injecting(const network *n, long c, long len, long sample_end) 
            c + len - 1 - sample_end < p->drain_limit && !saturated_for_certain(n, c + len - 1);
 }
 
+/* Cycles [c, c + len) may run without looking between them (net_run's decisions cannot fire
+ * inside): before the sample ends (no stop, no drain), in the final drain or in the drain while
+ * the sources inject (above), with the watchdog and the livelock end unable to fire (last_move
+ * and last_settle only rise) and no fault activity (net_faults_quiet). */
 static int may_block(const network *n, long c, long len, long sample_end, long livelock_after) {
     return (c + len <= sample_end || final_drain(n, c, sample_end) || drain_injecting(n, c, len, sample_end)) &&
            net_faults_quiet(n, c, (int)len) &&
