@@ -191,8 +191,9 @@ void net_router_fault_links(const network *n, long *live, long *wired, int *fewe
     }
 }
 
-/* Packet heads router r holds: in its input buffers, its output queues and on its output registers
- * (a head that left a queue is on the registers until the next cycle puts it on the link). */
+/* Packet heads router r holds: in its input buffers, the crossbar's register, its output queues and
+ * on its output registers (a head that left a queue is on the registers until the next cycle puts
+ * it on the link). */
 static long heads_held(const router *R, int k) {
     long heads = 0;
     for (int port = 0; port < k; port++) {
@@ -204,7 +205,8 @@ static long heads_held(const router *R, int k) {
             }
         const flit *o = &R->regs[R->cur].out[port];
         if (o->valid && o->head && !fault_is_ctl(o)) heads++;
-        for (int q = 0; q < R->np; q++) { /* heads granted, waiting in the output queues */
+        for (int q = 0; q < R->np; q++) { /* heads granted, crossing (router v6) or waiting in the output queues */
+            if (((R->xw_valid[q] >> port) & 1) && R->xw_flit[port * R->np + q].head) heads++;
             const oq *u = &R->oqs[port * R->np + q];
             for (int i = 0; i < u->count; i++) {
                 const flit *f = &u->ring[(u->head + i) % u->depth];

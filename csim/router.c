@@ -135,6 +135,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->gh_room = calloc((size_t)(k * np), sizeof *r->gh_room);
     r->rr_in = calloc((size_t)(k * np), sizeof *r->rr_in);
     r->rr_out = calloc((size_t)(k * np), sizeof *r->rr_out);
+    r->xw_flit = calloc((size_t)(k * np), sizeof *r->xw_flit);
     r->oqs = calloc((size_t)(k * np), sizeof *r->oqs);
     r->oq_store = calloc((size_t)(k * np * p->oq_depth), sizeof *r->oq_store);
     r->lk_q = calloc((size_t)k, 1);
@@ -147,9 +148,10 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
-        !r->pend_vcs || !r->pk_req || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out || !r->oqs ||
-        !r->oq_store || !r->lk_q || !r->ord || !r->ord_head || !r->ord_n || !r->crp || !r->rr_cr || !r->crp_vcs ||
-        !r->oq_total || !r->dc_ports || !r->dc_kind || !r->dc_vc || !r->dc_vcs || !r->gh_cred || !r->gh_room)
+        !r->pend_vcs || !r->pk_req || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out ||
+        !r->xw_flit || !r->oqs || !r->oq_store || !r->lk_q || !r->ord || !r->ord_head || !r->ord_n || !r->crp ||
+        !r->rr_cr || !r->crp_vcs || !r->oq_total || !r->dc_ports || !r->dc_kind || !r->dc_vc || !r->dc_vcs ||
+        !r->gh_cred || !r->gh_room)
         goto oom;
     for (int n = 0; n < k * np; n++) {
         r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
@@ -249,6 +251,7 @@ void router_free(router *r) {
     free(r->gh_room);
     free(r->rr_in);
     free(r->rr_out);
+    free(r->xw_flit);
     free(r->oqs);
     free(r->oq_store);
     free(r->lk_q);
@@ -307,6 +310,8 @@ void router_reset(router *r, const router_cfg_in *cfg) {
         r->dc_go[q] = r->dc_slots[q] = 0;
         r->grb_free[q] = t->k >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << t->k) - 1);
     }
+    memset(r->xw_valid, 0, sizeof r->xw_valid);
+    memset(r->xw_start, 0, sizeof r->xw_start);
     r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = r->gh_ports = 0;
     r->res_valid = 0;
     r->res_in = 0;
@@ -468,7 +473,8 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     router_alloc_arbitrate(r, &w);              /* stage 2 */
     router_alloc_pick(r, &w);                   /* stage 1 */
     router_bulletin_next(r, &w);                /* the reservation after the edge */
-    router_input_move(r, &w);                   /* streams and last cycle's grants through router_xbar */
+    router_xbar_store(r, &w);                   /* last cycle's crossbar writes enter the output queues */
+    router_input_move(r, &w);                   /* streams and last cycle's grants into router_xbar */
     router_input_grant(r, &w);                  /* the decisions granted now: slots, route entries; the grant stage */
     router_xbar_count(r, &w);
     router_alloc_edge(r, &w);

@@ -11,8 +11,9 @@
  *   side-band bitmap for every intra-group link; a sticky overflow flag per input port.
  *   Timing: a head flit arriving in cycle t is routed by cycle t+4 (its route entry is written at
  *   the end of t+4), picked by stage 1 in t+5, wins in stage 2 in t+6, is checked in t+7, granted
- *   in t+8, crosses into its output queue in t+9 (the grant stage), is taken by the link stage in
- *   t+10 and is on the output in t+11;
+ *   in t+8, crosses into the crossbar's register in t+9 (the grant stage), is stored into its
+ *   output queue in t+10 (router v6: router_xbar), is taken by the link stage in t+11 and is on
+ *   the output in t+12;
  *   a body flit can follow one per cycle. A flit that leaves its input VC in cycle s frees its
  *   buffer slot at the end of s and the credit is on the credit output in s+1 at the earliest.
  *   Invariants: output ports are held per packet; a multicast leaves on all its ports in the same
@@ -38,15 +39,16 @@ extern "C" {
 
 /* The router's cycle behaviour, named in every sweep's settings line so that `doar sweep --resume`
  * and `make reproduce` never mix loads of two routers (v3: the allocator in three stages; v4: v3
- * with the credit plane; v5: v4 with the check and the grant in two cycles, docs/architecture.md). */
-#define ROUTER_VERSION "v5"
+ * with the credit plane; v5: v4 with the check and the grant in two cycles; v6: v5 with the
+ * crossbar's writes registered, docs/architecture.md). */
+#define ROUTER_VERSION "v6"
 #define ROUTER_MAX_PORTS 64
 #define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 
 #define ROUTER_MAX_CONG_RTT 4096 /* cycles: a 2,000-cycle link each way */
-/* The timing contract's t+11 (above): a head arriving in cycle t is on an output in t + 11 at the
+/* The timing contract's t+12 (above): a head arriving in cycle t is on an output in t + 12 at the
  * earliest (the network's drain in blocks relies on it; tests/test_router.c test_latency checks it) */
-#define ROUTER_HEAD_CYCLES 11
+#define ROUTER_HEAD_CYCLES 12
 
 typedef struct {
     int depth[3];      /* input VC buffer depth (flits) by port class: terminal, local, global */
@@ -189,6 +191,11 @@ typedef struct {
     int res_valid, res_in, res_vc;        /* a waiting multicast that has reserved its slots */
     uint8_t *rr_out;                      /* [k*np] */
     int rr_mc;
+    /* router_xbar: the crossbar's write register (router v6, rtl/router_xbar.v): per plane the
+     * output queues written in the last cycle, which of them take a packet's first flit, and the
+     * flit per slot (o*np+q); they store in this cycle (router_xbar_store) */
+    uint64_t xw_valid[ROUTER_MAX_PLANES], xw_start[ROUTER_MAX_PLANES];
+    flit *xw_flit; /* [k*np] */
     /* router_output: the output queues (o*np+q), the link stage, credit returns upstream */
     oq *oqs; /* [k*np] */
     flit *oq_store;

@@ -251,7 +251,7 @@ void router_input_move(router *r, router_wires *w) {
             vcbuf *b = &r->in[i];
             const flit *f = vcbuf_front(b, s->vc);
             if (!f) continue;
-            if (!s->discard) router_xbar_write(r, q, s->ports, s->ovc, f, NULL, w->written);
+            if (!s->discard) router_xbar_write(r, q, s->ports, s->ovc, f, NULL);
             /* the packet ends at its tail, or after len flits (a drain at its tail only): a flit
              * behind its len (an upstream's protocol error) is a stray body, drained */
             if (f->tail || (!s->discard && s->rem == 1)) {
@@ -300,7 +300,7 @@ void router_input_move(router *r, router_wires *w) {
                 continue;
             }
             /* the head crosses; the packet streams on from the next cycle */
-            router_xbar_write(r, q, e->ports, e->ovc, f, e, w->written);
+            router_xbar_write(r, q, e->ports, e->ovc, f, e);
             if (f->tail || e->len <= 1) {
                 r->locked[q] &= ~e->ports;
                 if (e->mcast) r->grb_free[q] |= e->ports;

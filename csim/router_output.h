@@ -8,7 +8,7 @@
  *     the packet it is sending (from the queue it started on; nothing if its next flit has not
  *     arrived), else a waiting FD/FR packet (w->ctl_wait: it goes in w->ctl_ports), else the next
  *     packet in the order the packets' first flits entered the port's queues (router.h ord,
- *     written by router_xbar_write; rtl/oq_order.v). The queue's room counts from the next cycle
+ *     written by router_xbar_store; rtl/oq_order.v). The queue's room counts from the next cycle
  *     (router_output_room).
  *   router_output_take: a grant takes len credits of its output VC and len flits of room of its
  *     output queues at once (virtual cut-through: a head needs room for the whole packet).

@@ -194,7 +194,7 @@ module router #(
         .res_plane(res_plane), .res_ports(res_ports));
 
     router_xbar #(.K(K), .S(S)) xbar (
-        .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart),
+        .clk(clk), .rst(rst), .xv(xv), .xports(xports), .xovc(xovc), .xflit(xflit), .xstart(xstart),
         .wr_valid(wr_valid), .wr_flit(wr_flit), .wr_start(wr_start));
 
     // a local event is taken when the fault unit is ready (effective from the next cycle)

@@ -170,10 +170,10 @@ static void test_random(test_ctx *c, const char *name, int router_id, long cycle
     teardown(&b);
 }
 
-/* A head arriving in cycle t leaves in t+11 through an idle router (docs/architecture.md "Router
- * v5": route entry at the end of t+4, stage 1 picks it in t+5, stage 2 arbitrates it in t+6, the
- * check decides in t+7, the decision is granted in t+8, the grant stage moves the head into its
- * output queue in t+9, the link stage in t+10). */
+/* A head arriving in cycle t leaves in t+12 through an idle router (docs/architecture.md "Router
+ * v6": route entry at the end of t+4, stage 1 picks it in t+5, stage 2 arbitrates it in t+6, the
+ * check decides in t+7, the decision is granted in t+8, the grant stage moves the head into the
+ * crossbar's register in t+9, its output queue stores it in t+10, the link stage in t+11). */
 static void test_latency(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -190,7 +190,7 @@ static void test_latency(test_ctx *c) {
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid && seen < 0) seen = cyc;
     }
-    EXPECT(c, seen == 11, "head of cycle 0 left in cycle %d, want 11", seen);
+    EXPECT(c, seen == 12, "head of cycle 0 left in cycle %d, want 12", seen);
     EXPECT(c, seen >= ROUTER_HEAD_CYCLES, "head of cycle 0 left in cycle %d, before ROUTER_HEAD_CYCLES %d", seen,
            ROUTER_HEAD_CYCLES);
     teardown(&b);
@@ -198,15 +198,15 @@ static void test_latency(test_ctx *c) {
 
 /* Back to back: two 4-flit packets arrive on one VC of input 0 in cycles 0..7, the first for port 1
  * (node 1), the second for port 2 (an intra-group link). The first head crosses in cycle 9 (its
- * bodies 10..12) and leaves port 1 in 11..14. The second head is granted in the cycle the first
+ * bodies 10..12; each is in its output queue a cycle later) and leaves port 1 in 12..15. The second head is granted in the cycle the first
  * packet's tail crosses (12: the input plane is free when the grant moves), so it crosses right
- * behind it (13) and leaves port 2 in 15..18: stage 1 picks it in 9 (looking past the moving
+ * behind it (13) and leaves port 2 in 16..19: stage 1 picks it in 9 (looking past the moving
  * head), stage 2 requests it in 10, when the stream has three flits left, and the check passes it
  * in 11, when two are left (the look-ahead: the plane is free when the decision moves). Then the
  * same with both packets for port 1: stage 1 counts the slot the first packet holds as free when
  * the packet has four flits left to cross (9), the check when it has two (11), so the second head
  * is again granted in 12 and port 1 carries the two packets with no idle cycle between them,
- * 11..18 (router v2 left one idle cycle). */
+ * 12..19 (router v2 left one idle cycle). */
 static void test_back_to_back(test_ctx *c) {
     for (int same = 0; same < 2; same++) {
         bench b;
@@ -234,14 +234,14 @@ static void test_back_to_back(test_ctx *c) {
             router_cycle(&b.r, &in, &out);
             for (int pk = 0; pk < 2; pk++) {
                 const int o = pk ? port2 : 1;
-                if (!out.out[o].valid || (same && (cyc < 15) != (pk == 0))) continue; /* same: by time */
+                if (!out.out[o].valid || (same && (cyc < 16) != (pk == 0))) continue; /* same: by time */
                 if (first[pk] < 0) first[pk] = cyc;
                 n[pk]++;
                 last[pk] = cyc;
             }
         }
-        EXPECT(c, first[0] == 11 && last[0] == 14 && n[0] == 4 && first[1] == 15 && last[1] == 18 && n[1] == 4,
-               "%s output: first packet in cycles %d..%d (%d flits), second %d..%d (%d flits), want 11..14, 15..18",
+        EXPECT(c, first[0] == 12 && last[0] == 15 && n[0] == 4 && first[1] == 16 && last[1] == 19 && n[1] == 4,
+               "%s output: first packet in cycles %d..%d (%d flits), second %d..%d (%d flits), want 12..15, 16..19",
                same ? "same" : "another", first[0], last[0], n[0], first[1], last[1], n[1]);
         teardown(&b);
     }
@@ -254,9 +254,10 @@ static void test_back_to_back(test_ctx *c) {
  * 2 in cycle 6, is checked in 7, granted in 8 and crosses in 9..12; input 2 loses, and stage 1
  * sees the slot taken in 7 (a slot won counts as held), so input 2 proposes on plane 1, wins in
  * 8, is checked in 9, granted in 10 and crosses in 11..14: plane 0 and plane 1 write port 1's two
- * queues in the same cycles (11 and 12), and input 2's credits go back upstream by cycle 15 (two
- * cycles before its home plane would have let it go). The link sends one packet after the other,
- * in the order the heads entered the queues: 8 flits in cycles 11..18. */
+ * queues in the same cycles (stored in 12 and 13, a cycle after each crossing), and input 2's
+ * credits go back upstream by cycle 15 (two cycles before its home plane would have let it go).
+ * The link sends one packet after the other, in the order the heads entered the queues: 8 flits
+ * in cycles 12..19. */
 static void test_alt_plane(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
@@ -288,8 +289,8 @@ static void test_alt_plane(test_ctx *c) {
             n_out++;
         }
     }
-    EXPECT(c, n_out == 8 && first_out == 11 && last_out == 18 && order_ok,
-           "port 1: %d flits in cycles %d..%d (order %s), want 8 in 11..18, input 0's packet first", n_out, first_out,
+    EXPECT(c, n_out == 8 && first_out == 12 && last_out == 19 && order_ok,
+           "port 1: %d flits in cycles %d..%d (order %s), want 8 in 12..19, input 0's packet first", n_out, first_out,
            last_out, order_ok ? "kept" : "broken");
     EXPECT(c, b.r.multi_plane_cycles - before >= 2, "port 1 written by both planes in %llu cycles, want 2 or more",
            (unsigned long long)(b.r.multi_plane_cycles - before));
@@ -343,13 +344,13 @@ static void test_credit_plane(test_ctx *c) {
 }
 
 /* One-flit packets back to back: eight arrive on one VC of input 0 in cycles 0..7, all for port 1.
- * The first leaves in cycle 11 (test_latency's t+11). Stage 1 runs on the state at the start of a
+ * The first leaves in cycle 12 (test_latency's t+12). Stage 1 runs on the state at the start of a
  * cycle, so in the cycle stage 2 lets a packet win (c) it picks that same packet again (its route
  * entry leaves the FIFO only at the grant's edge); in c+1 that pick is void (its VC's win is
  * checked then) and stage 1 picks nothing on the VC, nor in c+2 (its decision is granted then);
  * in c+3 the VC moves the grant and stage 1 picks the next packet, looking past the moving one,
  * which wins in c+4. So a VC sends one-flit packets one every four cycles: port 1 carries them
- * in cycles 11, 15, ..., 39 (router v4: every third cycle; v2 every other; before registered
+ * in cycles 12, 16, ..., 40 (router v4: every third cycle; v2 every other; before registered
  * requests one a cycle). Packets of two flits or more lose nothing: an input plane moving or
  * streaming a packet is busy until its last flit crosses. */
 static void test_one_flit_stream(test_ctx *c) {
@@ -367,12 +368,12 @@ static void test_one_flit_stream(test_ctx *c) {
         }
         router_cycle(&b.r, &in, &out);
         if (out.out[1].valid) {
-            if (cyc == 11 + 4 * n) at_expected++;
+            if (cyc == 12 + 4 * n) at_expected++;
             n++;
         }
     }
     EXPECT(c, n == 8 && at_expected == 8,
-           "one-flit packets: %d out, %d of them in cycles 11, 15, ..., 39 (want 8 and 8)", n, at_expected);
+           "one-flit packets: %d out, %d of them in cycles 12, 16, ..., 40 (want 8 and 8)", n, at_expected);
     teardown(&b);
 }
 
