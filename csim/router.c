@@ -124,6 +124,8 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->g_e = calloc((size_t)(k * np), sizeof *r->g_e);
     r->pend_vcs = calloc((size_t)k, sizeof *r->pend_vcs);
     r->pk_req = calloc((size_t)(k * np), sizeof *r->pk_req);
+    r->pr_req = calloc((size_t)(k * p->vcs), sizeof *r->pr_req);
+    r->pr_pl_vcs = calloc((size_t)k, sizeof *r->pr_pl_vcs);
     r->won_vc = calloc((size_t)(k * np), sizeof *r->won_vc);
     r->won_req = calloc((size_t)(k * np), sizeof *r->won_req);
     r->won_vcs = calloc((size_t)k, sizeof *r->won_vcs);
@@ -148,7 +150,7 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
-        !r->pend_vcs || !r->pk_req || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out ||
+        !r->pend_vcs || !r->pk_req || !r->pr_req || !r->pr_pl_vcs || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out ||
         !r->xw_flit || !r->oqs || !r->oq_store || !r->lk_q || !r->ord || !r->ord_head || !r->ord_n || !r->crp ||
         !r->rr_cr || !r->crp_vcs || !r->oq_total || !r->dc_ports || !r->dc_kind || !r->dc_vc || !r->dc_vcs ||
         !r->gh_cred || !r->gh_room)
@@ -240,6 +242,8 @@ void router_free(router *r) {
     free(r->g_e);
     free(r->pend_vcs);
     free(r->pk_req);
+    free(r->pr_req);
+    free(r->pr_pl_vcs);
     free(r->won_vc);
     free(r->won_req);
     free(r->won_vcs);
@@ -313,6 +317,8 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     memset(r->xw_valid, 0, sizeof r->xw_valid);
     memset(r->xw_start, 0, sizeof r->xw_start);
     r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = r->gh_ports = 0;
+    memset(r->pr_pl_vcs, 0, (size_t)t->k * sizeof *r->pr_pl_vcs);
+    r->pr_inputs = 0;
     r->res_valid = 0;
     r->res_in = 0;
     r->res_vc = 0;
@@ -467,17 +473,18 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     router_output_link(r, &w);                  /* one flit per output onto the link registers */
     router_alloc_take(r, &w);                   /* the decisions granted now take their credits and room */
     if (r->gh_ports) router_alloc_ghost(r, -1); /* what proposals and the check read leaves out the ghost too */
-    router_input_propose(r, &w);                /* every VC's proposal */
+    router_input_propose(r, &w);                /* every VC's proposal, for the proposal register */
     router_alloc_check(r, &w);                  /* the check of last cycle's wins, across planes from the wins */
     if (r->gh_ports) router_alloc_ghost(r, +1); /* (no ghost, nothing to do: speed only) */
     router_alloc_arbitrate(r, &w);              /* stage 2 */
-    router_alloc_pick(r, &w);                   /* stage 1 */
+    router_alloc_pick(r, &w);                   /* stage 1, on the proposal register */
     router_bulletin_next(r, &w);                /* the reservation after the edge */
     router_xbar_store(r, &w);                   /* last cycle's crossbar writes enter the output queues */
     router_input_move(r, &w);                   /* streams and last cycle's grants into router_xbar */
     router_input_grant(r, &w);                  /* the decisions granted now: slots, route entries; the grant stage */
     router_xbar_count(r, &w);
     router_alloc_edge(r, &w);
+    router_input_edge(r, &w); /* this cycle's proposals into the proposal register */
     router_bulletin_edge(r, &w);
     router_output_room(r, &w);   /* the room the link stage freed */
     router_input_credits(r, &w); /* credits upstream */

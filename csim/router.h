@@ -10,10 +10,10 @@
  *   one flit per output port; one credit return per input port (the VC a flit left); the
  *   side-band bitmap for every intra-group link; a sticky overflow flag per input port.
  *   Timing: a head flit arriving in cycle t is routed by cycle t+4 (its route entry is written at
- *   the end of t+4), picked by stage 1 in t+5, wins in stage 2 in t+6, is checked in t+7, granted
- *   in t+8, crosses into the crossbar's register in t+9 (the grant stage), is stored into its
- *   output queue in t+10 (router v6: router_xbar), is taken by the link stage in t+11 and is on
- *   the output in t+12;
+ *   the end of t+4), proposes in t+5 (into the proposal register, router v7), is picked by stage 1
+ *   in t+6, wins in stage 2 in t+7, is checked in t+8, granted in t+9, crosses into the crossbar's
+ *   register in t+10 (the grant stage), is stored into its output queue in t+11 (router v6:
+ *   router_xbar), is taken by the link stage in t+12 and is on the output in t+13;
  *   a body flit can follow one per cycle. A flit that leaves its input VC in cycle s frees its
  *   buffer slot at the end of s and the credit is on the credit output in s+1 at the earliest.
  *   Invariants: output ports are held per packet; a multicast leaves on all its ports in the same
@@ -40,15 +40,16 @@ extern "C" {
 /* The router's cycle behaviour, named in every sweep's settings line so that `doar sweep --resume`
  * and `make reproduce` never mix loads of two routers (v3: the allocator in three stages; v4: v3
  * with the credit plane; v5: v4 with the check and the grant in two cycles; v6: v5 with the
- * crossbar's writes registered, docs/architecture.md). */
-#define ROUTER_VERSION "v6"
+ * crossbar's writes registered; v7: v6 with stage 1 picking among the proposals of the last
+ * cycle, docs/architecture.md). */
+#define ROUTER_VERSION "v7"
 #define ROUTER_MAX_PORTS 64
 #define ROUTER_MAX_PLANES ALLOC_MAX_PLANES
 
 #define ROUTER_MAX_CONG_RTT 4096 /* cycles: a 2,000-cycle link each way */
-/* The timing contract's t+12 (above): a head arriving in cycle t is on an output in t + 12 at the
+/* The timing contract's t+13 (above): a head arriving in cycle t is on an output in t + 13 at the
  * earliest (the network's drain in blocks relies on it; tests/test_router.c test_latency checks it) */
-#define ROUTER_HEAD_CYCLES 12
+#define ROUTER_HEAD_CYCLES 13
 
 typedef struct {
     int depth[3];      /* input VC buffer depth (flits) by port class: terminal, local, global */
@@ -156,6 +157,11 @@ typedef struct {
     uint64_t pick_inputs;                /* inputs with a pick on some plane (the others' entries are -1) */
     uint8_t *rr_in;                      /* [k*np] */
     alloc_req *pk_req;                   /* [k*np]: the pick's proposal in stage 1 (registered with it) */
+    /* the proposal register (router v7, docs/architecture.md "Router v7"): every VC's proposal of
+     * the last cycle, which stage 1 picks among in this one */
+    alloc_req *pr_req;        /* [k*vcs]: input i, VC v at i*vcs+v; defined where pr_pl_vcs says */
+    uint32_t *pr_pl_vcs;      /* [k]: byte q: the VCs that proposed on plane q */
+    uint64_t pr_inputs;       /* inputs with a proposal (the others' pr_pl_vcs are 0) */
     /* router_alloc: stage 2's wins of the last cycle, committed (or cancelled) in this one (registers) */
     uint64_t won_go[ROUTER_MAX_PLANES];    /* per plane: inputs with a win */
     int8_t *won_vc;                        /* [k*np]: its input VC; defined where won_go says */
@@ -271,11 +277,13 @@ typedef struct {
     /* router_input: per plane the input planes whose wins the check cancels (plane_void: still
      * sending a packet two cycles on, when a decision of now would move) */
     uint64_t plane_void[ROUTER_MAX_PLANES];
-    /* router_input's proposals (stage 1's: req_kind; stage 2 keeps those of free planes) */
-    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_vcs says */
-    uint8_t req_vcs[ROUTER_MAX_PORTS];
+    /* router_input's proposals of this cycle (the proposal register's next value) */
+    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_pl_vcs says */
     uint32_t req_pl_vcs[ROUTER_MAX_PORTS]; /* [i] byte q: the VCs proposing on plane q (alloc.h) */
     uint64_t req_inputs;
+    /* stage 1's requests: the proposal register less the VCs and slots taken since (router_alloc_pick) */
+    uint32_t pk_pl_vcs[ROUTER_MAX_PORTS];
+    uint64_t pk_inputs;
     /* per plane, at the start of the cycle (speed only: what every proposal of the plane reads):
      * the slots not held (locked, unless freed now), and of them those a unicast head may take
      * (the bulletin's free slots, not reserved) */

@@ -158,9 +158,33 @@ void router_alloc_arbitrate(const router *r, router_wires *w) {
     alloc_stage2(&ov, &w->wins);
 }
 
+/* Stage 1 on the proposal register (router v7): the proposals were made in the last cycle, so
+ * what happened since is taken out here, from registers only: a VC with a win checked now or a
+ * decision granted now proposes nothing (the packet it named is that one), nor does a unicast head
+ * or a multicast whose ports a win checked now or a decision granted now holds. (Stage 2's wins of
+ * this cycle are not read: that would put two arbitration levels in one cycle. Stage 2 leaves out
+ * the slots they take in the next cycle.) */
 void router_alloc_pick(const router *r, router_wires *w) {
-    alloc_in_view iv = {r->t.k,        r->prm.vcs,    r->np,    w->reqs,
-                        w->req_pl_vcs, w->req_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
+    const int np = r->np, vcs = r->prm.vcs;
+    uint64_t taken[ROUTER_MAX_PLANES];
+    for (int q = 0; q < np; q++) taken[q] = r->won_slots[q] | r->dc_slots[q];
+    w->pk_inputs = 0;
+    for (uint64_t m = r->pr_inputs; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        const unsigned gone = r->won_vcs[i] | r->dc_vcs[i];
+        uint32_t plm = 0;
+        for (int q = 0; q < np; q++)
+            for (unsigned vm = ((r->pr_pl_vcs[i] >> (8 * q)) & 0xffu) & ~gone; vm; vm &= vm - 1) {
+                const int v = __builtin_ctz(vm);
+                const alloc_req *a = &r->pr_req[i * vcs + v];
+                if (a->kind != REQ_DISCARD && a->kind != REQ_ACQ && (a->ports & taken[q])) continue;
+                plm |= (1u << v) << (8 * q);
+            }
+        w->pk_pl_vcs[i] = plm;
+        if (plm) w->pk_inputs |= (uint64_t)1 << i;
+    }
+    alloc_in_view iv = {r->t.k,       r->prm.vcs,   r->np,    r->pr_req,
+                        w->pk_pl_vcs, w->pk_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
                         r->res_vc};
     alloc_stage1(&iv, w->pick_next);
 }
@@ -227,16 +251,16 @@ void router_alloc_edge(router *r, const router_wires *w) {
             r->won_vcs[i] |= (uint8_t)(1u << v);
         }
     }
-    for (uint64_t m = r->pick_inputs & ~w->req_inputs; m; m &= m - 1) /* no proposal: no pick */
+    for (uint64_t m = r->pick_inputs & ~w->pk_inputs; m; m &= m - 1) /* no request: no pick */
         for (int q = 0; q < np; q++) r->pick[__builtin_ctzll(m) * np + q] = -1;
     r->pick_inputs = 0;
-    for (uint64_t m = w->req_inputs; m; m &= m - 1) {
+    for (uint64_t m = w->pk_inputs; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
         for (int q = 0; q < np; q++) {
             const int n = i * np + q, pv = w->pick_next[n];
             r->pick[n] = (int8_t)pv;
             if (pv < 0) continue;
-            r->pk_req[n] = w->reqs[i * vcs + pv];
+            r->pk_req[n] = r->pr_req[i * vcs + pv];
             r->rr_in[n] = (uint8_t)(pv + 1 == vcs ? 0 : pv + 1);
             r->pick_inputs |= (uint64_t)1 << i;
         }

@@ -79,6 +79,34 @@ HOT alloc_req propose(const router *r, const slot_view *sv, int i, int v, int pl
     return q;
 }
 
+/* The flits VC v of input i still has to send of the packet it streams (0: none): what lies in
+ * front of a packet granted now. */
+HOT int stream_left(const router *r, int i, int v) {
+    if (!r->in[i].active[v]) return 0;
+    for (int p = 0; p < r->np; p++)
+        if (((r->in_busy[p] >> i) & 1) && r->strm[i * r->np + p].vc == v) return r->strm[i * r->np + p].rem;
+    return 0;
+}
+
+/* Router v7's look-past one packet deeper (docs/architecture.md "Router v7"): VC v of input i, whose
+ * unicast decision is granted now on plane pl (its packet moves in the next cycle), proposes the
+ * packet behind it, as it would in the next cycle. Its route entry is the route FIFO's second (the
+ * granted packet's leaves the FIFO at this grant); its head is behind the stream's flits left and
+ * the granted packet's len. A unicast head only, on plane pl, on the same terms as propose_any's. */
+HOT alloc_req propose_next(const router *r, const slot_view *sv, int i, int v, int pl) {
+    alloc_req q = {REQ_NONE, 0};
+    const vcbuf *b = &r->in[i];
+    const route_entry *a = vcbuf_route(b, v), *e = vcbuf_route2(b, v);
+    if (!a || !e || e->discard || e->mcast || !vcbuf_head_at(b, v, stream_left(r, i, v) + a->len)) return q;
+    for (uint64_t m = e->ports; m; m &= m - 1) {
+        const int o = __builtin_ctzll(m);
+        if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len) return q;
+    }
+    q.kind = REQ_HEAD;
+    q.ports = e->ports;
+    return q;
+}
+
 /* Speed only: whether input i's VC v (not bound to a plane, no proposal on its home plane) can
  * propose on another plane at all: a unicast head with a route whose output VC has len credits
  * (credits are the output's, not a plane's). propose() decides; this only saves calling it. */
@@ -166,7 +194,7 @@ void router_input_propose(const router *r, router_wires *w) {
             if (left > 2) bn2 |= (uint64_t)1 << i;
             if (left > 3) bn3 |= (uint64_t)1 << i;
             if (s->discard) continue;
-            if (left <= 4) {
+            if (left <= 5) {
                 fr3 |= s->ports;
                 if (s->mcast) fr3_mc |= s->ports;
             }
@@ -182,17 +210,26 @@ void router_input_propose(const router *r, router_wires *w) {
             if (left > 3) bn3 |= (uint64_t)1 << i;
             if (r->g_kind[i * np + q] == REQ_DISCARD) continue;
             const route_entry *ge = &r->g_e[i * np + q];
-            if (left <= 4) {
+            if (left <= 5) {
                 fr3 |= ge->ports;
                 if (ge->mcast) fr3_mc |= ge->ports;
             }
             if (left <= 2) frx |= ge->ports;
         }
+        /* the slots of a unicast decision granted now count as free when its packet is all here
+         * and its last flit crosses within four cycles (it moves in the next one: router v7) */
+        uint64_t frdc = 0;
+        for (uint64_t m = r->dc_go[q]; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m), n = i * np + q, v = r->dc_vc[n];
+            if (r->dc_kind[n] != REQ_HEAD) continue;
+            const route_entry *e = vcbuf_route(&r->in[i], v);
+            if (e && e->len <= 4 && r->in[i].count[v] >= stream_left(r, i, v) + e->len) frdc |= r->dc_ports[n];
+        }
         w->plane_void[q] = bn2;
         w->busy_next[q] = bn3;
         const uint64_t res = r->prm.bulletin ? router_bulletin_reserved(r, q) : 0;
-        /* a slot won now or granted now is held then */
-        ahead[q].unl = ~((r->locked[q] & ~fr3) | r->won_slots[q] | r->dc_slots[q]);
+        /* a slot won now or granted now is held then (a decision's until its last flit crosses) */
+        ahead[q].unl = ~((r->locked[q] & ~fr3) | r->won_slots[q] | (r->dc_slots[q] & ~frdc));
         ahead[q].grb = r->grb_free[q] | fr3_mc;
         ahead[q].uc = ahead[q].unl & (r->prm.bulletin ? ahead[q].grb & ~res : ~(uint64_t)0);
         /* the check: a slot granted now is locked at the edge */
@@ -209,8 +246,19 @@ void router_input_propose(const router *r, router_wires *w) {
         /* a VC whose front flit is a head without a route entry (still being routed) proposes
          * nothing (propose_any): skipped, for speed only */
         const vcbuf *b = &r->in[i];
-        /* a VC whose win is checked now or whose decision is granted now proposes nothing: the
-         * packet it would name is that one */
+        /* a VC whose unicast decision is granted now proposes the packet behind it (router v7) */
+        if (r->dc_vcs[i])
+            for (int q = 0; q < np; q++) {
+                const int n = i * np + q, v = r->dc_vc[n];
+                if (!((r->dc_go[q] >> i) & 1) || r->dc_kind[n] != REQ_HEAD || ((r->won_vcs[i] >> v) & 1)) continue;
+                const alloc_req a = propose_next(r, &ahead[q], i, v, q);
+                if (a.kind == REQ_NONE) continue;
+                w->reqs[i * vcs + v] = a;
+                plm |= (1u << v) << (8 * q);
+                vm |= 1u << v;
+            }
+        /* any other VC whose win is checked now or whose decision is granted now proposes nothing:
+         * the packet it would name is that one */
         for (unsigned mv = b->nonempty & (b->routed | ~b->front_head) & ~(r->won_vcs[i] | r->dc_vcs[i]); mv;
              mv &= mv - 1) {
             int v = __builtin_ctz(mv);
@@ -233,9 +281,19 @@ void router_input_propose(const router *r, router_wires *w) {
             vm |= 1u << v;
         }
         w->req_pl_vcs[i] = plm;
-        w->req_vcs[i] = (uint8_t)vm;
         if (vm) w->req_inputs |= (uint64_t)1 << i;
     }
+}
+
+void router_input_edge(router *r, const router_wires *w) {
+    const int vcs = r->prm.vcs;
+    for (uint64_t m = r->pr_inputs & ~w->req_inputs; m; m &= m - 1) r->pr_pl_vcs[__builtin_ctzll(m)] = 0;
+    for (uint64_t m = w->req_inputs; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        r->pr_pl_vcs[i] = w->req_pl_vcs[i];
+        memcpy(&r->pr_req[i * vcs], &w->reqs[i * vcs], (size_t)vcs * sizeof r->pr_req[0]);
+    }
+    r->pr_inputs = w->req_inputs;
 }
 
 void router_input_move(router *r, router_wires *w) {

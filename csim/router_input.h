@@ -58,6 +58,7 @@ int router_input_credit_plane(const router *r, int i, int v);
 /* Input i, VC v's proposal on plane q now, for the check of a win. */
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q);
 void router_input_propose(const router *r, router_wires *w);
+void router_input_edge(router *r, const router_wires *w);
 void router_input_move(router *r, router_wires *w);
 void router_input_grant(router *r, router_wires *w);
 /* The flits input plane (i,q) has left to send of the packet it streams or moves now (its front

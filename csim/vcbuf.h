@@ -72,6 +72,18 @@ static inline const flit *vcbuf_front(const vcbuf *b, int vc) {
 static inline const route_entry *vcbuf_route(const vcbuf *b, int vc) {
     return b->rcount[vc] ? &b->route[vc][b->rhead[vc]] : (const route_entry *)0;
 }
+/* Router v7's look-past one packet deeper: VC vc's second route entry (NULL when it has one or
+ * none), and whether the flit n deep (0: the front) is there and is a head. */
+static inline const route_entry *vcbuf_route2(const vcbuf *b, int vc) {
+    if (b->rcount[vc] < 2) return (const route_entry *)0;
+    const int at = b->rhead[vc] + 1;
+    return &b->route[vc][at >= b->rcap[vc] ? at - b->rcap[vc] : at];
+}
+static inline int vcbuf_head_at(const vcbuf *b, int vc, int n) {
+    if (b->count[vc] <= n) return 0;
+    const int at = b->head[vc] + n;
+    return b->fifo[vc * b->depth + (at >= b->depth ? at - b->depth : at)].head;
+}
 void vcbuf_push(vcbuf *b, const flit *f);
 void vcbuf_pop(vcbuf *b, int vc);
 /* A push onto depth entries is dropped and sets overflow; one that needs more storage than is

@@ -9,7 +9,7 @@
 #include "testutil.h"
 
 /* csim/router.h contract: a head arriving in cycle t is on the output in cycle t+12. */
-#define ROUTER_HEAD_DELAY 12 /* docs/architecture.md "Router v6": head in at t, out at t+12 */
+#define ROUTER_HEAD_DELAY 13 /* docs/architecture.md "Router v7": head in at t, out at t+13 */
 #define TEST_PACKET_LEN 4
 #define PER_PACKET_CYCLE_CAP 5000
 
