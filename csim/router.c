@@ -126,6 +126,8 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->pk_req = calloc((size_t)(k * np), sizeof *r->pk_req);
     r->pr_req = calloc((size_t)(k * p->vcs), sizeof *r->pr_req);
     r->pr_pl_vcs = calloc((size_t)k, sizeof *r->pr_pl_vcs);
+    r->pr_nx_req = calloc((size_t)(k * p->vcs), sizeof *r->pr_nx_req);
+    r->pr_nx_pl_vcs = calloc((size_t)k, sizeof *r->pr_nx_pl_vcs);
     r->won_vc = calloc((size_t)(k * np), sizeof *r->won_vc);
     r->won_req = calloc((size_t)(k * np), sizeof *r->won_req);
     r->won_vcs = calloc((size_t)k, sizeof *r->won_vcs);
@@ -150,10 +152,10 @@ int router_init(router *r, const topo *t, const router_params *p, const table_pa
     r->crp_vcs = calloc((size_t)k, 1);
     r->oq_total = calloc((size_t)k, sizeof *r->oq_total);
     if (!r->rcus || !r->in || !r->side || !r->cred || !r->strm || !r->pick || !r->g_vc || !r->g_kind || !r->g_e ||
-        !r->pend_vcs || !r->pk_req || !r->pr_req || !r->pr_pl_vcs || !r->won_vc || !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out ||
-        !r->xw_flit || !r->oqs || !r->oq_store || !r->lk_q || !r->ord || !r->ord_head || !r->ord_n || !r->crp ||
-        !r->rr_cr || !r->crp_vcs || !r->oq_total || !r->dc_ports || !r->dc_kind || !r->dc_vc || !r->dc_vcs ||
-        !r->gh_cred || !r->gh_room)
+        !r->pend_vcs || !r->pk_req || !r->pr_req || !r->pr_pl_vcs || !r->pr_nx_req || !r->pr_nx_pl_vcs || !r->won_vc ||
+        !r->won_req || !r->won_vcs || !r->rr_in || !r->rr_out || !r->xw_flit || !r->oqs || !r->oq_store || !r->lk_q ||
+        !r->ord || !r->ord_head || !r->ord_n || !r->crp || !r->rr_cr || !r->crp_vcs || !r->oq_total || !r->dc_ports ||
+        !r->dc_kind || !r->dc_vc || !r->dc_vcs || !r->gh_cred || !r->gh_room)
         goto oom;
     for (int n = 0; n < k * np; n++) {
         r->oqs[n].ring = r->oq_store + (size_t)n * (size_t)p->oq_depth;
@@ -244,6 +246,8 @@ void router_free(router *r) {
     free(r->pk_req);
     free(r->pr_req);
     free(r->pr_pl_vcs);
+    free(r->pr_nx_req);
+    free(r->pr_nx_pl_vcs);
     free(r->won_vc);
     free(r->won_req);
     free(r->won_vcs);
@@ -317,7 +321,6 @@ void router_reset(router *r, const router_cfg_in *cfg) {
     memset(r->xw_valid, 0, sizeof r->xw_valid);
     memset(r->xw_start, 0, sizeof r->xw_start);
     r->oq_busy = r->lk_lock = r->crp_ports = r->pick_inputs = r->gh_ports = 0;
-    memset(r->pr_pl_vcs, 0, (size_t)t->k * sizeof *r->pr_pl_vcs);
     r->pr_inputs = 0;
     r->res_valid = 0;
     r->res_in = 0;
@@ -468,6 +471,8 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     memset(w.rpopped, 0, sizeof w.rpopped);
     w.popped_ports = 0;
     memset(w.written, 0, sizeof w.written);
+    w.reqs = r->pr_nx_req;
+    w.req_pl_vcs = r->pr_nx_pl_vcs;
 
     if (r->fu) fault_start(r, &w);
     router_output_link(r, &w);                  /* one flit per output onto the link registers */

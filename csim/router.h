@@ -159,9 +159,13 @@ typedef struct {
     alloc_req *pk_req;                   /* [k*np]: the pick's proposal in stage 1 (registered with it) */
     /* the proposal register (router v7, docs/architecture.md "Router v7"): every VC's proposal of
      * the last cycle, which stage 1 picks among in this one */
-    alloc_req *pr_req;        /* [k*vcs]: input i, VC v at i*vcs+v; defined where pr_pl_vcs says */
-    uint32_t *pr_pl_vcs;      /* [k]: byte q: the VCs that proposed on plane q */
-    uint64_t pr_inputs;       /* inputs with a proposal (the others' pr_pl_vcs are 0) */
+    alloc_req *pr_req;   /* [k*vcs]: input i, VC v at i*vcs+v; defined where pr_pl_vcs says */
+    uint32_t *pr_pl_vcs; /* [k]: byte q: the VCs that proposed on plane q; defined where pr_inputs says */
+    uint64_t pr_inputs;  /* inputs with a proposal */
+    /* (speed only: the proposals of this cycle are written into a second pair of arrays, which
+     * the edge swaps with pr_req / pr_pl_vcs instead of copying them) */
+    alloc_req *pr_nx_req;
+    uint32_t *pr_nx_pl_vcs;
     /* router_alloc: stage 2's wins of the last cycle, committed (or cancelled) in this one (registers) */
     uint64_t won_go[ROUTER_MAX_PLANES];    /* per plane: inputs with a win */
     int8_t *won_vc;                        /* [k*np]: its input VC; defined where won_go says */
@@ -277,9 +281,10 @@ typedef struct {
     /* router_input: per plane the input planes whose wins the check cancels (plane_void: still
      * sending a packet two cycles on, when a decision of now would move) */
     uint64_t plane_void[ROUTER_MAX_PLANES];
-    /* router_input's proposals of this cycle (the proposal register's next value) */
-    alloc_req reqs[ROUTER_MAX_PORTS * VCBUF_MAX_VCS]; /* input i, VC v at i*vcs+v, where req_pl_vcs says */
-    uint32_t req_pl_vcs[ROUTER_MAX_PORTS]; /* [i] byte q: the VCs proposing on plane q (alloc.h) */
+    /* router_input's proposals of this cycle (the proposal register's next value; the arrays are
+     * the router's pr_nx_req / pr_nx_pl_vcs) */
+    alloc_req *reqs;      /* [k*vcs]: input i, VC v at i*vcs+v, where req_pl_vcs says */
+    uint32_t *req_pl_vcs; /* [k]: byte q: the VCs proposing on plane q (alloc.h); defined where req_inputs says */
     uint64_t req_inputs;
     /* stage 1's requests: the proposal register less the VCs and slots taken since (router_alloc_pick) */
     uint32_t pk_pl_vcs[ROUTER_MAX_PORTS];

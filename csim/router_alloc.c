@@ -171,15 +171,17 @@ void router_alloc_pick(const router *r, router_wires *w) {
     w->pk_inputs = 0;
     for (uint64_t m = r->pr_inputs; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
-        const unsigned gone = r->won_vcs[i] | r->dc_vcs[i];
-        uint32_t plm = 0;
-        for (int q = 0; q < np; q++)
-            for (unsigned vm = ((r->pr_pl_vcs[i] >> (8 * q)) & 0xffu) & ~gone; vm; vm &= vm - 1) {
+        uint32_t plm =
+            r->pr_pl_vcs[i] & ~((uint32_t)(r->won_vcs[i] | r->dc_vcs[i]) * 0x01010101u); /* every plane's byte */
+        for (int q = 0; q < np; q++) {
+            if (!taken[q]) continue;
+            for (unsigned vm = (plm >> (8 * q)) & 0xffu; vm; vm &= vm - 1) {
                 const int v = __builtin_ctz(vm);
                 const alloc_req *a = &r->pr_req[i * vcs + v];
-                if (a->kind != REQ_DISCARD && a->kind != REQ_ACQ && (a->ports & taken[q])) continue;
-                plm |= (1u << v) << (8 * q);
+                if (a->kind != REQ_DISCARD && a->kind != REQ_ACQ && (a->ports & taken[q]))
+                    plm &= ~((1u << v) << (8 * q));
             }
+        }
         w->pk_pl_vcs[i] = plm;
         if (plm) w->pk_inputs |= (uint64_t)1 << i;
     }

@@ -286,13 +286,13 @@ void router_input_propose(const router *r, router_wires *w) {
 }
 
 void router_input_edge(router *r, const router_wires *w) {
-    const int vcs = r->prm.vcs;
-    for (uint64_t m = r->pr_inputs & ~w->req_inputs; m; m &= m - 1) r->pr_pl_vcs[__builtin_ctzll(m)] = 0;
-    for (uint64_t m = w->req_inputs; m; m &= m - 1) {
-        const int i = __builtin_ctzll(m);
-        r->pr_pl_vcs[i] = w->req_pl_vcs[i];
-        memcpy(&r->pr_req[i * vcs], &w->reqs[i * vcs], (size_t)vcs * sizeof r->pr_req[0]);
-    }
+    /* w->reqs and w->req_pl_vcs are pr_nx_req and pr_nx_pl_vcs: the register takes them */
+    alloc_req *req = r->pr_req;
+    uint32_t *pl = r->pr_pl_vcs;
+    r->pr_req = r->pr_nx_req;
+    r->pr_pl_vcs = r->pr_nx_pl_vcs;
+    r->pr_nx_req = req;
+    r->pr_nx_pl_vcs = pl;
     r->pr_inputs = w->req_inputs;
 }
 

@@ -87,7 +87,7 @@ module router_input #(
     output wire [K*4*RW-1:0]  e_entry,
     output reg  [K*4-1:0]     vc_active,      // the VC streams a packet
     output reg  [K*4-1:0]     vc_pend,        // the VC moves last cycle's grant (proposes nothing)
-    output reg  [K*4*3-1:0]   req_kind,       // stage 1's proposal (may look past a stream)
+    output reg  [K*4*3-1:0]   req_kind,       // stage 1's request: the proposal register, masked (router v7)
     output reg  [K*4*K-1:0]   req_ports,      //   its ports (HEAD, MCAST: the route's; ACQ: those it can take)
     output reg  [K*4*QW-1:0]  req_plane,      // the plane it is on (csim/alloc.h "Planes")
     output reg  [K*S-1:0]     busy_next,      // the look-ahead for stage 2: input planes (i*S+q) still sending three cycles on
@@ -185,6 +185,12 @@ module router_input #(
     wire [K*4-1:0] two_plus;           // the VC holds two flits or more
     wire [K*4-1:0] three_plus;         //   three or more
     wire [K*4-1:0] four_plus;          //   four or more
+    wire [K*4-1:0] five_plus;          //   five or more
+    reg  [K*4*5-1:0] peek_off;         // per VC: the stream's flits left plus the front packet's len
+    wire [K*4-1:0] vc_all;             //   that many flits are here
+    wire [K*4-1:0] vc_next_head;       //   the flit that deep is a head (the packet behind)
+    wire [K*4-1:0] e_second_valid;     // per VC: the route FIFO's second entry (router v7)
+    wire [K*4*RW-1:0] e_second;
     reg  [K*S*2-1:0] rd_vc;            // input plane (i,q): the VC it sends from next cycle
     wire [K*S*FW-1:0] rd_flit;         //   this cycle: that VC's front flit (vcbuf's read port q)
     genvar gi;
@@ -198,12 +204,13 @@ module router_input #(
             localparam integer DWI = (D > 1) ? $clog2(D) : 1;
             localparam [1:0] PCLASS = gi < FIRST_LOCAL ? 2'd0 : gi < FIRST_GLOBAL ? 2'd1 : 2'd2;
             localparam [31:0] SEED_OFF = SEED_STEP * gi;
-            wire [4*3-1:0] count_ge;
+            wire [4*4-1:0] count_ge;
             genvar gc;
             for (gc = 0; gc < 4; gc = gc + 1) begin : g_two
-                assign two_plus[gi*4 + gc] = count_ge[gc*3];
-                assign three_plus[gi*4 + gc] = count_ge[gc*3 + 1];
-                assign four_plus[gi*4 + gc] = count_ge[gc*3 + 2];
+                assign two_plus[gi*4 + gc] = count_ge[gc*4];
+                assign three_plus[gi*4 + gc] = count_ge[gc*4 + 1];
+                assign four_plus[gi*4 + gc] = count_ge[gc*4 + 2];
+                assign five_plus[gi*4 + gc] = count_ge[gc*4 + 3];
             end
             vcbuf #(.K(K), .DEPTH(D), .DW(DWI), .S(S)) buffer (
                 .clk(clk), .rst(rst),
@@ -212,9 +219,11 @@ module router_input #(
                 .pop(pop[gi*4 +: 4]),
                 .rpush(rpush[gi]), .rpush_vc(rpush_vc[gi*2 +: 2]), .rpush_entry(rpush_entry[gi*RW +: RW]),
                 .rpop(rpop[gi*4 +: 4]),
-                .rd_vc(rd_vc[gi*S*2 +: S*2]), .rd_flit(rd_flit[gi*S*FW +: S*FW]),
+                .rd_vc(rd_vc[gi*S*2 +: S*2]), .rd_flit(rd_flit[gi*S*FW +: S*FW]), .peek_off(peek_off[gi*20 +: 20]),
                 .front_valid(f_valid[gi*4 +: 4]), .front_ht(f_ht[gi*8 +: 8]),
                 .rfront_valid(e_valid[gi*4 +: 4]), .rfront(e_entry[gi*4*RW +: 4*RW]),
+                .rsecond_valid(e_second_valid[gi*4 +: 4]), .rsecond(e_second[gi*4*RW +: 4*RW]),
+                .peek_all(vc_all[gi*4 +: 4]), .peek_head(vc_next_head[gi*4 +: 4]),
                 .push_drop(push_drop[gi]), .push_ok(push_ok[gi]), .rpush_ok(rpush_ok[gi]), .count_ge(count_ge));
 
             wire [63:0] d = in_data[gi*64 +: 64];    // the header (csim/flit.h)
@@ -318,6 +327,19 @@ module router_input #(
             end
     end
 
+    // per VC the depth of the packet behind the front one (csim stream_left, propose_next): the
+    // flits left of the packet it streams, plus the front route entry's len
+    reg [3:0] skip;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                skip = 4'd0;
+                for (q = 0; q < S; q = q + 1)
+                    if (in_busy[i*S+q] && strm_vc[(i*S+q)*2 +: 2] == v[1:0]) skip = strm_rem[(i*S+q)*4 +: 4];
+                peek_off[(i*4+v)*5 +: 5] = {1'b0, skip} + {1'b0, e_entry[(i*4+v)*RW + E_LEN +: 4]};
+            end
+    end
+
     // ---------------- the look-ahead (csim router_input_propose, plane_left) ----------------
     // Per input plane the flits left of the packet it streams or moves now, when all are here
     // (a stream's rem, a moving head's len; 1 when the front flit is the tail): left1 (the tail
@@ -325,13 +347,15 @@ module router_input #(
     // crosses within one / two / three cycles after this one). The check cancels the wins of an
     // input plane still sending two cycles on (plane_void), when a decision of now would move,
     // and counts as free the slots whose last flit crosses within two cycles (frx); stage 2 sees
-    // the planes still sending three cycles on (busy_next); stage 1 counts as free the slots
-    // freed within four (lk_ahead: held, and not so freed, or taken by a win checked now or a
-    // decision granted now; grb_ahead), so stage 2 needs no mask of the slots held then.
-    reg [K*S-1:0] lk_ahead, grb_ahead, fr3, fr3_mc, frx, plane_void, left1, left2;
-    reg [1:0] lvx;
+    // the planes still sending three cycles on (busy_next); the proposals, picked in the next
+    // cycle (router v7), count as free the slots freed within five (lk_ahead: held, and not so
+    // freed, or taken by a win checked now or a decision granted now, unless that decision's
+    // packet is a unicast one all here whose last flit crosses within five (frdc); grb_ahead), so
+    // stage 2 needs no mask of the slots held then.
+    reg [K*S-1:0] lk_ahead, grb_ahead, fr3, fr3_mc, frx, frdc, plane_void, left1, left2;
+    reg [1:0] lvx, dvx;
     reg [3:0] llen;
-    reg ldrain, ltail, lc1, lc2, lc3, lc4, le1, le2, le3, le4;
+    reg ldrain, ltail, lc1, lc2, lc3, lc4, lc5, le1, le2, le3, le4, le5, dc_free;
     integer tl;
     always @* begin
         fr3 = {K*S{1'b0}};
@@ -352,6 +376,7 @@ module router_input #(
                 lc2 = 1'b0;
                 lc3 = 1'b0;
                 lc4 = 1'b0;
+                lc5 = 1'b0;
                 for (tl = 0; tl < 4; tl = tl + 1)   // constant indices
                     if (lvx == tl[1:0]) begin
                         ltail = f_valid[i*4 + tl] && f_ht[(i*4 + tl)*2];
@@ -359,30 +384,46 @@ module router_input #(
                         lc2 = two_plus[i*4 + tl];
                         lc3 = three_plus[i*4 + tl];
                         lc4 = four_plus[i*4 + tl];
+                        lc5 = five_plus[i*4 + tl];
                     end
                 // (a packet ends at its tail or after len flits: the flits left are at most these)
                 le1 = ltail || (!ldrain && llen == 4'd1 && lc1);
                 le2 = le1 || (!ldrain && llen == 4'd2 && lc2);
                 le3 = le2 || (!ldrain && llen == 4'd3 && lc3);
                 le4 = le3 || (!ldrain && llen == 4'd4 && lc4);
+                le5 = le4 || (!ldrain && llen == 4'd5 && lc5);
                 left1[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && le1;
                 left2[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le1 && le2;
                 plane_void[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le2;
                 busy_next[i*S+q] = (in_busy[i*S+q] || g_valid[i*S+q]) && !le3;
                 for (o = 0; o < K; o = o + 1) begin
                     if (in_busy[i*S+q] && strm_ports[(i*S+q)*K + o]) begin
-                        if (le4) fr3[o*S+q] = 1'b1;
-                        if (le4 && strm_mcast[i*S+q]) fr3_mc[o*S+q] = 1'b1;
+                        if (le5) fr3[o*S+q] = 1'b1;
+                        if (le5 && strm_mcast[i*S+q]) fr3_mc[o*S+q] = 1'b1;
                         if (le2) frx[o*S+q] = 1'b1;
                     end
                     if (g_valid[i*S+q] && g_kind[(i*S+q)*3 +: 3] != R_DISCARD && g_ports[(i*S+q)*K + o]) begin
-                        if (le4) fr3[o*S+q] = 1'b1;
-                        if (le4 && g_mcast[i*S+q]) fr3_mc[o*S+q] = 1'b1;
+                        if (le5) fr3[o*S+q] = 1'b1;
+                        if (le5 && g_mcast[i*S+q]) fr3_mc[o*S+q] = 1'b1;
                         if (le2) frx[o*S+q] = 1'b1;
                     end
                 end
             end
-        lk_ahead = (locked & ~fr3) | won_slots | dc_slots;
+        // a unicast decision granted now whose packet is all here and at most four flits: it
+        // moves in the next cycle, so its last flit crosses within five
+        frdc = {K*S{1'b0}};
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                dvx = dc_vc[(i*S+q)*2 +: 2];
+                dc_free = 1'b0;
+                for (tl = 0; tl < 4; tl = tl + 1)   // constant indices
+                    if (dvx == tl[1:0])
+                        dc_free = e_valid[i*4 + tl] && e_entry[(i*4 + tl)*RW + E_LEN +: 4] <= 4'd4 && vc_all[i*4 + tl];
+                if (go_f[i*S+q] && dc_kind[(i*S+q)*3 +: 3] == R_HEAD && dc_free)
+                    for (o = 0; o < K; o = o + 1)
+                        if (granted_f[(i*S+q)*K + o]) frdc[o*S+q] = 1'b1;
+            end
+        lk_ahead = (locked & ~fr3) | won_slots | (dc_slots & ~frdc);
         grb_ahead = grb_free | fr3_mc;
     end
 
@@ -404,8 +445,12 @@ module router_input #(
     localparam integer CP_MIN_I = S * MAX_LEN;
     localparam [NTW-1:0] CP_MIN = CP_MIN_I[NTW-1:0];
 `include "credit_ge.vh"
-    reg [RW-1:0] ep;
-    reg [K-1:0] ok, bul_eff, grb_q, lk_eff, oka, bula;
+    reg [K*4*3-1:0] nx_kind;           // every VC's proposal of this cycle: the proposal register's next value
+    reg [K*4*K-1:0] nx_ports;
+    reg [K*4*QW-1:0] nx_plane;
+    reg [RW-1:0] ep, en;
+    reg [K-1:0] ok, bul_eff, grb_q, lk_eff, oka, bula, okn;
+    reg won_v;
     integer pl, al, cpl_q;
     reg cpl_on;
     reg [3:0] kd1;
@@ -476,21 +521,84 @@ module router_input #(
                             bula[o] = grb_ahead[o*S + al] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == al && res_ports[o]);
                     end
                 end
-                req_plane[(i*4+v)*QW +: QW] = pl[QW-1:0];
+                nx_plane[(i*4+v)*QW +: QW] = pl[QW-1:0];
                 if (S > 1 && kd1[2:0] == R_NONE && !cpl_on && f_valid[i*4+v] && e_valid[i*4+v] && !ep[E_DISCARD] && !ep[E_MCAST] &&
                     !vc_active[i*4+v] && !vc_pend[i*4+v] && oka == ep[K-1:0] && (ep[K-1:0] & ~bula) == {K{1'b0}}) begin
                     kd1 = {1'b1, R_HEAD};
-                    req_plane[(i*4+v)*QW +: QW] = al[QW-1:0];
+                    nx_plane[(i*4+v)*QW +: QW] = al[QW-1:0];
                 end
                 if (vc_held[i*4+v]) kd1 = {1'b1, R_NONE};
-                req_kind[(i*4+v)*3 +: 3] = kd1[2:0];
+                nx_kind[(i*4+v)*3 +: 3] = kd1[2:0];
                 case (kd1[2:0])
-                    R_HEAD: req_ports[(i*4+v)*K +: K] = ep[K-1:0];
-                    R_MCAST: req_ports[(i*4+v)*K +: K] = ok;
-                    R_ACQ: req_ports[(i*4+v)*K +: K] = ok & ~held[(i*4+v)*K +: K];
-                    default: req_ports[(i*4+v)*K +: K] = {K{1'b0}};
+                    R_HEAD: nx_ports[(i*4+v)*K +: K] = ep[K-1:0];
+                    R_MCAST: nx_ports[(i*4+v)*K +: K] = ok;
+                    R_ACQ: nx_ports[(i*4+v)*K +: K] = ok & ~held[(i*4+v)*K +: K];
+                    default: nx_ports[(i*4+v)*K +: K] = {K{1'b0}};
                 endcase
+                // router v7's look-past one packet deeper (csim propose_next): a VC whose unicast
+                // decision is granted now on plane q (and with no win checked now) proposes the
+                // packet behind it: the route FIFO's second entry, its head behind the stream's
+                // flits left and the granted packet's len, a unicast head on plane q
+                en = e_second[(i*4+v)*RW +: RW];
+                won_v = 1'b0;
+                for (q = 0; q < S; q = q + 1)
+                    if (won_valid[i*S+q] && won_vc[(i*S+q)*2 +: 2] == v[1:0]) won_v = 1'b1;
+                for (q = 0; q < S; q = q + 1)
+                    if (go_f[i*S+q] && dc_vc[(i*S+q)*2 +: 2] == v[1:0] && dc_kind[(i*S+q)*3 +: 3] == R_HEAD && !won_v &&
+                        e_valid[i*4+v] && e_second_valid[i*4+v] && !en[E_DISCARD] && !en[E_MCAST] && vc_next_head[i*4+v]) begin
+                        for (o = 0; o < K; o = o + 1)
+                            okn[o] = !lk_ahead[o*S + q] &&
+                                     ((BULLETIN == 0) || (grb_ahead[o*S + q] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == q && res_ports[o]))) &&
+                                     cr_at(cge[o*4*NT +: 4*NT], en[E_OVC +: 2], en[E_LEN +: 4]) &&
+                                     room_at(oq_rge[(o*S + q)*MAX_LEN +: MAX_LEN], en[E_LEN +: 4]);
+                        if ((en[K-1:0] & ~okn) == {K{1'b0}}) begin
+                            nx_kind[(i*4+v)*3 +: 3] = R_HEAD;
+                            nx_ports[(i*4+v)*K +: K] = en[K-1:0];
+                            nx_plane[(i*4+v)*QW +: QW] = q[QW-1:0];
+                        end
+                    end
             end
+    end
+
+    // ---------------- the proposal register (router v7; csim router_input_edge, router_alloc_pick) ----------------
+    // Stage 1 picks among the proposals of the last cycle, less what they could not see, from
+    // registers only: a VC with a win checked now or a decision granted now proposes nothing (the
+    // packet it named is that one), nor a unicast head or multicast whose ports on its plane a win
+    // checked now or a decision granted now holds.
+    reg [K*4*3-1:0] pr_kind;
+    reg [K*4*K-1:0] pr_ports;
+    reg [K*4*QW-1:0] pr_plane;
+    reg [2:0] pkd;
+    reg [QW-1:0] ppl;
+    reg [K-1:0] taken;
+    integer tq;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (v = 0; v < 4; v = v + 1) begin
+                pkd = pr_kind[(i*4+v)*3 +: 3];
+                ppl = pr_plane[(i*4+v)*QW +: QW];
+                taken = {K{1'b0}};
+                for (tq = 0; tq < S; tq = tq + 1)   // constant indices
+                    if (ppl == tq[QW-1:0])
+                        for (o = 0; o < K; o = o + 1) taken[o] = won_slots[o*S + tq] || dc_slots[o*S + tq];
+                if (vc_held[i*4+v] || ((pkd == R_HEAD || pkd == R_MCAST) && (pr_ports[(i*4+v)*K +: K] & taken) != {K{1'b0}}))
+                    req_kind[(i*4+v)*3 +: 3] = R_NONE;
+                else
+                    req_kind[(i*4+v)*3 +: 3] = pkd;
+                req_ports[(i*4+v)*K +: K] = pr_ports[(i*4+v)*K +: K];
+                req_plane[(i*4+v)*QW +: QW] = ppl;
+            end
+    end
+    always @(posedge clk) begin
+        if (rst) begin
+            pr_kind <= {K*4*3{1'b0}};
+            pr_ports <= {K*4*K{1'b0}};
+            pr_plane <= {K*4*QW{1'b0}};
+        end else begin
+            pr_kind <= nx_kind;
+            pr_ports <= nx_ports;
+            pr_plane <= nx_plane;
+        end
     end
 
     // ---------------- the check: each win proposes again (csim router_alloc_check) ----------------

@@ -8,7 +8,10 @@
 // flit as of the cycle's start (the flit pushed at the edge into an emptied VC comes from a
 // bypass register, so the memory's read-during-write behaviour never matters). Everything the
 // router decides on reads registers instead: the fronts' {head, tail} bits (front_ht, kept in
-// flip-flops beside the memory) and the counts' compares >= 2, 3, 4 (count_ge).
+// flip-flops beside the memory) and the counts' compares >= 2, 3, 4, 5 (count_ge). Router v7's
+// look-past one packet deeper reads the route FIFO's second entry (rsecond) and, per VC, whether
+// the flit peek_off deep is a head (peek_head; the head bits are flip-flops) and whether peek_off
+// flits are here (peek_all).
 `include "flit_fields.vh"
 module vcbuf #(
     parameter K = 7,
@@ -27,15 +30,20 @@ module vcbuf #(
     input  wire [RW-1:0]     rpush_entry, // {discard, mcast, ovc[1:0], len[3:0], ports[K-1:0]}
     input  wire [3:0]        rpop,         // per VC: its front route entry leaves
     input  wire [S*2-1:0]    rd_vc,        // per plane: the VC it sends from in the next cycle
+    input  wire [4*5-1:0]    peek_off,     // per VC: a depth in flits (0: the front)
     output wire [S*`FLITW_BITS-1:0] rd_flit, // per plane: the front flit of last cycle's rd_vc
     output wire [3:0]        front_valid,
     output wire [4*2-1:0]    front_ht,     // per VC: the front flit's {head, tail} bits (registers)
     output wire [3:0]        rfront_valid,
     output wire [4*RW-1:0]   rfront,
+    output wire [3:0]        rsecond_valid, // per VC: the route FIFO holds two entries or more
+    output wire [4*RW-1:0]   rsecond,       //   the second
+    output wire [3:0]        peek_all,     // per VC: count >= peek_off
+    output wire [3:0]        peek_head,    // per VC: count > peek_off and the flit peek_off deep is a head
     output wire              push_drop,
     output wire              push_ok,      // the flit of push was stored
     output wire              rpush_ok,     // the route entry of rpush was stored
-    output wire [4*3-1:0]    count_ge      // per VC: {count >= 4, >= 3, >= 2} (registers)
+    output wire [4*4-1:0]    count_ge      // per VC: {count >= 5, >= 4, >= 3, >= 2} (registers)
 );
     localparam RW = K + 8;
     localparam [DW:0] DEPTH_W = DEPTH[DW:0];
@@ -121,6 +129,14 @@ module vcbuf #(
             assign front_valid[gv] = count[gv] != {(DW+1){1'b0}};
             assign rfront_valid[gv] = rcount[gv] != {(DW+1){1'b0}};
             assign rfront[gv*RW +: RW] = rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rhead[gv]}];
+            assign rsecond_valid[gv] = rcount[gv] >= 2;
+            assign rsecond[gv*RW +: RW] = rfifo[gv * DEPTH + {{(31-DW){1'b0}}, (rhead[gv] == LAST) ? {DW{1'b0}} : rhead[gv] + 1'b1}];
+            // (an offset of DEPTH or more is never here: the slot read is then any)
+            wire [31:0] off = {27'd0, peek_off[gv*5 +: 5]};
+            wire [31:0] cnt = {{(31-DW){1'b0}}, count[gv]};
+            wire [DW-1:0] at = wrap_add(head[gv], off[DW:0]);
+            assign peek_all[gv] = cnt >= off;
+            assign peek_head[gv] = cnt > off && htm[gv * DEPTH + {{(31-DW){1'b0}}, at}][1];
         end
     endgenerate
 
@@ -138,8 +154,8 @@ module vcbuf #(
             assign front_ht[gv*2 +: 2] = ht_q;
             // the allocator asks whether the flits of a packet's end are here: the compares are
             // set from the next count at the same edge, so no carry chain starts its cycle
-            reg [2:0] ge_q;
-            assign count_ge[gv*3 +: 3] = ge_q;
+            reg [3:0] ge_q;
+            assign count_ge[gv*4 +: 4] = ge_q;
             assign slot_of[gv*DW +: DW] = slot;
             wire [DW-1:0] head_next = !pop_here ? head[gv] : (head[gv] == LAST) ? {DW{1'b0}} : head[gv] + 1'b1;
             wire [DW:0] count_next = count[gv] + {{DW{1'b0}}, push_here} - {{DW{1'b0}}, pop_here};
@@ -153,7 +169,7 @@ module vcbuf #(
                 if (rst) begin
                     head[gv] <= {DW{1'b0}};
                     count[gv] <= {(DW+1){1'b0}};
-                    ge_q <= 3'b000;
+                    ge_q <= 4'b0000;
                     ht_q <= 2'b00;
                     rhead[gv] <= {DW{1'b0}};
                     rcount[gv] <= {(DW+1){1'b0}};
@@ -163,7 +179,7 @@ module vcbuf #(
                     ht_q <= ht_next;
                     head[gv] <= head_next;
                     count[gv] <= count_next;
-                    ge_q <= {count_next >= 4, count_next >= 3, count_next >= 2};
+                    ge_q <= {count_next >= 5, count_next >= 4, count_next >= 3, count_next >= 2};
                     if (rpush_here) rfifo[gv * DEPTH + {{(31-DW){1'b0}}, rslot}] <= rpush_entry;
                     if (rpop_here) rhead[gv] <= (rhead[gv] == LAST) ? {DW{1'b0}} : rhead[gv] + 1'b1;
                     rcount[gv] <= rcount[gv] + {{DW{1'b0}}, rpush_here} - {{DW{1'b0}}, rpop_here};
