@@ -258,10 +258,11 @@ static void test_back_to_back(test_ctx *c) {
  * its proposal of 8 sees the slot taken (a slot won counts as held) and names plane 1: picked in 9,
  * wins in 10, checked in 11, granted in 12, crosses in 13..16. So plane 0 and plane 1 write port
  * 1's two queues in the same cycle (13: input 0's tail, input 2's head), and input 2's credits go
- * back upstream by cycle 17. On its home plane only, input 2 would propose in 9 (when input 0's
- * decision is granted its slot counts as free) and cross in 14..17, its last credit in 18. The
- * link sends one packet after the other, in the order the heads entered the queues: 8 flits in
- * cycles 13..20. */
+ * back upstream by cycle 17. Without the alternate plane input 2 would propose only in 9, on its
+ * credit plane (plane 1: input 0's decision took 4 of port 1's 8 credits of VC 0), and cross in
+ * 14..17, its last credit in 18 (measured so with the alternate plane switched off). The link
+ * sends one packet after the other, in the order the heads entered the queues: 8 flits in cycles
+ * 13..20. */
 static void test_alt_plane(test_ctx *c) {
     bench b;
     setup(c, &b, "small", 9, 1, 3);
