@@ -23,6 +23,20 @@ typedef struct {
  * plane pl it may take: stage 1 counts those whose packet's last flit crosses within three cycles
  * as free (the check is two cycles on, its decision moves two after), the check those whose last
  * flit crosses within two (a decision of this cycle moves two cycles on); router_input_propose. */
+/* A unicast head with route entry e on plane pl: every port's slot not held and, with the
+ * bulletin, not held or reserved by a multicast (sv->uc), the downstream VC's credits and the
+ * queue's room for len; else none. */
+HOT alloc_req propose_unicast(const router *r, const slot_view *sv, const route_entry *e, int pl) {
+    alloc_req q = {REQ_NONE, 0};
+    for (uint64_t m = e->ports; m; m &= m - 1) {
+        const int o = __builtin_ctzll(m);
+        if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len) return q;
+    }
+    q.kind = REQ_HEAD;
+    q.ports = e->ports;
+    return q;
+}
+
 HOT alloc_req propose_any(const router *r, const slot_view *sv, int i, int v, int pl) {
     alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
@@ -38,17 +52,7 @@ HOT alloc_req propose_any(const router *r, const slot_view *sv, int i, int v, in
         q.kind = REQ_DISCARD;
         return q;
     }
-    if (!e->mcast) {
-        /* every port: its slot not held and, with the bulletin, not held or reserved by a
-         * multicast (w->prop_uc), the downstream VC's credits and the queue's room for len */
-        for (uint64_t m = e->ports; m; m &= m - 1) {
-            const int o = __builtin_ctzll(m);
-            if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len) return q;
-        }
-        q.kind = REQ_HEAD;
-        q.ports = e->ports;
-        return q;
-    }
+    if (!e->mcast) return propose_unicast(r, sv, e, pl);
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
@@ -94,17 +98,13 @@ HOT int stream_left(const router *r, int i, int v) {
  * granted packet's leaves the FIFO at this grant); its head is behind the stream's flits left and
  * the granted packet's len. A unicast head only, on plane pl, on the same terms as propose_any's. */
 HOT alloc_req propose_next(const router *r, const slot_view *sv, int i, int v, int pl) {
-    alloc_req q = {REQ_NONE, 0};
     const vcbuf *b = &r->in[i];
     const route_entry *a = vcbuf_route(b, v), *e = vcbuf_route2(b, v);
-    if (!a || !e || e->discard || e->mcast || !vcbuf_head_at(b, v, stream_left(r, i, v) + a->len)) return q;
-    for (uint64_t m = e->ports; m; m &= m - 1) {
-        const int o = __builtin_ctzll(m);
-        if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len) return q;
+    if (!a || !e || e->discard || e->mcast || !vcbuf_head_at(b, v, stream_left(r, i, v) + a->len)) {
+        const alloc_req none = {REQ_NONE, 0};
+        return none;
     }
-    q.kind = REQ_HEAD;
-    q.ports = e->ports;
-    return q;
+    return propose_unicast(r, sv, e, pl);
 }
 
 /* Speed only: whether input i's VC v (not bound to a plane, no proposal on its home plane) can
