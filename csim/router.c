@@ -482,7 +482,8 @@ const router_out *router_cycle_ref(router *r, const router_in *in, const router_
     router_alloc_check(r, &w);                  /* the check of last cycle's wins, across planes from the wins */
     if (r->gh_ports) router_alloc_ghost(r, +1); /* (no ghost, nothing to do: speed only) */
     router_alloc_arbitrate(r, &w);              /* stage 2 */
-    router_alloc_pick(r, &w);                   /* stage 1, on the proposal register */
+    router_input_requests(r, &w);               /* the proposal register, masked from registers */
+    router_alloc_pick(r, &w);                   /* stage 1 */
     router_bulletin_next(r, &w);                /* the reservation after the edge */
     router_xbar_store(r, &w);                   /* last cycle's crossbar writes enter the output queues */
     router_input_move(r, &w);                   /* streams and last cycle's grants into router_xbar */

@@ -286,7 +286,7 @@ typedef struct {
     alloc_req *reqs;      /* [k*vcs]: input i, VC v at i*vcs+v, where req_pl_vcs says */
     uint32_t *req_pl_vcs; /* [k]: byte q: the VCs proposing on plane q (alloc.h); defined where req_inputs says */
     uint64_t req_inputs;
-    /* stage 1's requests: the proposal register less the VCs and slots taken since (router_alloc_pick) */
+    /* stage 1's requests: the proposal register less the VCs and slots taken since (router_input_requests) */
     uint32_t pk_pl_vcs[ROUTER_MAX_PORTS];
     uint64_t pk_inputs;
     /* per plane, at the start of the cycle (speed only: what every proposal of the plane reads):

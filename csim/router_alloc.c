@@ -158,33 +158,8 @@ void router_alloc_arbitrate(const router *r, router_wires *w) {
     alloc_stage2(&ov, &w->wins);
 }
 
-/* Stage 1 on the proposal register (router v7): the proposals were made in the last cycle, so
- * what happened since is taken out here, from registers only: a VC with a win checked now or a
- * decision granted now proposes nothing (the packet it named is that one), nor does a unicast head
- * or a multicast whose ports a win checked now or a decision granted now holds. (Stage 2's wins of
- * this cycle are not read: that would put two arbitration levels in one cycle. Stage 2 leaves out
- * the slots they take in the next cycle.) */
+/* Stage 1 on the proposal register, as router_input_requests masked it (router v7). */
 void router_alloc_pick(const router *r, router_wires *w) {
-    const int np = r->np, vcs = r->prm.vcs;
-    uint64_t taken[ROUTER_MAX_PLANES];
-    for (int q = 0; q < np; q++) taken[q] = r->won_slots[q] | r->dc_slots[q];
-    w->pk_inputs = 0;
-    for (uint64_t m = r->pr_inputs; m; m &= m - 1) {
-        const int i = __builtin_ctzll(m);
-        uint32_t plm =
-            r->pr_pl_vcs[i] & ~((uint32_t)(r->won_vcs[i] | r->dc_vcs[i]) * 0x01010101u); /* every plane's byte */
-        for (int q = 0; q < np; q++) {
-            if (!taken[q]) continue;
-            for (unsigned vm = (plm >> (8 * q)) & 0xffu; vm; vm &= vm - 1) {
-                const int v = __builtin_ctz(vm);
-                const alloc_req *a = &r->pr_req[i * vcs + v];
-                if (a->kind != REQ_DISCARD && a->kind != REQ_ACQ && (a->ports & taken[q]))
-                    plm &= ~((1u << v) << (8 * q));
-            }
-        }
-        w->pk_pl_vcs[i] = plm;
-        if (plm) w->pk_inputs |= (uint64_t)1 << i;
-    }
     alloc_in_view iv = {r->t.k,       r->prm.vcs,   r->np,    r->pr_req,
                         w->pk_pl_vcs, w->pk_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
                         r->res_vc};

@@ -19,6 +19,9 @@
  *     sending two cycles on) and prop_unl / prop_uc (the slots free then: held only until a last
  *     flit crossing now or in the next cycle, not granted now); for stage 2 busy_next (the input
  *     planes still sending three cycles on).
+ *   router_input_requests (router v7): stage 1's requests, the proposal register (last cycle's
+ *     proposals) less the VCs with a win checked or a decision granted now and the heads whose
+ *     ports on their plane such a win or decision holds (registers only).
  *   router_input_move: streams and last cycle's grants (the grant stage) move flits (through
  *     router_xbar): a streaming input plane sends its packet's next flit if it has arrived; a
  *     granted head crosses and its packet streams from the next cycle; a DISCARD drains. A tail
@@ -58,6 +61,7 @@ int router_input_credit_plane(const router *r, int i, int v);
 /* Input i, VC v's proposal on plane q now, for the check of a win. */
 alloc_req router_input_propose_on(const router *r, const router_wires *w, int i, int v, int q);
 void router_input_propose(const router *r, router_wires *w);
+void router_input_requests(const router *r, router_wires *w);
 void router_input_edge(router *r, const router_wires *w);
 void router_input_move(router *r, router_wires *w);
 void router_input_grant(router *r, router_wires *w);
