@@ -16,7 +16,7 @@ SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 BUILD   := build
 
 CSIM_LIB_SRC := csim/topo.c csim/tables.c csim/tables_image.c csim/check.c csim/rcu.c \
-                csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c \
+                csim/vcbuf.c csim/alloc.c csim/cong.c csim/mcast.c csim/router.c csim/router_cycle.c csim/router_fixed.c \
                 csim/router_input.c csim/router_alloc.c csim/router_bulletin.c csim/router_xbar.c csim/router_output.c \
                 csim/fault.c csim/fault_net.c csim/fault_campaign.c csim/fault_oracle.c \
                 csim/traffic.c csim/network.c csim/net_part.c csim/policy.c

@@ -37,6 +37,21 @@
 extern "C" {
 #endif
 
+/* The planes and the VCs per port that the router's cycle (router_cycle.c and the unit files
+ * router_*.c) reads: r->np and r->prm.vcs, or constants where csim/router_fixed.c compiles that
+ * cycle a second time (ROUTER_FIXED_COPY) for the default router, S = 2 with 4 VCs. Speed only:
+ * the loops over planes and the VC indices become constants; router_cycle_ref runs that copy,
+ * router_cycle_ref_fixed, for a router that has them (the same code, so the same results). */
+#define ROUTER_FIXED_NP 2
+#define ROUTER_FIXED_VCS 4
+#ifdef ROUTER_FIXED_COPY
+#define ROUTER_NP(r) ROUTER_FIXED_NP
+#define ROUTER_VCS(r) ROUTER_FIXED_VCS
+#else
+#define ROUTER_NP(r) ((r)->np)
+#define ROUTER_VCS(r) ((r)->prm.vcs)
+#endif
+
 /* The router's cycle behaviour, named in every sweep's settings line so that `doar sweep --resume`
  * and `make reproduce` never mix loads of two routers (v3: the allocator in three stages; v4: v3
  * with the credit plane; v5: v4 with the check and the grant in two cycles; v6: v5 with the
@@ -329,6 +344,9 @@ void router_cycle(router *r, const router_in *in, router_out *out);
  * next router_cycle / router_cycle_ref / router_reset of this router. ports: which input entries
  * are set (NULL: the router looks at every port's). */
 const router_out *router_cycle_ref(router *r, const router_in *in, const router_in_ports *ports);
+/* router_cycle_ref compiled for ROUTER_FIXED_NP planes and ROUTER_FIXED_VCS VCs (csim/router_fixed.c):
+ * only for a router that has them. */
+const router_out *router_cycle_ref_fixed(router *r, const router_in *in, const router_in_ports *ports);
 /*
  * Puts the fault-handling hardware (csim/fault.h) into the router: FD/FR packets arriving on an
  * input go to the unit's input FIFO instead of the VC buffers and are credited on ctl_cr_valid;

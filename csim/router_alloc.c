@@ -7,7 +7,7 @@
 /* The check: last cycle's wins, each proposed again on the state now; its decisions are granted
  * in the next cycle (router_input_grant). */
 void router_alloc_check(const router *r, router_wires *w) {
-    const int np = r->np;
+    const int np = ROUTER_NP(r);
     alloc_grants *g = &w->g;
     memset(g->go, 0, sizeof g->go); /* (constant sizes: stores, not a call) */
     memset(g->out_granted, 0, sizeof g->out_granted);
@@ -101,7 +101,7 @@ void router_alloc_check(const router *r, router_wires *w) {
 /* The take of the decisions granted now, before this cycle's proposals and check read the
  * credits and the room (the RTL: dec from the decisions' registers, shifting the compares). */
 void router_alloc_take(router *r, router_wires *w) {
-    const int np = r->np;
+    const int np = ROUTER_NP(r);
     for (int q = 0; q < np; q++)
         for (uint64_t m = r->dc_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m), n = i * np + q;
@@ -113,10 +113,10 @@ void router_alloc_take(router *r, router_wires *w) {
 /* sign -1 takes the ghost from the credits and the room (the counters themselves: the occupancy
  * cache is left alone), +1 gives it back. */
 void router_alloc_ghost(router *r, int sign) {
-    const int np = r->np;
+    const int np = ROUTER_NP(r);
     for (uint64_t m = r->gh_ports; m; m &= m - 1) {
         const int o = __builtin_ctzll(m);
-        for (int v = 0; v < r->prm.vcs; v++) r->cred[o][v] += sign * r->gh_cred[o][v];
+        for (int v = 0; v < ROUTER_VCS(r); v++) r->cred[o][v] += sign * r->gh_cred[o][v];
         for (int q = 0; q < np; q++)
             r->oqs[o * np + q].room = (int16_t)(r->oqs[o * np + q].room + sign * r->gh_room[o * np + q]);
     }
@@ -124,7 +124,7 @@ void router_alloc_ghost(router *r, int sign) {
 
 /* Stage 2: the registered proposals of stage 1's picks, arbitrated on what the check will find. */
 void router_alloc_arbitrate(const router *r, router_wires *w) {
-    const int k = r->t.k, np = r->np;
+    const int k = r->t.k, np = ROUTER_NP(r);
     alloc_req *rq = w->arb_req;
     alloc_out_view ov;
     memset(&ov, 0, sizeof ov);
@@ -160,14 +160,14 @@ void router_alloc_arbitrate(const router *r, router_wires *w) {
 
 /* Stage 1 on the proposal register, as router_input_requests masked it (router v7). */
 void router_alloc_pick(const router *r, router_wires *w) {
-    alloc_in_view iv = {r->t.k,       r->prm.vcs,   r->np,    r->pr_req,
-                        w->pk_pl_vcs, w->pk_inputs, r->rr_in, r->res_valid ? r->res_in : -1,
+    alloc_in_view iv = {r->t.k,       ROUTER_VCS(r), ROUTER_NP(r), r->pr_req,
+                        w->pk_pl_vcs, w->pk_inputs,  r->rr_in,     r->res_valid ? r->res_in : -1,
                         r->res_vc};
     alloc_stage1(&iv, w->pick_next);
 }
 
 void router_alloc_edge(router *r, const router_wires *w) {
-    const int k = r->t.k, np = r->np, vcs = r->prm.vcs;
+    const int k = r->t.k, np = ROUTER_NP(r), vcs = ROUTER_VCS(r);
     for (int q = 0; q < np; q++)
         for (uint64_t m = w->g.out_granted[q]; m; m &= m - 1) {
             int o = __builtin_ctzll(m);

@@ -2,7 +2,7 @@
 #include "rr.h"
 
 void router_bulletin_next(const router *r, router_wires *w) {
-    const int k = r->t.k, np = r->np, vcs = r->prm.vcs;
+    const int k = r->t.k, np = ROUTER_NP(r), vcs = ROUTER_VCS(r);
     /* from registers only (router v5): the decision granted now clears the reservation; a VC
      * with a win checked now or a decision granted now may not reserve */
     w->n_res_valid = r->res_valid;

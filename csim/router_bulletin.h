@@ -22,7 +22,7 @@
 
 /* Slots (o, plane) the waiting multicast has reserved. Inline: every proposal reads it. */
 static inline uint64_t router_bulletin_reserved(const router *r, int plane) {
-    if (!r->res_valid || alloc_plane(r->res_in, r->res_vc, r->np) != plane) return 0;
+    if (!r->res_valid || alloc_plane(r->res_in, r->res_vc, ROUTER_NP(r)) != plane) return 0;
     const route_entry *e = vcbuf_route(&r->in[r->res_in], r->res_vc);
     return e ? e->ports : 0;
 }

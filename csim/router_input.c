@@ -30,7 +30,8 @@ HOT alloc_req propose_unicast(const router *r, const slot_view *sv, const route_
     alloc_req q = {REQ_NONE, 0};
     for (uint64_t m = e->ports; m; m &= m - 1) {
         const int o = __builtin_ctzll(m);
-        if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * r->np + pl].room < e->len) return q;
+        if (!((sv->uc >> o) & 1) || r->cred[o][e->ovc] < e->len || r->oqs[o * ROUTER_NP(r) + pl].room < e->len)
+            return q;
     }
     q.kind = REQ_HEAD;
     q.ports = e->ports;
@@ -56,7 +57,7 @@ HOT alloc_req propose_any(const router *r, const slot_view *sv, int i, int v, in
     uint64_t ok = 0;
     for (uint64_t m = e->ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        if (((sv->unl >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * r->np + pl].room >= e->len)
+        if (((sv->unl >> o) & 1) && r->cred[o][e->ovc] >= e->len && r->oqs[o * ROUTER_NP(r) + pl].room >= e->len)
             ok |= (uint64_t)1 << o;
     }
     if (r->prm.bulletin) {
@@ -79,7 +80,7 @@ HOT alloc_req propose_any(const router *r, const slot_view *sv, int i, int v, in
  * and its reservation, ACQ and the drains stay on the home plane). */
 HOT alloc_req propose(const router *r, const slot_view *sv, int i, int v, int pl) {
     alloc_req q = propose_any(r, sv, i, v, pl);
-    if (q.kind != REQ_HEAD && pl != alloc_plane(i, v, r->np)) q.kind = REQ_NONE;
+    if (q.kind != REQ_HEAD && pl != alloc_plane(i, v, ROUTER_NP(r))) q.kind = REQ_NONE;
     return q;
 }
 
@@ -87,8 +88,9 @@ HOT alloc_req propose(const router *r, const slot_view *sv, int i, int v, int pl
  * front of a packet granted now. */
 HOT int stream_left(const router *r, int i, int v) {
     if (!r->in[i].active[v]) return 0;
-    for (int p = 0; p < r->np; p++)
-        if (((r->in_busy[p] >> i) & 1) && r->strm[i * r->np + p].vc == v) return r->strm[i * r->np + p].rem;
+    for (int p = 0; p < ROUTER_NP(r); p++)
+        if (((r->in_busy[p] >> i) & 1) && r->strm[i * ROUTER_NP(r) + p].vc == v)
+            return r->strm[i * ROUTER_NP(r) + p].rem;
     return 0;
 }
 
@@ -125,12 +127,12 @@ static int alt_may(const router *r, int i, int v) {
  * idle; with one plane per scarce VC its last credits go to one win. Returns the plane, or -1
  * (no rule: home plane, then the alternate one). */
 HOT int credit_plane(const router *r, int i, int v) {
-    if (r->np < 2) return -1;
+    if (ROUTER_NP(r) < 2) return -1;
     const route_entry *e = vcbuf_route(&r->in[i], v);
     if (!e || e->mcast || e->discard || !((r->in[i].front_head >> v) & 1)) return -1;
     const int o = __builtin_ctzll(e->ports);
-    if (r->cred[o][e->ovc] >= r->np * r->prm.max_len) return -1;
-    return (o + e->ovc) % r->np;
+    if (r->cred[o][e->ovc] >= ROUTER_NP(r) * r->prm.max_len) return -1;
+    return (o + e->ovc) % ROUTER_NP(r);
 }
 
 int router_input_credit_plane(const router *r, int i, int v) { return credit_plane(r, i, v); }
@@ -147,7 +149,7 @@ alloc_req router_input_propose_on(const router *r, const router_wires *w, int i,
  * most the count known here, never more: the check can rely on it two cycles ahead. */
 #define LEFT_UNKNOWN 255
 HOT int plane_left(const router *r, int i, int q) {
-    const int np = r->np, n = i * np + q;
+    const int np = ROUTER_NP(r), n = i * np + q;
     const uint64_t bit = (uint64_t)1 << i;
     int v, len, drain;
     if ((r->in_busy[q] & bit)) {
@@ -170,7 +172,7 @@ HOT int plane_left(const router *r, int i, int q) {
 int router_input_plane_left(const router *r, int i, int q) { return plane_left(r, i, q); }
 
 void router_input_propose(const router *r, router_wires *w) {
-    const int vcs = r->prm.vcs, np = r->np;
+    const int vcs = ROUTER_VCS(r), np = ROUTER_NP(r);
     /* the plane each VC's packet streams or moves on: its next packet proposes there only
      * (bvm[i]: input i's VCs bound to a plane, bound[i][v]: the plane where bvm[i] says) */
     uint8_t bvm[ROUTER_MAX_PORTS];
@@ -293,7 +295,7 @@ void router_input_propose(const router *r, router_wires *w) {
  * this cycle are not read: that would put two arbitration levels in one cycle. Stage 2 leaves out
  * the slots they take in the next cycle.) */
 void router_input_requests(const router *r, router_wires *w) {
-    const int np = r->np, vcs = r->prm.vcs;
+    const int np = ROUTER_NP(r), vcs = ROUTER_VCS(r);
     uint64_t taken[ROUTER_MAX_PLANES];
     for (int q = 0; q < np; q++) taken[q] = r->won_slots[q] | r->dc_slots[q];
     w->pk_inputs = 0;
@@ -327,7 +329,7 @@ void router_input_edge(router *r, const router_wires *w) {
 }
 
 void router_input_move(router *r, router_wires *w) {
-    const int np = r->np;
+    const int np = ROUTER_NP(r);
     router_out *nx = w->nx;
     uint64_t busy_start[ROUTER_MAX_PLANES]; /* the streams as at the start of the cycle */
     memcpy(busy_start, r->in_busy, sizeof busy_start);
@@ -416,7 +418,7 @@ void router_input_move(router *r, router_wires *w) {
 }
 
 void router_input_grant(router *r, router_wires *w) {
-    const int np = r->np;
+    const int np = ROUTER_NP(r);
     for (int q = 0; q < np; q++)
         for (uint64_t m = r->dc_go[q]; m; m &= m - 1) {
             const int i = __builtin_ctzll(m);
@@ -455,7 +457,7 @@ void router_input_grant(router *r, router_wires *w) {
 }
 
 void router_input_credits(router *r, router_wires *w) {
-    const int vcs = r->prm.vcs;
+    const int vcs = ROUTER_VCS(r);
     router_out *nx = w->nx;
     for (uint64_t m = w->popped_ports | r->crp_ports; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
@@ -487,7 +489,7 @@ void router_input_credits(router *r, router_wires *w) {
 
 void router_input_route(router *r, const router_in *in, router_wires *w) {
     const topo *t = &r->t;
-    const int vcs = r->prm.vcs;
+    const int vcs = ROUTER_VCS(r);
     router_out *nx = w->nx;
     const int done_slot = (r->side_pos + 1) % RCU_LATENCY; /* stage RCU_LATENCY-1; stage 0 next */
     const uint64_t tw_bit = in->tw_valid ? (uint64_t)1 << (in->tw_port & 63) : 0; /* the RTL's port fields are 6 bits */

@@ -10,7 +10,7 @@ static void set_cred(router *r, int o, int v, int cred) {
 }
 
 void router_output_link(router *r, router_wires *w) {
-    const int np = r->np;
+    const int np = ROUTER_NP(r);
     router_out *nx = w->nx;
     w->room_ports = 0;
     for (uint64_t m = (r->oq_busy | w->ctl_wait) & w->kmask; m; m &= m - 1) {
@@ -57,7 +57,7 @@ void router_output_take(router *r, int pl, uint64_t ports, const route_entry *e,
     for (uint64_t m = ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
         set_cred(r, o, e->ovc, r->cred[o][e->ovc] - e->len);
-        r->oqs[o * r->np + pl].room = (int16_t)(r->oqs[o * r->np + pl].room - e->len);
+        r->oqs[o * ROUTER_NP(r) + pl].room = (int16_t)(r->oqs[o * ROUTER_NP(r) + pl].room - e->len);
         r->demand[o] -= e->len;
         taken[o] = (uint8_t)(taken[o] + e->len);
     }
@@ -66,7 +66,7 @@ void router_output_take(router *r, int pl, uint64_t ports, const route_entry *e,
 void router_output_room(router *r, const router_wires *w) {
     for (uint64_t m = w->room_ports; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
-        r->oqs[o * r->np + w->room_back[o]].room++;
+        r->oqs[o * ROUTER_NP(r) + w->room_back[o]].room++;
     }
 }
 
@@ -85,7 +85,7 @@ void router_output_ctl(router *r, router_wires *w) {
 
 void router_output_credits(router *r, const router_in *in, const router_wires *w) {
     const topo *t = &r->t;
-    const int vcs = r->prm.vcs;
+    const int vcs = ROUTER_VCS(r);
     for (uint64_t m = w->pm.cr & w->kmask; m; m &= m - 1) {
         int o = __builtin_ctzll(m);
         int cv = in->cr_vc[o] & r->vc_mask;

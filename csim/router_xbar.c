@@ -5,13 +5,13 @@ void router_xbar_write(router *r, int pl, uint64_t ports, int ovc, const flit *f
     w.valid = 1;
     w.vc = (uint8_t)ovc;
     if (rw && rw->rewrite && f->head) w.data = rw->hdr;
-    for (uint64_t m = ports; m; m &= m - 1) r->xw_flit[__builtin_ctzll(m) * r->np + pl] = w;
+    for (uint64_t m = ports; m; m &= m - 1) r->xw_flit[__builtin_ctzll(m) * ROUTER_NP(r) + pl] = w;
     r->xw_valid[pl] |= ports;
     if (rw) r->xw_start[pl] |= ports;
 }
 
 void router_xbar_store(router *r, router_wires *w) {
-    const int np = r->np;
+    const int np = ROUTER_NP(r);
     for (int q = 0; q < np; q++) {
         const uint64_t ports = r->xw_valid[q];
         if (!ports) continue;
@@ -33,9 +33,9 @@ void router_xbar_store(router *r, router_wires *w) {
 }
 
 void router_xbar_count(router *r, const router_wires *w) {
-    if (r->np < 2) return;
+    if (ROUTER_NP(r) < 2) return;
     uint64_t once = 0, twice = 0;
-    for (int q = 0; q < r->np; q++) {
+    for (int q = 0; q < ROUTER_NP(r); q++) {
         twice |= once & w->written[q];
         once |= w->written[q];
     }
