@@ -445,12 +445,51 @@ module router_input #(
     localparam integer CP_MIN_I = S * MAX_LEN;
     localparam [NTW-1:0] CP_MIN = CP_MIN_I[NTW-1:0];
 `include "credit_ge.vh"
+    // router v7's look-past one packet deeper (csim propose_next), per input plane (a decision
+    // names one VC): the VC of a unicast decision granted now on plane q, with no win checked now,
+    // proposes the packet behind it: the route FIFO's second entry, its head behind the stream's
+    // flits left and the granted packet's len, a unicast head on plane q
+    reg [K*S-1:0] nd_ok;
+    reg [K*S*K-1:0] nd_ports;
+    reg [RW-1:0] nd_e;
+    reg [K-1:0] nd_okp;
+    reg [1:0] nd_vx;
+    reg nd_won, nd_ev, nd_sv, nd_hd;
+    integer td;
+    always @* begin
+        for (i = 0; i < K; i = i + 1)
+            for (q = 0; q < S; q = q + 1) begin
+                nd_vx = dc_vc[(i*S+q)*2 +: 2];
+                nd_e = {RW{1'b0}};
+                nd_ev = 1'b0;
+                nd_sv = 1'b0;
+                nd_hd = 1'b0;
+                for (td = 0; td < 4; td = td + 1)   // constant indices
+                    if (nd_vx == td[1:0]) begin
+                        nd_e = e_second[(i*4 + td)*RW +: RW];
+                        nd_ev = e_valid[i*4 + td];
+                        nd_sv = e_second_valid[i*4 + td];
+                        nd_hd = vc_next_head[i*4 + td];
+                    end
+                nd_won = 1'b0;
+                for (td = 0; td < S; td = td + 1)
+                    if (won_valid[i*S+td] && won_vc[(i*S+td)*2 +: 2] == nd_vx) nd_won = 1'b1;
+                for (o = 0; o < K; o = o + 1)
+                    nd_okp[o] = !lk_ahead[o*S + q] &&
+                             ((BULLETIN == 0) || (grb_ahead[o*S + q] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == q && res_ports[o]))) &&
+                             cr_at(cge[o*4*NT +: 4*NT], nd_e[E_OVC +: 2], nd_e[E_LEN +: 4]) &&
+                             room_at(oq_rge[(o*S + q)*MAX_LEN +: MAX_LEN], nd_e[E_LEN +: 4]);
+                nd_ok[i*S+q] = go_f[i*S+q] && dc_kind[(i*S+q)*3 +: 3] == R_HEAD && !nd_won && nd_ev && nd_sv &&
+                               !nd_e[E_DISCARD] && !nd_e[E_MCAST] && nd_hd && (nd_e[K-1:0] & ~nd_okp) == {K{1'b0}};
+                nd_ports[(i*S+q)*K +: K] = nd_e[K-1:0];
+            end
+    end
+
     reg [K*4*3-1:0] nx_kind;           // every VC's proposal of this cycle: the proposal register's next value
     reg [K*4*K-1:0] nx_ports;
     reg [K*4*QW-1:0] nx_plane;
-    reg [RW-1:0] ep, en;
-    reg [K-1:0] ok, bul_eff, grb_q, lk_eff, oka, bula, okn;
-    reg won_v;
+    reg [RW-1:0] ep;
+    reg [K-1:0] ok, bul_eff, grb_q, lk_eff, oka, bula;
     integer pl, al, cpl_q;
     reg cpl_on;
     reg [3:0] kd1;
@@ -535,27 +574,12 @@ module router_input #(
                     R_ACQ: nx_ports[(i*4+v)*K +: K] = ok & ~held[(i*4+v)*K +: K];
                     default: nx_ports[(i*4+v)*K +: K] = {K{1'b0}};
                 endcase
-                // router v7's look-past one packet deeper (csim propose_next): a VC whose unicast
-                // decision is granted now on plane q (and with no win checked now) proposes the
-                // packet behind it: the route FIFO's second entry, its head behind the stream's
-                // flits left and the granted packet's len, a unicast head on plane q
-                en = e_second[(i*4+v)*RW +: RW];
-                won_v = 1'b0;
+                // the look-past one packet deeper (below): the VC of a decision granted now
                 for (q = 0; q < S; q = q + 1)
-                    if (won_valid[i*S+q] && won_vc[(i*S+q)*2 +: 2] == v[1:0]) won_v = 1'b1;
-                for (q = 0; q < S; q = q + 1)
-                    if (go_f[i*S+q] && dc_vc[(i*S+q)*2 +: 2] == v[1:0] && dc_kind[(i*S+q)*3 +: 3] == R_HEAD && !won_v &&
-                        e_valid[i*4+v] && e_second_valid[i*4+v] && !en[E_DISCARD] && !en[E_MCAST] && vc_next_head[i*4+v]) begin
-                        for (o = 0; o < K; o = o + 1)
-                            okn[o] = !lk_ahead[o*S + q] &&
-                                     ((BULLETIN == 0) || (grb_ahead[o*S + q] && !(res_valid && {{(32-QW){1'b0}}, res_plane} == q && res_ports[o]))) &&
-                                     cr_at(cge[o*4*NT +: 4*NT], en[E_OVC +: 2], en[E_LEN +: 4]) &&
-                                     room_at(oq_rge[(o*S + q)*MAX_LEN +: MAX_LEN], en[E_LEN +: 4]);
-                        if ((en[K-1:0] & ~okn) == {K{1'b0}}) begin
-                            nx_kind[(i*4+v)*3 +: 3] = R_HEAD;
-                            nx_ports[(i*4+v)*K +: K] = en[K-1:0];
-                            nx_plane[(i*4+v)*QW +: QW] = q[QW-1:0];
-                        end
+                    if (nd_ok[i*S+q] && dc_vc[(i*S+q)*2 +: 2] == v[1:0]) begin
+                        nx_kind[(i*4+v)*3 +: 3] = R_HEAD;
+                        nx_ports[(i*4+v)*K +: K] = nd_ports[(i*S+q)*K +: K];
+                        nx_plane[(i*4+v)*QW +: QW] = q[QW-1:0];
                     end
             end
     end
