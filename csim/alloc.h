@@ -13,7 +13,7 @@
  * packet crosses wholly on the plane it was granted on. Plane q of output o (the "slot" (o,q))
  * writes output queue (o,q).
  *
- * Proposals (router.c propose): per input VC, on the state at the start of the cycle,
+ * Proposals (router_input.c propose): per input VC, on the state at the start of the cycle,
  *   HEAD (unicast: its slot (o,q) free, len credits of the output VC, len flits of room in
  *   output queue (o,q), in the bulletin), MCAST (bulletin on: every slot of its set so), ACQ
  *   (bulletin off: some still-missing slots so), DISCARD (no route, a bad length, or a stray body

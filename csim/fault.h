@@ -188,7 +188,7 @@ uint64_t fault_entry_options(const table_set *ts, int router, int port, int entr
 static inline uint64_t fault_mask(const fault_unit *fu, int port, int entry) {
     return fu->mask[port * fu->et_num + entry];
 }
-/* The route-compute units' read of an entry's mask (csim/router.c fault_start; rtl/fault_port.v
+/* The route-compute units' read of an entry's mask (csim/router_cycle.c fault_start; rtl/fault_port.v
  * rd_mask): the stored mask, except that an entry whose region is a router of this group known
  * dead (zone B, its bid in peer_dead) reads every option invalid. A packet for a dead router is
  * then discarded where it is, rather than sent on through another router of the group (table B:

@@ -1,5 +1,5 @@
 // router — the whole DOAR router (seed 001 Fig. 6 route computation, seed 003 sec. 5.1 Global
-// Resource Bulletin), structural: it only instantiates and wires the units. Mirrors csim/router.c
+// Resource Bulletin), structural: it only instantiates and wires the units. Mirrors csim/router_cycle.c
 // (router_cycle_ref calls the same units in the same order); docs/architecture.md "Router" gives
 // the interface and the cycle each output appears in, "Unit map" the C file of every module.
 //   router_input    per input port: vcbuf, rcu and the side pipeline; proposals; streams; credits upstream

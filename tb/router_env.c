@@ -548,7 +548,7 @@ void env_observe(router_env *e, long cycle, const router_in *in, const router_ou
         e->ovf_drops++;
     }
     e->ovf_seen |= out->overflow;
-    /* the mask model's end of cycle, in the router's order (csim/router.c fault_end): the tick,
+    /* the mask model's end of cycle, in the router's order (csim/router_cycle.c fault_end): the tick,
      * then the event and the FD/FR packets of this cycle */
     fault_tick(e->fu);
     if (e->pend_ev) fault_event(e->fu, (fault_event_kind)e->pend_ev_kind, e->pend_ev_port);

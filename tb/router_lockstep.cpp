@@ -1,4 +1,4 @@
-// router_lockstep — rtl/router.v (Verilator) and csim/router.c side by side on identical inputs
+// router_lockstep — rtl/router.v (Verilator) and csim/router_cycle.c side by side on identical inputs
 // from tb/router_env.c; every output of every port is compared every cycle. Conservation is
 // checked on the outputs (no flit lost or duplicated, multicast copies accounted, nothing stuck).
 // On the first mismatch: report, replay with an FST of the last cycles and a .gtkw save file.
@@ -828,15 +828,16 @@ void write_gtkw(const std::string &path, const std::string &fst, const topo &t, 
 }
 
 int usage(FILE *f, int rc) {
-    fprintf(f, "usage: router_lockstep --tables DIR [--config NAME] [--seed S] [--cycles N] [--wave-dir DIR]\n"
-               "                      [--window W] [--scenario random|mcast-deadlock] [--mode lockstep|c|rtl]\n"
-               "                      [--final-wave] [--c-cong-demand 0|1] [--coverage-optional] [--quiet]\n"
-               "Lock-steps rtl/router.v against csim/router.c under random traffic; exit 0 only with 0 mismatches,\n"
-               "conservation holding and full coverage (--coverage-optional: holes are reported, not failed: make\n"
-               "check's short run). --final-wave replays the run to keep an FST of its\n"
-               "last --window cycles; --mode c / rtl runs one side alone and prints its speed (make bench).\n"
-               "--c-cong-demand 0 gives the C model credit-only congestion against the RTL's demand counters:\n"
-               "a planted model difference that must mismatch (docs/architecture.md \"Congestion\").\n");
+    fprintf(f,
+            "usage: router_lockstep --tables DIR [--config NAME] [--seed S] [--cycles N] [--wave-dir DIR]\n"
+            "                      [--window W] [--scenario random|mcast-deadlock] [--mode lockstep|c|rtl]\n"
+            "                      [--final-wave] [--c-cong-demand 0|1] [--coverage-optional] [--quiet]\n"
+            "Lock-steps rtl/router.v against csim/router_cycle.c under random traffic; exit 0 only with 0 mismatches,\n"
+            "conservation holding and full coverage (--coverage-optional: holes are reported, not failed: make\n"
+            "check's short run). --final-wave replays the run to keep an FST of its\n"
+            "last --window cycles; --mode c / rtl runs one side alone and prints its speed (make bench).\n"
+            "--c-cong-demand 0 gives the C model credit-only congestion against the RTL's demand counters:\n"
+            "a planted model difference that must mismatch (docs/architecture.md \"Congestion\").\n");
     return rc;
 }
 
