@@ -1,13 +1,14 @@
 /* router_fixed — speed only: the router's cycle (router_cycle.c and the unit files it calls)
  * compiled a second time, for the default router: ROUTER_FIXED_NP (2) planes and ROUTER_FIXED_VCS
  * (4) VCs per port as constants instead of r->np and r->prm.vcs (csim/router.h), which lets the
- * compiler unroll the loops over planes and turn i * np + q and i * vcs + v into shifts (the copy
- * has 24 multiplications where the units have 69, and no division, in the -O2 objects): about 5 % fewer instructions
- * per cycle on mid (docs/network.md "The fixed copy"). router_cycle_ref runs this copy, router_cycle_ref_fixed, for a router with those planes
- * and VCs; it is the same source, so the same results (every lock-step at S = 2 runs it, at S = 1
- * the other). Each unit's external functions are renamed here so that both copies link: one
- * missing from the list below is a duplicate symbol at link time, never a silent mix-up. The unit
- * files keep no mutable statics (there are none: a static variable there would be duplicated). */
+ * compiler unroll the loops over planes and turn i * np + q and i * vcs + v into shifts (in the -O2
+ * objects the copy has 24 multiplications where the units have 69, and no division): about 5 %
+ * fewer instructions per cycle on mid (docs/network.md "The fixed copy"). router_cycle_ref runs
+ * this copy, router_cycle_ref_fixed, for a router with those planes and VCs; it is the same
+ * source, so the same results (every lock-step at S = 2 runs it, at S = 1 the other). Each unit's
+ * external functions are renamed here so that both copies link: one missing from the list below
+ * is a duplicate symbol at link time, never a silent mix-up. The unit files keep no mutable
+ * statics (a static variable there would be duplicated). */
 #define ROUTER_FIXED_COPY 1
 
 #define router_cycle_ref router_cycle_ref_fixed
