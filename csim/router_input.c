@@ -88,9 +88,9 @@ HOT alloc_req propose(const router *r, const slot_view *sv, int i, int v, int pl
  * front of a packet granted now. */
 HOT int stream_left(const router *r, int i, int v) {
     if (!r->in[i].active[v]) return 0;
-    for (int p = 0; p < ROUTER_NP(r); p++)
-        if (((r->in_busy[p] >> i) & 1) && r->strm[i * ROUTER_NP(r) + p].vc == v)
-            return r->strm[i * ROUTER_NP(r) + p].rem;
+    const int np = ROUTER_NP(r);
+    for (int p = 0; p < np; p++)
+        if (((r->in_busy[p] >> i) & 1) && r->strm[i * np + p].vc == v) return r->strm[i * np + p].rem;
     return 0;
 }
 
@@ -127,12 +127,13 @@ static int alt_may(const router *r, int i, int v) {
  * idle; with one plane per scarce VC its last credits go to one win. Returns the plane, or -1
  * (no rule: home plane, then the alternate one). */
 HOT int credit_plane(const router *r, int i, int v) {
-    if (ROUTER_NP(r) < 2) return -1;
+    const int np = ROUTER_NP(r);
+    if (np < 2) return -1;
     const route_entry *e = vcbuf_route(&r->in[i], v);
     if (!e || e->mcast || e->discard || !((r->in[i].front_head >> v) & 1)) return -1;
     const int o = __builtin_ctzll(e->ports);
-    if (r->cred[o][e->ovc] >= ROUTER_NP(r) * r->prm.max_len) return -1;
-    return (o + e->ovc) % ROUTER_NP(r);
+    if (r->cred[o][e->ovc] >= np * r->prm.max_len) return -1;
+    return (o + e->ovc) % np;
 }
 
 int router_input_credit_plane(const router *r, int i, int v) { return credit_plane(r, i, v); }
@@ -288,8 +289,7 @@ void router_input_propose(const router *r, router_wires *w) {
 }
 
 /* Stage 1's requests: the proposal register (router v7), whose proposals were made in the last
- * cycle, so
- * what happened since is taken out here, from registers only: a VC with a win checked now or a
+ * cycle, so what happened since is taken out here, from registers only: a VC with a win checked now or a
  * decision granted now proposes nothing (the packet it named is that one), nor does a unicast head
  * or a multicast whose ports a win checked now or a decision granted now holds. (Stage 2's wins of
  * this cycle are not read: that would put two arbitration levels in one cycle. Stage 2 leaves out
