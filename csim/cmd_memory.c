@@ -14,8 +14,8 @@
  * as 64-bit words: the network's route-compute units read them, rcu_share); for the network
  * simulator the routers' state, their input buffers (route entries for packets of the longest
  * length, csim/vcbuf.h), their output queues and congestion windows, and the link rings; with
- * faults each router's fault unit (k x (nz+bz+gz) route options of 25 bytes), and for doar
- * faults the oracle's as many again.
+ * faults each router's fault unit (k x (nz+bz+gz) masks of 9 bytes, 3 x (nz+bz+gz) route options
+ * of 16), and for doar faults the oracle's as many again.
  * Fixed overheads and per-packet state are left out: the figure is of the order of the peak,
  * a little under it (tests/bad_input_test.sh compares it with the measured peak). */
 static double table_bytes(const topo *t) {
@@ -28,8 +28,10 @@ double cmd_estimate_bytes(const topo *t, int kind, const net_params *p) {
     const double nr = t->n_routers, k = t->k;
     const double da = t->p + t->a + t->g;
     double bytes = table_bytes(t);
-    const double options = nr * k * da * 25.0; /* opt_src, opt_int, mask (8 B each) + acc (1 B) */
-    if (kind == EST_FAULTS) return bytes + 2.0 * options;
+    /* a fault unit's mask (8 B) and accessibility (1 B) per port and entry, and its options (two
+     * roles, 8 B each) per entry of the three port classes' tables (csim/fault.h) */
+    const double options = nr * (k * da * 9.0 + 3.0 * da * 16.0);
+    if (kind == EST_FAULTS) return bytes + 2.0 * options + nr * k * 8.0; /* the oracle: the same, and its rows' offsets */
     /* input buffers by port class: VCs x depth flits, and route entries for packets of max_len */
     const int vcs = p->rprm.vcs > 0 ? p->rprm.vcs : 4, len = p->rprm.max_len > 0 ? p->rprm.max_len : 1;
     const double ports[3] = {t->p, t->a - 1.0, t->h};

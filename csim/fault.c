@@ -91,12 +91,16 @@ static int entry_dead(const fault_unit *fu, int entry) {
     return z == ZONE_B && ((fu->peer_dead >> index) & 1);
 }
 
-static unsigned acc_of(const fault_unit *fu, int i, uint64_t mask) {
-    return ((fu->opt_src[i] & mask) ? FAULT_ROLE_SOURCE : 0u) | ((fu->opt_int[i] & mask) ? FAULT_ROLE_TRANSIT : 0u);
+/* The roles in which entry e of port c has an option in `mask` (all ones: any option). */
+static unsigned acc_of(const fault_unit *fu, int c, int e, uint64_t mask) {
+    return ((fault_opt(fu, FAULT_ROLE_SOURCE, c, e) & mask) ? FAULT_ROLE_SOURCE : 0u) |
+           ((fault_opt(fu, FAULT_ROLE_TRANSIT, c, e) & mask) ? FAULT_ROLE_TRANSIT : 0u);
 }
 
-static unsigned roles_with_options(const fault_unit *fu, int i) {
-    return (fu->opt_src[i] ? FAULT_ROLE_SOURCE : 0u) | (fu->opt_int[i] ? FAULT_ROLE_TRANSIT : 0u);
+static unsigned roles_with_options(const fault_unit *fu, int c, int e) { return acc_of(fu, c, e, ~(uint64_t)0); }
+
+static uint64_t any_options(const fault_unit *fu, int c, int e) {
+    return fault_opt(fu, FAULT_ROLE_SOURCE, c, e) | fault_opt(fu, FAULT_ROLE_TRANSIT, c, e);
 }
 
 /* ---- life cycle ---- */
@@ -113,22 +117,37 @@ int fault_init(fault_unit *fu, const table_set *ts, int router, char err[DOAR_ER
     fu->first_b = fault_entry_of(ts, ZONE_B, 0);
     fu->a = t->a;
     size_t n = (size_t)t->k * fu->et_num;
-    fu->opt_src = calloc(n, sizeof *fu->opt_src);
-    fu->opt_int = calloc(n, sizeof *fu->opt_int);
+    /* one row of options per distinct (port tables, port class), decoded from its first port */
+    int set_ix[DOAR_MAX_RADIX], set_port[DOAR_MAX_RADIX];
+    fu->opt_row = calloc((size_t)t->k, sizeof *fu->opt_row);
+    for (int c = 0; c < t->k && fu->opt_row; c++) {
+        const int32_t ix = ts->port_ix[router * t->k + c];
+        int s = 0;
+        while (s < fu->opt_sets && !(set_ix[s] == ix && topo_port_class(t, set_port[s]) == topo_port_class(t, c))) s++;
+        if (s == fu->opt_sets) {
+            set_ix[s] = ix;
+            set_port[s] = c;
+            fu->opt_sets++;
+        }
+        fu->opt_row[c] = s * fu->et_num;
+    }
+    fu->opt_src = calloc((size_t)fu->opt_sets * fu->et_num, sizeof *fu->opt_src);
+    fu->opt_int = calloc((size_t)fu->opt_sets * fu->et_num, sizeof *fu->opt_int);
     fu->mask = calloc(n, sizeof *fu->mask);
     fu->acc = calloc(n, sizeof *fu->acc);
     fu->inq = calloc((size_t)t->k, sizeof *fu->inq);
     fu->outq = calloc((size_t)t->k, sizeof *fu->outq);
     fu->out_commit = calloc((size_t)t->k, sizeof *fu->out_commit);
-    if (!fu->opt_src || !fu->opt_int || !fu->mask || !fu->acc || !fu->inq || !fu->outq || !fu->out_commit) {
+    if (!fu->opt_row || !fu->opt_src || !fu->opt_int || !fu->mask || !fu->acc || !fu->inq || !fu->outq ||
+        !fu->out_commit) {
         fault_free(fu);
         snprintf(err, DOAR_ERRLEN, "out of memory for the fault unit of router %d", router);
         return -1;
     }
-    for (int c = 0; c < t->k; c++)
+    for (int s = 0; s < fu->opt_sets; s++)
         for (int e = 0; e < fu->et_num; e++) {
-            fu->opt_src[c * fu->et_num + e] = fault_entry_options(ts, router, c, e, FAULT_ROLE_SOURCE);
-            fu->opt_int[c * fu->et_num + e] = fault_entry_options(ts, router, c, e, FAULT_ROLE_TRANSIT);
+            fu->opt_src[s * fu->et_num + e] = fault_entry_options(ts, router, set_port[s], e, FAULT_ROLE_SOURCE);
+            fu->opt_int[s * fu->et_num + e] = fault_entry_options(ts, router, set_port[s], e, FAULT_ROLE_TRANSIT);
         }
     fault_reset(fu);
     return 0;
@@ -137,6 +156,7 @@ int fault_init(fault_unit *fu, const table_set *ts, int router, char err[DOAR_ER
 void fault_free(fault_unit *fu) {
     free(fu->opt_src);
     free(fu->opt_int);
+    free(fu->opt_row);
     free(fu->mask);
     free(fu->acc);
     for (int c = 0; c < fu->k; c++) {
@@ -151,11 +171,11 @@ void fault_free(fault_unit *fu) {
 }
 
 void fault_reset(fault_unit *fu) {
-    size_t n = (size_t)fu->k * fu->et_num;
-    for (size_t i = 0; i < n; i++) {
-        fu->mask[i] = ~(uint64_t)0;
-        fu->acc[i] = (uint8_t)roles_with_options(fu, (int)i);
-    }
+    for (int c = 0; c < fu->k; c++)
+        for (int e = 0; e < fu->et_num; e++) {
+            fu->mask[c * fu->et_num + e] = ~(uint64_t)0;
+            fu->acc[c * fu->et_num + e] = (uint8_t)roles_with_options(fu, c, e);
+        }
     fu->port_down = 0;
     fu->peer_dead = 0;
     fu->ev.n = fu->ev.head = 0;
@@ -250,10 +270,10 @@ static void emit(fault_unit *fu, int port, const fault_msg *m) {
 /* FD_act (Algorithm 2 lines 9-16) on entry `entry` of port `c`, failed port fp. */
 static void fd_act(fault_unit *fu, int c, int entry, int fp, const fault_msg *addr) {
     int i = c * fu->et_num + entry;
-    if (!((fu->opt_src[i] | fu->opt_int[i]) & bit(fp))) return; /* Fp not in et */
-    if (!(fu->mask[i] & bit(fp))) return;                       /* already invalid */
+    if (!(any_options(fu, c, entry) & bit(fp))) return; /* Fp not in et */
+    if (!(fu->mask[i] & bit(fp))) return;              /* already invalid */
     fu->mask[i] &= ~bit(fp);
-    unsigned now = acc_of(fu, i, fu->mask[i]);
+    unsigned now = acc_of(fu, c, entry, fu->mask[i]);
     unsigned lost = fu->acc[i] & ~now;
     fu->acc[i] = (uint8_t)now;
     if (!lost) return; /* other valid options remain */
@@ -287,7 +307,7 @@ static void fr_announce(fault_unit *fu, int c, int entry, unsigned gained, int r
     for (int d = 0; d < fu->ts->t.a && whole; d++) {
         int e = fault_entry_of(fu->ts, ZONE_B, d), i = c * fu->et_num + e;
         if (d == fu->bid || entry_dead(fu, e)) continue;
-        whole &= fu->acc[i] | ~roles_with_options(fu, i);
+        whole &= fu->acc[i] | ~roles_with_options(fu, c, e);
     }
     if (!whole) return;
     memset(&m, 0, sizeof m);
@@ -302,10 +322,10 @@ static void fr_announce(fault_unit *fu, int c, int entry, unsigned gained, int r
 /* FR_act (Algorithm 3 lines 5-10) on entry `entry` of port c: validate the option of fp. */
 static void fr_act(fault_unit *fu, int c, int entry, int fp) {
     int i = c * fu->et_num + entry;
-    if (!((fu->opt_src[i] | fu->opt_int[i]) & bit(fp))) return;
+    if (!(any_options(fu, c, entry) & bit(fp))) return;
     if (fu->mask[i] & bit(fp)) return;
     fu->mask[i] |= bit(fp);
-    unsigned now = acc_of(fu, i, fu->mask[i]);
+    unsigned now = acc_of(fu, c, entry, fu->mask[i]);
     unsigned gained = now & ~fu->acc[i];
     fu->acc[i] = (uint8_t)now;
     fr_announce(fu, c, entry, gained, 0);
@@ -315,7 +335,7 @@ static void fr_act(fault_unit *fu, int c, int entry, int fp) {
  * this link, so re-announce what is still unreachable from here. */
 static void fr_check(fault_unit *fu, int entry, int fp) {
     int i = fp * fu->et_num + entry;
-    unsigned missing = roles_with_options(fu, i) & ~fu->acc[i];
+    unsigned missing = roles_with_options(fu, fp, entry) & ~fu->acc[i];
     if (!missing || topo_port_class(&fu->ts->t, fp) == PORT_TERMINAL || entry_dead(fu, entry)) return;
     fault_msg m = entry_address(fu, entry);
     m.role = (uint8_t)missing;
@@ -413,13 +433,13 @@ void fault_tick(fault_unit *fu) {
                     /* a router now known dead need not be reached: withdraw what was reported
                      * about it (an FR for its region, and the group if that completes it) */
                     int i = c * fu->et_num + e;
-                    if (roles_with_options(fu, i) & ~fu->acc[i]) fu->st.releases++;
-                    fr_announce(fu, c, e, roles_with_options(fu, i) & ~fu->acc[i], 1);
+                    if (roles_with_options(fu, c, e) & ~fu->acc[i]) fu->st.releases++;
+                    fr_announce(fu, c, e, roles_with_options(fu, c, e) & ~fu->acc[i], 1);
                 }
             if (fu->cmd_newly_alive >= 0 && e == fault_entry_of(fu->ts, ZONE_B, fu->cmd_newly_alive))
                 for (int c = 0; c < fu->k; c++) {
                     int i = c * fu->et_num + e;
-                    unsigned missing = roles_with_options(fu, i) & ~fu->acc[i];
+                    unsigned missing = roles_with_options(fu, c, e) & ~fu->acc[i];
                     if (!missing || topo_port_class(&fu->ts->t, c) == PORT_TERMINAL) continue;
                     fu->st.revivals++;
                     fault_msg m = addr;

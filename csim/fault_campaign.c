@@ -37,7 +37,9 @@ static double now_s(void) {
 static int unit_initial(const fault_unit *fu, char why[DOAR_ERRLEN]) {
     const topo *t = &fu->ts->t;
     for (int i = 0; i < fu->k * fu->et_num; i++) {
-        unsigned roles = (fu->opt_src[i] ? FAULT_ROLE_SOURCE : 0u) | (fu->opt_int[i] ? FAULT_ROLE_TRANSIT : 0u);
+        const int c = i / fu->et_num, e = i % fu->et_num;
+        unsigned roles = (fault_opt(fu, FAULT_ROLE_SOURCE, c, e) ? FAULT_ROLE_SOURCE : 0u) |
+                         (fault_opt(fu, FAULT_ROLE_TRANSIT, c, e) ? FAULT_ROLE_TRANSIT : 0u);
         if (fu->mask[i] != ~(uint64_t)0 || fu->acc[i] != roles) {
             int index;
             table_zone z = tables_zone_of_row(fu->ts, TABLE_A, i % fu->et_num, &index);
@@ -239,8 +241,7 @@ static uint64_t routes_from(const fault_net *n, int r, int in_port, int src_gid,
     int e = fault_entry_of(n->ts, z, index);
     unsigned role =
         topo_port_class(t, in_port) == PORT_LOCAL && topo_gid(t, r) == src_gid ? FAULT_ROLE_SOURCE : FAULT_ROLE_TRANSIT;
-    uint64_t opts =
-        (role == FAULT_ROLE_SOURCE ? fu->opt_src : fu->opt_int)[in_port * fu->et_num + e] & fault_mask(fu, in_port, e);
+    uint64_t opts = fault_opt(fu, role, in_port, e) & fault_mask(fu, in_port, e);
     uint64_t sum = 0;
     for (uint64_t m = opts; m; m &= m - 1) {
         int p = __builtin_ctzll(m), q, qp;

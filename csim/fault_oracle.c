@@ -38,9 +38,45 @@ typedef struct {
 
 static size_t ix(const orc *w, int r, int c, int e) { return ((size_t)r * w->t->k + c) * w->o->et_num + e; }
 
+static size_t oix(const orc *w, int r, int c, int e) { return w->o->opt_row[(size_t)r * w->t->k + c] + e; }
+
 static int usable(const orc *w, int q, int cq, int row, int transit) {
-    size_t i = ix(w, q, cq, row);
-    return (w->o->opt[transit][i] & w->o->mask[i]) != 0;
+    return (w->o->opt[transit][oix(w, q, cq, row)] & w->o->mask[ix(w, q, cq, row)]) != 0;
+}
+
+/* Options per router and distinct (port tables, port class): the rows and their offsets. Returns the
+ * number of rows, or -1 (memory). */
+static long option_rows(fault_oracle *o, const table_set *ts) {
+    const topo *t = &ts->t;
+    long rows = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        rows = 0;
+        for (int r = 0; r < t->n_routers; r++)
+            for (int c = 0; c < t->k; c++) {
+                int same = -1;
+                for (int c0 = 0; c0 < c && same < 0; c0++)
+                    if (ts->port_ix[r * t->k + c0] == ts->port_ix[r * t->k + c] &&
+                        topo_port_class(t, c0) == topo_port_class(t, c))
+                        same = c0;
+                if (same < 0) {
+                    if (pass) {
+                        o->opt_row[(size_t)r * t->k + c] = (size_t)rows * o->et_num;
+                        for (int e = 0; e < o->et_num; e++) {
+                            o->opt[0][(size_t)rows * o->et_num + e] = options(ts, r, c, e, 0);
+                            o->opt[1][(size_t)rows * o->et_num + e] = options(ts, r, c, e, 1);
+                        }
+                    }
+                    rows++;
+                } else if (pass)
+                    o->opt_row[(size_t)r * t->k + c] = o->opt_row[(size_t)r * t->k + same];
+            }
+        if (!pass) {
+            o->opt[0] = calloc((size_t)(rows ? rows : 1) * o->et_num, sizeof(uint64_t));
+            o->opt[1] = calloc((size_t)(rows ? rows : 1) * o->et_num, sizeof(uint64_t));
+            if (!o->opt[0] || !o->opt[1]) return -1;
+        }
+    }
+    return rows;
 }
 
 /* Does every destination of entry e at router r, reached through Q's input cq, stay reachable? */
@@ -73,12 +109,11 @@ int fault_oracle_run(fault_oracle *o, const table_set *ts, const uint8_t *router
     o->ts = ts;
     o->et_num = ts->depth_a;
     size_t n = (size_t)t->n_routers * t->k * o->et_num;
-    o->opt[0] = calloc(n, sizeof(uint64_t));
-    o->opt[1] = calloc(n, sizeof(uint64_t));
+    o->opt_row = calloc((size_t)t->n_routers * t->k, sizeof *o->opt_row);
     o->mask = calloc(n, sizeof(uint64_t));
     o->acc = calloc(n, 1);
     orc w = {ts, t, router_dead, port_dead, o, calloc((size_t)t->n_routers, 1), calloc((size_t)t->n_routers, 1)};
-    if (!o->opt[0] || !o->opt[1] || !o->mask || !o->acc || !w.dirty || !w.next_dirty) {
+    if (!o->opt_row || !o->mask || !o->acc || !w.dirty || !w.next_dirty || option_rows(o, ts) < 0) {
         free(w.dirty);
         free(w.next_dirty);
         fault_oracle_free(o);
@@ -90,11 +125,9 @@ int fault_oracle_run(fault_oracle *o, const table_set *ts, const uint8_t *router
         w.dirty[r] = 1;
         for (int c = 0; c < t->k; c++)
             for (int e = 0; e < o->et_num; e++) {
-                size_t i = ix(&w, r, c, e);
-                o->opt[0][i] = options(ts, r, c, e, 0);
-                o->opt[1][i] = options(ts, r, c, e, 1);
+                size_t i = ix(&w, r, c, e), oi = oix(&w, r, c, e);
                 o->mask[i] = ~(uint64_t)0;
-                for (uint64_t m = o->opt[0][i] | o->opt[1][i]; m; m &= m - 1) {
+                for (uint64_t m = o->opt[0][oi] | o->opt[1][oi]; m; m &= m - 1) {
                     int p = __builtin_ctzll(m), q, qp;
                     if (topo_port_class(t, p) == PORT_TERMINAL) continue;
                     if (topo_peer(t, r, p, &q, &qp) || port_dead[(size_t)r * t->k + p] || router_dead[q])
@@ -111,16 +144,16 @@ int fault_oracle_run(fault_oracle *o, const table_set *ts, const uint8_t *router
             if (!w.dirty[r]) continue;
             for (int c = 0; c < t->k; c++)
                 for (int e = 0; e < o->et_num; e++) {
-                    size_t i = ix(&w, r, c, e);
-                    uint64_t before_src = o->opt[0][i] & o->mask[i], before_tr = o->opt[1][i] & o->mask[i];
-                    for (uint64_t m = (o->opt[0][i] | o->opt[1][i]) & o->mask[i]; m; m &= m - 1) {
+                    size_t i = ix(&w, r, c, e), oi = oix(&w, r, c, e);
+                    uint64_t before_src = o->opt[0][oi] & o->mask[i], before_tr = o->opt[1][oi] & o->mask[i];
+                    for (uint64_t m = (o->opt[0][oi] | o->opt[1][oi]) & o->mask[i]; m; m &= m - 1) {
                         int p = __builtin_ctzll(m), q, qp;
                         if (topo_port_class(t, p) == PORT_TERMINAL) continue;
                         topo_peer(t, r, p, &q, &qp);
                         if (!option_holds(&w, r, c, e, q, qp)) o->mask[i] &= ~bit(p);
                     }
                     int lost =
-                        (before_src && !(o->opt[0][i] & o->mask[i])) || (before_tr && !(o->opt[1][i] & o->mask[i]));
+                        (before_src && !(o->opt[0][oi] & o->mask[i])) || (before_tr && !(o->opt[1][oi] & o->mask[i]));
                     if (lost) {
                         /* the routers that send into (r, c) must look again */
                         int q, qp;
@@ -135,8 +168,12 @@ int fault_oracle_run(fault_oracle *o, const table_set *ts, const uint8_t *router
         w.dirty = w.next_dirty;
         w.next_dirty = tmp;
     }
-    for (size_t i = 0; i < n; i++)
-        o->acc[i] = (uint8_t)(((o->opt[0][i] & o->mask[i]) ? 1 : 0) | ((o->opt[1][i] & o->mask[i]) ? 2 : 0));
+    for (int r = 0; r < t->n_routers; r++)
+        for (int c = 0; c < t->k; c++)
+            for (int e = 0; e < o->et_num; e++) {
+                size_t i = ix(&w, r, c, e), oi = oix(&w, r, c, e);
+                o->acc[i] = (uint8_t)(((o->opt[0][oi] & o->mask[i]) ? 1 : 0) | ((o->opt[1][oi] & o->mask[i]) ? 2 : 0));
+            }
     for (int s = 0; s < t->n_routers; s++) {
         if (router_dead[s]) continue;
         for (int d = 0; d < t->n_routers; d++) {
@@ -155,6 +192,7 @@ int fault_oracle_run(fault_oracle *o, const table_set *ts, const uint8_t *router
 void fault_oracle_free(fault_oracle *o) {
     free(o->opt[0]);
     free(o->opt[1]);
+    free(o->opt_row);
     free(o->mask);
     free(o->acc);
     memset(o, 0, sizeof *o);

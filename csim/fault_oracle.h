@@ -30,8 +30,10 @@
 typedef struct {
     const table_set *ts;
     int et_num;
-    uint64_t *opt[2]; /* options per role (0 source, 1 transit), index (router*k+port)*et_num+e */
-    uint64_t *mask;   /* same index */
+    uint64_t *opt[2]; /* options per role (0 source, 1 transit), index opt_row[router*k+port]+e: stored
+                       * once per router and distinct (port tables, port class), what they depend on */
+    size_t *opt_row;  /* [n_routers*k] */
+    uint64_t *mask;   /* index (router*k+port)*et_num+e */
     uint8_t *acc;     /* same index: bit0 source, bit1 transit */
     uint64_t unreachable_pairs;
     int iterations;

@@ -169,8 +169,8 @@ int Run::go(Coverage &cov, long &events, Mismatch &mm, const char *fst_path) {
             top_->cfg_we = 1;
             harness_put_int(top_->cfg_port, (uint64_t)c);
             harness_put_int(top_->cfg_entry, (uint64_t)e);
-            harness_put_int(top_->cfg_src, fu.opt_src[c * kEt + e]);
-            harness_put_int(top_->cfg_int, fu.opt_int[c * kEt + e]);
+            harness_put_int(top_->cfg_src, fault_opt(&fu, FAULT_ROLE_SOURCE, c, e));
+            harness_put_int(top_->cfg_int, fault_opt(&fu, FAULT_ROLE_TRANSIT, c, e));
             clock(0);
         }
     top_->cfg_we = 0;

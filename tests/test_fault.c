@@ -1,6 +1,6 @@
 /* Fault handling (seed 001 sec. 4): the cycle costs of sec. 4.2 measured on one unit, Aim(),
  * what a local fault does to a router's entries (checked against topology facts), roles, the
- * oracle on known cases, delivery after diagnosis (every route that is still allowed reaches its
+ * oracle on known cases, the options stored per port class and per private port, delivery after diagnosis (every route that is still allowed reaches its
  * destination), and campaigns that pass — and fail with the planted role bug. */
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +165,7 @@ static void test_roles(test_ctx *c) {
     fault_receive(&fu, toward, &fd);
     run_to_idle(&fu);
     for (int port = 0; port < t->k; port++) {
-        uint64_t opts = fu.opt_src[port * fu.et_num + e] | fu.opt_int[port * fu.et_num + e];
+        uint64_t opts = fault_opt(&fu, FAULT_ROLE_SOURCE, port, e) | fault_opt(&fu, FAULT_ROLE_TRANSIT, port, e);
         if (!((opts >> toward) & 1)) continue;
         int cleared = !((fault_mask(&fu, port, e) >> toward) & 1);
         EXPECT(c, cleared == (topo_port_class(t, port) == PORT_TERMINAL), "port %d (class %d): cleared=%d", port,
@@ -216,9 +216,9 @@ static long walk(const fault_net *nt, int r, int in_port, int src_gid, int d, in
     const fault_unit *fu = &nt->fu[r];
     int index;
     table_zone z = tables_zone(topo_gid(t, r), topo_bid(t, r), topo_gid(t, d), topo_bid(t, d), 0, &index);
-    int e = fault_entry_of(nt->ts, z, index), i = in_port * fu->et_num + e;
+    int e = fault_entry_of(nt->ts, z, index);
     int source = topo_port_class(t, in_port) == PORT_LOCAL && topo_gid(t, r) == src_gid;
-    uint64_t opts = (source ? fu->opt_src[i] : fu->opt_int[i]) & fu->mask[i];
+    uint64_t opts = fault_opt(fu, source ? FAULT_ROLE_SOURCE : FAULT_ROLE_TRANSIT, in_port, e) & fault_mask(fu, in_port, e);
     if (!opts) return 1;
     long bad = 0;
     for (uint64_t m = opts; m; m &= m - 1) {
@@ -319,10 +319,9 @@ static long closed_at_global_inputs(const char *name, int dest_refraction, int *
             for (int r = 0; r < t.n_routers; r++) {
                 const fault_unit *fu = &nt.fu[r];
                 for (int port = t.first_global; port < t.k; port++)
-                    for (int e = 0; e < fu->et_num; e++) {
-                        size_t i = (size_t)port * fu->et_num + e;
-                        if (fu->opt_int[i] && !(fault_acc(fu, port, e) & FAULT_ROLE_TRANSIT)) closed++;
-                    }
+                    for (int e = 0; e < fu->et_num; e++)
+                        if (fault_opt(fu, FAULT_ROLE_TRANSIT, port, e) && !(fault_acc(fu, port, e) & FAULT_ROLE_TRANSIT))
+                            closed++;
             }
             fault_net_free(&nt);
             ++*links;
@@ -366,7 +365,7 @@ static void test_dead_entry_read(test_ctx *c, const char *name) {
                port);
         if (topo_port_class(t, port) == PORT_GLOBAL &&
             (fault_mask(&fu, port, e) & ~((uint64_t)1 << lp) &
-             (fu.opt_src[port * fu.et_num + e] | fu.opt_int[port * fu.et_num + e])))
+             (fault_opt(&fu, FAULT_ROLE_SOURCE, port, e) | fault_opt(&fu, FAULT_ROLE_TRANSIT, port, e))))
             stored_open++;
         for (int d = 0; d < t->a; d++) {
             int ed = fault_entry_of(&n.ts, ZONE_B, d);
@@ -386,6 +385,57 @@ static void test_dead_entry_read(test_ctx *c, const char *name) {
     tables_free(&n.ts);
 }
 
+/* The static options are stored once per distinct (port tables, port class) of a router, in the
+ * unit and in the oracle: a port given private tables (tables_unshare) with an emptied entry must
+ * read its own options, every other port those of its class; both must equal the decoding of
+ * fault_entry_options() port by port. */
+static void test_options_per_port(test_ctx *c) {
+    net n;
+    make_net(&n, "small");
+    const topo *t = &n.t;
+    char err[DOAR_ERRLEN];
+    const int r = topo_router(t, 1, 2), p = 1, d = 0, e = tables_row_a(&n.ts, ZONE_B, d);
+    EXPECT(c, tables_unshare(&n.ts, r, p) == 0, "unshare");
+    port_tables *pt = tables_port(&n.ts, r, p);
+    pt->a[e] = 0;
+    pt->b[tables_row_b(&n.ts, ZONE_B, d)] = 0;
+    fault_unit fu;
+    if (fault_init(&fu, &n.ts, r, err)) {
+        EXPECT(c, 0, "%s", err);
+        return;
+    }
+    EXPECT(c, fu.opt_sets == 4, "3 port classes and one private port: %d option sets", fu.opt_sets);
+    EXPECT(c, fault_opt(&fu, FAULT_ROLE_SOURCE, p, e) == 0 && fault_opt(&fu, FAULT_ROLE_SOURCE, 0, e) != 0,
+           "the private port's emptied entry reads empty, its neighbour's does not");
+    long differ = 0;
+    for (int port = 0; port < t->k; port++)
+        for (int en = 0; en < fu.et_num; en++)
+            for (unsigned role = FAULT_ROLE_SOURCE; role <= FAULT_ROLE_TRANSIT; role++)
+                differ += fault_opt(&fu, role, port, en) != fault_entry_options(&n.ts, r, port, en, role);
+    EXPECT(c, differ == 0, "unit: %ld (port, entry, role) options differ from their decoding", differ);
+    EXPECT(c, fault_acc(&fu, p, e) == 0 && fault_acc(&fu, 0, e) == FAULT_ROLES, "accessibility: %u and %u",
+           fault_acc(&fu, p, e), fault_acc(&fu, 0, e));
+    fault_free(&fu);
+    uint8_t *rd = calloc((size_t)t->n_routers, 1), *pd = calloc((size_t)t->n_routers * t->k, 1);
+    fault_oracle o;
+    EXPECT(c, fault_oracle_run(&o, &n.ts, rd, pd, err) == 0, "%s", err);
+    differ = 0;
+    for (int port = 0; port < t->k; port++)
+        for (int en = 0; en < o.et_num; en++) {
+            const size_t oi = o.opt_row[(size_t)r * t->k + port] + en;
+            differ += o.opt[0][oi] != fault_entry_options(&n.ts, r, port, en, FAULT_ROLE_SOURCE);
+            differ += o.opt[1][oi] != fault_entry_options(&n.ts, r, port, en, FAULT_ROLE_TRANSIT);
+        }
+    EXPECT(c, differ == 0, "oracle: %ld (port, entry, role) options differ from the unit's decoding", differ);
+    const size_t i = ((size_t)r * t->k + p) * o.et_num + e;
+    EXPECT(c, o.acc[i] == 0 && o.acc[i - (size_t)p * o.et_num] == 3, "oracle accessibility: %u and %u", o.acc[i],
+           o.acc[i - (size_t)p * o.et_num]);
+    fault_oracle_free(&o);
+    free(rd);
+    free(pd);
+    tables_free(&n.ts);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_fault"};
     test_one_local_link_closes_nothing(&c, "small");
@@ -399,6 +449,7 @@ int main(void) {
     test_dead_entry_read(&c, "mid");
     test_roles(&c);
     test_oracle_known(&c);
+    test_options_per_port(&c);
     test_delivery_after_diagnosis(&c);
     test_campaigns(&c);
     return test_finish(&c);
