@@ -31,7 +31,8 @@ double cmd_estimate_bytes(const topo *t, int kind, const net_params *p) {
     /* a fault unit's mask (8 B) and accessibility (1 B) per port and entry, and its options (two
      * roles, 8 B each) per entry of the three port classes' tables (csim/fault.h) */
     const double options = nr * (k * da * 9.0 + 3.0 * da * 16.0);
-    if (kind == EST_FAULTS) return bytes + 2.0 * options + nr * k * 8.0; /* the oracle: the same, and its rows' offsets */
+    /* doar faults: the oracle holds as much again, and its rows' offsets */
+    if (kind == EST_FAULTS) return bytes + 2.0 * options + nr * k * 8.0;
     /* input buffers by port class: VCs x depth flits, and route entries for packets of max_len */
     const int vcs = p->rprm.vcs > 0 ? p->rprm.vcs : 4, len = p->rprm.max_len > 0 ? p->rprm.max_len : 1;
     const double ports[3] = {t->p, t->a - 1.0, t->h};

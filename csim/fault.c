@@ -271,7 +271,7 @@ static void emit(fault_unit *fu, int port, const fault_msg *m) {
 static void fd_act(fault_unit *fu, int c, int entry, int fp, const fault_msg *addr) {
     int i = c * fu->et_num + entry;
     if (!(any_options(fu, c, entry) & bit(fp))) return; /* Fp not in et */
-    if (!(fu->mask[i] & bit(fp))) return;              /* already invalid */
+    if (!(fu->mask[i] & bit(fp))) return;               /* already invalid */
     fu->mask[i] &= ~bit(fp);
     unsigned now = acc_of(fu, c, entry, fu->mask[i]);
     unsigned lost = fu->acc[i] & ~now;

@@ -218,7 +218,8 @@ static long walk(const fault_net *nt, int r, int in_port, int src_gid, int d, in
     table_zone z = tables_zone(topo_gid(t, r), topo_bid(t, r), topo_gid(t, d), topo_bid(t, d), 0, &index);
     int e = fault_entry_of(nt->ts, z, index);
     int source = topo_port_class(t, in_port) == PORT_LOCAL && topo_gid(t, r) == src_gid;
-    uint64_t opts = fault_opt(fu, source ? FAULT_ROLE_SOURCE : FAULT_ROLE_TRANSIT, in_port, e) & fault_mask(fu, in_port, e);
+    uint64_t opts =
+        fault_opt(fu, source ? FAULT_ROLE_SOURCE : FAULT_ROLE_TRANSIT, in_port, e) & fault_mask(fu, in_port, e);
     if (!opts) return 1;
     long bad = 0;
     for (uint64_t m = opts; m; m &= m - 1) {
@@ -320,7 +321,8 @@ static long closed_at_global_inputs(const char *name, int dest_refraction, int *
                 const fault_unit *fu = &nt.fu[r];
                 for (int port = t.first_global; port < t.k; port++)
                     for (int e = 0; e < fu->et_num; e++)
-                        if (fault_opt(fu, FAULT_ROLE_TRANSIT, port, e) && !(fault_acc(fu, port, e) & FAULT_ROLE_TRANSIT))
+                        if (fault_opt(fu, FAULT_ROLE_TRANSIT, port, e) &&
+                            !(fault_acc(fu, port, e) & FAULT_ROLE_TRANSIT))
                             closed++;
             }
             fault_net_free(&nt);
