@@ -14,7 +14,8 @@ int fault_net_init(fault_net *n, const table_set *ts, int lat_local, int lat_glo
     n->fu = calloc((size_t)nr, sizeof *n->fu);
     n->router_dead = calloc((size_t)nr, 1);
     n->port_dead = calloc((size_t)nr * n->t->k, 1);
-    if (!n->fu || !n->router_dead || !n->port_dead) {
+    n->act = calloc((size_t)(nr + 63) / 64, sizeof *n->act);
+    if (!n->fu || !n->router_dead || !n->port_dead || !n->act) {
         fault_net_free(n);
         snprintf(err, DOAR_ERRLEN, "out of memory for the fault network");
         return -1;
@@ -34,6 +35,7 @@ void fault_net_free(fault_net *n) {
     free(n->fu);
     free(n->router_dead);
     free(n->port_dead);
+    free(n->act);
     free(n->fl);
     memset(n, 0, sizeof *n);
 }
@@ -141,18 +143,30 @@ static void send(fault_net *n, int r, int p, const fault_msg *m) {
 
 int fault_net_run(fault_net *n, int max_cycles) {
     const topo *t = n->t;
+    const int words = (t->n_routers + 63) / 64;
     int start = n->cycle;
+    /* every live unit with work has its bit (events came between runs); a unit gets work during
+     * the run only from its own tick or a delivery, which set it again. The units are visited in
+     * router order, as a loop over all of them would. */
+    memset(n->act, 0, (size_t)words * sizeof *n->act);
+    for (int r = 0; r < t->n_routers; r++)
+        if (!n->router_dead[r] && !fault_idle(&n->fu[r])) n->act[r >> 6] |= (uint64_t)1 << (r & 63);
     for (;;) {
         int busy = 0;
-        for (int r = 0; r < t->n_routers; r++) {
-            fault_unit *fu = &n->fu[r];
-            if (n->router_dead[r] || fault_idle(fu)) continue;
-            busy = 1;
-            fault_tick(fu);
-            int p;
-            fault_msg m;
-            while (fault_pop(fu, &p, &m)) send(n, r, p, &m);
-        }
+        for (int w = 0; w < words; w++)
+            for (uint64_t a = n->act[w]; a; a &= a - 1) {
+                const int r = w * 64 + __builtin_ctzll(a);
+                fault_unit *fu = &n->fu[r];
+                if (n->router_dead[r] || fault_idle(fu)) {
+                    n->act[w] &= ~((uint64_t)1 << (r & 63));
+                    continue;
+                }
+                busy = 1;
+                fault_tick(fu);
+                int p;
+                fault_msg m;
+                while (fault_pop(fu, &p, &m)) send(n, r, p, &m);
+            }
         /* arrivals due now, in send order: the receiver's scheduler sees them next cycle */
         int keep = 0;
         for (int i = 0; i < n->fl_n; i++) {
@@ -167,6 +181,7 @@ int fault_net_run(fault_net *n, int max_cycles) {
                 continue;
             }
             fault_receive(&n->fu[f->router], f->port, &f->m);
+            n->act[f->router >> 6] |= (uint64_t)1 << (f->router & 63);
             n->delivered_msgs++;
             busy = 1; /* the receiver has work next cycle */
         }
