@@ -12,8 +12,8 @@
  *          all in the current cycle. fault_net_repair_all revives everything: repaired routers
  *          restart with fresh units, and every live end of a repaired link gets a link-up event.
  *   Run:   fault_net_run steps every unit one cycle at a time until nothing is busy, queued or
- *          in flight, and returns the cycles that took. (It ticks the units with work, in router
- *          order; an idle unit's tick would do nothing, and those are skipped without a look.)
+ *          in flight, and returns the cycles that took. (Idle units are not ticked; it keeps
+ *          the units that may have work apart, so a cycle does not look at every idle one.)
  */
 #ifndef DOAR_FAULT_NET_H
 #define DOAR_FAULT_NET_H
