@@ -135,9 +135,11 @@ static int run_sim(cli *c) {
     net_free(&net);
     printf("sim: global_channels=%ld load min=%.4f mean=%.4f max=%.4f flits/cycle\n", r.channels, r.channel_min,
            r.channel_mean, r.channel_max);
-    printf("sim: cycles=%ld time=%.2fs speed=%.0f router-cycles/s generated=%.4f sample_packets=%ld/%ld hops_hist=",
-           r.cycles, r.seconds, r.seconds > 0 ? (double)r.cycles * t->n_routers / r.seconds : 0.0, r.generated,
-           r.sample_delivered, r.sample_created);
+    printf(
+        "sim: cycles=%ld time=%.2fs speed=%.0f router-cycles/s generated=%.4f sample_packets=%ld/%ld sample_lost=%ld "
+        "hops_hist=",
+        r.cycles, r.seconds, r.seconds > 0 ? (double)r.cycles * t->n_routers / r.seconds : 0.0, r.generated,
+        r.sample_delivered, r.sample_created, r.sample_lost);
     for (int h = 0; h <= NET_MAX_HOPS_HIST; h++) printf("%s%ld", h ? "," : "", r.hops_hist[h]);
     printf("\n");
     if (p->routing != NET_ROUTING_DOAR)

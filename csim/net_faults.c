@@ -194,23 +194,37 @@ void net_router_fault_links(const network *n, long *live, long *wired, int *fewe
 /* Packet heads router r holds: in its input buffers, the crossbar's register, its output queues and
  * on its output registers (a head that left a queue is on the registers until the next cycle puts
  * it on the link). */
-static long heads_held(const router *R, int k) {
+static long heads_held(const router *R, int k, long *sample) {
     long heads = 0;
+    *sample = 0;
     for (int port = 0; port < k; port++) {
         const vcbuf *b = &R->in[port];
         for (int v = 0; v < VCBUF_NUM_VCS; v++)
             for (int i = 0; i < b->count[v]; i++) {
                 const flit *f = &b->fifo[v * b->depth + (b->head[v] + i) % b->depth];
-                if (f->head && !fault_is_ctl(f)) heads++;
+                if (f->head && !fault_is_ctl(f)) {
+                    heads++;
+                    *sample += sample_head(f);
+                }
             }
         const flit *o = &R->regs[R->cur].out[port];
-        if (o->valid && o->head && !fault_is_ctl(o)) heads++;
+        if (o->valid && o->head && !fault_is_ctl(o)) {
+            heads++;
+            *sample += sample_head(o);
+        }
         for (int q = 0; q < R->np; q++) { /* heads granted, crossing (router v6) or waiting in the output queues */
-            if (((R->xw_valid[q] >> port) & 1) && R->xw_flit[port * R->np + q].head) heads++;
+            const flit *x = &R->xw_flit[port * R->np + q];
+            if (((R->xw_valid[q] >> port) & 1) && x->head) {
+                heads++;
+                *sample += sample_head(x);
+            }
             const oq *u = &R->oqs[port * R->np + q];
             for (int i = 0; i < u->count; i++) {
                 const flit *f = &u->ring[(u->head + i) % u->depth];
-                if (f->head) heads++;
+                if (f->head) {
+                    heads++;
+                    *sample += sample_head(f);
+                }
             }
         }
     }
@@ -226,11 +240,13 @@ static void kill_routers(network *n) {
         if (!n->router_failed[r]) continue;
         const int mine = owned(n, r); /* split run: its own state only where it runs */
         if (mine) {
-            const long held = heads_held(&n->routers[r], k);
-            for (long h = 0; h < held; h++) lose(n, &n->lost_router);
+            long held_sample;
+            const long held = heads_held(&n->routers[r], k, &held_sample);
+            for (long h = 0; h < held; h++) lose_pkt(n, &n->lost_router, h < held_sample);
             const router_out *ro = &n->routers[r].regs[n->routers[r].cur]; /* discards decided before */
             for (uint64_t m = ro->discard; m; m &= m - 1) /* one per VC: the planes discard in parallel */
                 for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
+            n->sample_lost += ro->discard_marked;
             n->events_queued -= n->evq_n[r]; /* its queued events die with it */
             n->evq_n[r] = 0;
         }
@@ -247,6 +263,8 @@ static void kill_routers(network *n) {
         for (int nid = 0; nid < t->p && mine; nid++) { /* its nodes stop: their source queues are lost */
             net_node *nd = &n->nodes[r * t->p + nid];
             n->lost_dead_source += nd->q_count;
+            for (int i = 0; i < nd->q_count; i++)
+                n->sample_lost += in_sample(n, nd->q[(nd->q_head + i) % nd->q_cap].created);
             settled(n, n->cycle);
             nd->q_count = 0;
             nd->q_head = 0;
@@ -283,7 +301,7 @@ void net_drain_dead_router(network *n, int r, const int rd[3], const int wr[3]) 
             if (fault_is_ctl(&w->f))
                 n->ctl_in_flight--;
             else if (w->f.head)
-                lose(n, &n->lost_router);
+                lose_pkt(n, &n->lost_router, sample_head(&w->f));
             w->f.valid = 0;
         }
         w->cr_valid = 0;

@@ -62,6 +62,21 @@ static inline void lose(network *n, long *counter) {
     settled(n, n->cycle);
 }
 
+/* A packet lost (counter as lose) that was a sample packet when sample is set: the drain ends when
+ * every sample packet is delivered or lost (net_sample_done). */
+static inline void lose_pkt(network *n, long *counter, int sample) {
+    lose(n, counter);
+    n->sample_lost += sample != 0;
+}
+
+/* Every sample packet is delivered or lost. */
+static inline int net_sample_done(const network *n) {
+    return n->sample_delivered + n->sample_lost == n->sample_created;
+}
+
+/* Head flit f is a sample packet's (the source set NET_SAMPLE_HEAD; the routers pass it on). */
+static inline int sample_head(const flit *f) { return (f->data & NET_SAMPLE_HEAD) != 0; }
+
 /* Router r's word of the arrival wheel for cycle c: a router's slots are contiguous, so a block
  * (net_block) reads one line of them for its cycles. */
 static inline size_t wheel_at(const network *n, int r, long c) {

@@ -123,7 +123,7 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
     if (!f->head && (f->data & NET_POISON) && nd->sink_busy) { /* cut off by a dead router */
         if (f->tail) {
             nd->sink_busy = 0;
-            lose(n, &n->lost_router);
+            lose_pkt(n, &n->lost_router, nd->sink_sample);
         }
         return;
     }
@@ -142,6 +142,7 @@ static void sink(network *n, net_node *nd, int node, const flit *f) {
         }
         nd->sink_busy = 1;
         nd->sink_hops = flit_tag(f->data) & NET_HOP_MAX;
+        nd->sink_sample = sample_head(f);
         return;
     }
     if (!nd->sink_busy) {

@@ -138,6 +138,7 @@ static int sum_longs(network *n, long *f[]) {
     f[m++] = &n->flits_delivered;
     f[m++] = &n->sample_created;
     f[m++] = &n->sample_delivered;
+    f[m++] = &n->sample_lost;
     f[m++] = &n->sample_flits;
     f[m++] = &n->sample_flits_created;
     f[m++] = &n->sample_flits_doomed;

@@ -138,7 +138,7 @@ static int saturated_for_certain(const network *n, long c) {
  * stop could fire inside a block; a split run decides its end on every process's totals: both go
  * cycle by cycle.) */
 static int final_drain(const network *n, long c, long sample_end) {
-    return c >= sample_end && !n->injecting && n->sample_delivered == n->sample_created && !n->part;
+    return c >= sample_end && !n->injecting && net_sample_done(n) && !n->part;
 }
 
 /* The drain in cycles [c, c + len) while the sources still inject (one process): what net_run
@@ -148,10 +148,12 @@ static int final_drain(const network *n, long c, long sample_end) {
  * + the terminal link + its body after the block's start at the earliest, past the block's last
  * decision (c + len - 1) when len is at most that. The early stop's latency bound only grows
  * between deliveries and a delivery lowers it, so it is checked at the block's last cycle on the
- * figures of its first; its other figures are fixed once the sample has ended. */
+ * figures of its first; its other figures are fixed once the sample has ended. With faults a sample
+ * packet may be lost in any cycle (a discard, a down link, a dead router), which ends the drain too:
+ * those runs drain cycle by cycle. */
 static int drain_injecting(const network *n, long c, long len, long sample_end) {
     const net_params *p = &n->prm;
-    return c >= sample_end && n->injecting && !n->part && n->sample_near < n->sample_created &&
+    return c >= sample_end && n->injecting && !n->part && !faults_on(p) && n->sample_near < n->sample_created &&
            len <= ROUTER_HEAD_CYCLES + p->lat_terminal + p->packet_len - 1 &&
            c + len - 1 - sample_end < p->drain_limit && !saturated_for_certain(n, c + len - 1);
 }
@@ -178,10 +180,18 @@ int net_run(network *n, net_result *res) {
         const long c = n->cycle;
         if (n->part) net_part_sync(n); /* a split run decides on the whole network's figures */
         if (c >= sample_end) {
-            if (n->injecting && (n->sample_delivered == n->sample_created || c - sample_end >= p->drain_limit)) {
-                n->injecting = 0;
-            }
+            if (n->injecting && (net_sample_done(n) || c - sample_end >= p->drain_limit)) { n->injecting = 0; }
             if (!n->injecting && net_outstanding(n) == 0) {
+                /* every packet is delivered or lost: so is every sample packet, each loss site told
+                 * whether it lost one */
+                if (n->sample_delivered + n->sample_lost != n->sample_created) {
+                    char msg[200];
+                    snprintf(
+                        msg, sizeof msg,
+                        "cycle %ld: the network is empty but %ld sample packets delivered and %ld lost of %ld created",
+                        c, n->sample_delivered, n->sample_lost, n->sample_created);
+                    net_fail(n, msg);
+                }
                 if (n->cycle > n->last_settle + 1 && drain_blocks) { /* a block ran past the end */
                     res->block_cycles -= n->cycle - (n->last_settle + 1);
                     n->cycle = n->last_settle + 1;
@@ -295,6 +305,7 @@ int net_run(network *n, net_result *res) {
         *by_phase[net_phase(n, cc)] += (long)n->created_at[cc] - (long)n->delivered_from[cc];
     res->sample_created = n->sample_created;
     res->sample_delivered = n->sample_delivered;
+    res->sample_lost = n->sample_lost;
     res->errors = n->errors;
     if (n->errors && !res->report[0]) snprintf(res->report, sizeof res->report, "%s", n->first_error);
     return res->deadlock || res->livelock || n->errors ? 1 : 0;

@@ -223,7 +223,7 @@ typedef struct {
     double hops;                           /* mean hops (router-to-router links crossed), same packets */
     long hops_hist[NET_MAX_HOPS_HIST + 1]; /* [n]: sample packets with n hops */
     long created, delivered, lost;
-    long sample_created, sample_delivered;
+    long sample_created, sample_delivered, sample_lost;
     /* global channels (seed 001 Fig. 12): load = flits per cycle of the sample on each wired
      * global link direction */
     double channel_min, channel_mean, channel_max;
@@ -298,6 +298,7 @@ typedef struct {
     /* sink */
     int sink_busy; /* a packet's head has arrived, its tail not yet */
     int sink_hops;
+    int sink_sample; /* that packet is a sample packet */
 } net_node;
 
 typedef struct {
@@ -344,6 +345,7 @@ typedef struct {
     long sample_flits_doomed;
     double sample_latency_sum, sample_hops_sum;
     double sample_created_at_sum, sample_delivered_created_sum; /* creation cycles (early stop) */
+    long sample_lost; /* sample packets lost (every loss site tells; net_run checks the sum at the end) */
     long sample_near; /* sample heads that entered their destination router (a head counted twice
                          only makes net_run's drain blocks rarer; one process only) */
     long hops_hist[NET_MAX_HOPS_HIST + 1];

@@ -128,6 +128,10 @@ typedef struct {
     uint8_t ctl_cr_valid[ROUTER_MAX_PORTS]; /* an FD/FR packet left the fault unit's input FIFO */
     uint64_t discard;                       /* input ports that dropped a packet head this cycle (no route) */
     uint8_t discard_vcs[ROUTER_MAX_PORTS];  /* per input port: the VCs they were in (one per plane) */
+    /* of those heads, how many carry data bit 63 set: no field of the router's (flit.h), a mark a
+     * network may give its packets and the router passes on untouched; the simulator marks its
+     * sample packets so that it can count their losses (C model only: a statistic, not compared) */
+    uint8_t discard_marked;
     /* the ports of the array entries above that are not all zero (out[o].valid, cr_valid[o],
      * ctl_cr_valid[o]): a reader may visit just these */
     uint64_t out_ports, cr_ports, ctl_cr_ports;

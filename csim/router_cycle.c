@@ -27,6 +27,7 @@ static void regs_clear(router_out *ro) {
     ro->sb_bits = 0;
     ro->overflow = 0;
     ro->discard = 0;
+    ro->discard_marked = 0;
     ro->out_ports = ro->cr_ports = ro->ctl_cr_ports = 0;
 }
 

@@ -382,6 +382,7 @@ void router_input_move(router *r, router_wires *w) {
                     }
                     nx->discard |= (uint64_t)1 << i;
                     nx->discard_vcs[i] |= (uint8_t)(1u << v);
+                    nx->discard_marked += (uint8_t)(f->data >> 63);
                     r->discarded_heads++;
                 }
                 w->popped[i] |= (uint8_t)(1u << v);

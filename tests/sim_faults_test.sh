@@ -195,6 +195,28 @@ line=$("$DOAR" sim small --rate 0.05 --seed 1 --link-faults 2 --warmup 100 --sam
 [ "$line" = 0 ] || { echo "FAIL: a router_faults line without router faults"; fail=1; }
 echo "   small, one dead router: global_links_live=68/72 fewest_in_a_group=6 for seeds 1-3"
 
+echo "== the drain ends once every sample packet is delivered or lost (not at the drain limit)"
+# A lost sample packet is never delivered: before 2026-12-01 it kept the sources injecting up to
+# the drain limit. Every loss site now says whether it lost a sample packet; the run ends within
+# the limit, and delivered + lost sample packets make up those created.
+run_drain() {   # WHAT EXTRA...
+  local what=$1; shift
+  out=$("$DOAR" sim small --rate 0.2 --seed 1 --warmup 3000 --sample 5000 --drain-limit 5000 --fault-at 3500 \
+        --quiet "$@"); rc=$?
+  local cyc sp sl
+  cyc=$(printf '%s\n' "$out" | sed -n 's/^sim: cycles=\([0-9]*\) .*/\1/p')
+  sp=$(printf '%s\n' "$out" | sed -n 's/.* sample_packets=\([0-9]*\/[0-9]*\) .*/\1/p')
+  sl=$(printf '%s\n' "$out" | sed -n 's/.* sample_lost=\([0-9]*\) .*/\1/p')
+  echo "   $what: cycles=$cyc sample_packets=$sp sample_lost=$sl"
+  [ $rc -eq 0 ] && [ -n "$cyc" ] && [ -n "$sp" ] && [ -n "$sl" ] || { echo "FAIL: exit $rc or no cycles line"; fail=1; return; }
+  [ "$sl" -gt 0 ] || { echo "FAIL: no sample packet lost: the run proves nothing"; fail=1; }
+  [ $(( ${sp%/*} + sl )) = "${sp#*/}" ] || { echo "FAIL: delivered + lost sample packets is not those created"; fail=1; }
+  [ "$cyc" -lt $((3000 + 5000 + 5000)) ] || { echo "FAIL: the drain ran to its limit"; fail=1; }
+}
+run_drain "4 links" --link-faults 4
+run_drain "2 routers" --router-faults 2
+run_drain "2 routers, 4 links, repaired at 6000" --router-faults 2 --link-faults 4 --repair-at 6000
+
 echo "== bad input"
 for a in "--link-faults -1" "--link-faults 100000" "--link-faults 2 --fault-at 100 --repair-at 50" "--fault-at x" \
          "--bin 0" "--series-csv /nonexistent/s.csv" "--router-faults -1" "--router-faults x" "--router-faults 36" \
