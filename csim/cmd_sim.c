@@ -310,7 +310,8 @@ const cmd_opt cmd_net_opts[] = {
      .help = "intra-group and global link latency, cycles 1..{hi} (default {default})"},
     CYCLES("--drain-limit", nprm.drain_limit, 1,
            "after the sample, injection goes on until the sample's packets are\n"
-           "delivered or for N cycles (default {default}); then the network drains"),
+           "delivered (or, with faults, lost) or for N cycles (default {default});\n"
+           "then the network drains"),
     CYCLES("--watchdog", nprm.watchdog, 1, "cycles without any flit moving that count as deadlock (default {default})"),
     {.name = "--block",
      .meta = "N",
