@@ -243,11 +243,8 @@ static void kill_routers(network *n) {
             long held_sample;
             const long held = heads_held(&n->routers[r], k, &held_sample);
             for (long h = 0; h < held; h++) lose_pkt(n, &n->lost_router, h < held_sample);
-            const router_out *ro = &n->routers[r].regs[n->routers[r].cur]; /* discards decided before */
-            for (uint64_t m = ro->discard; m; m &= m - 1) /* one per VC: the planes discard in parallel */
-                for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
-            n->sample_lost += ro->discard_marked;
-            n->events_queued -= n->evq_n[r]; /* its queued events die with it */
+            lose_discards(n, &n->routers[r].regs[n->routers[r].cur]); /* discards decided before */
+            n->events_queued -= n->evq_n[r];                          /* its queued events die with it */
             n->evq_n[r] = 0;
         }
         settled(n, n->cycle);

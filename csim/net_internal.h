@@ -69,6 +69,14 @@ static inline void lose_pkt(network *n, long *counter, int sample) {
     n->sample_lost += sample != 0;
 }
 
+/* The packet heads router output ro discarded (no route): one per VC, the planes discard in
+ * parallel; those of sample packets (discard_marked) count among the sample's losses. */
+static inline void lose_discards(network *n, const router_out *ro) {
+    for (uint64_t m = ro->discard; m; m &= m - 1)
+        for (unsigned v = ro->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
+    n->sample_lost += ro->discard_marked;
+}
+
 /* Every sample packet is delivered or lost. */
 static inline int net_sample_done(const network *n) {
     return n->sample_delivered + n->sample_lost == n->sample_created;

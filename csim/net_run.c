@@ -180,11 +180,11 @@ int net_run(network *n, net_result *res) {
         const long c = n->cycle;
         if (n->part) net_part_sync(n); /* a split run decides on the whole network's figures */
         if (c >= sample_end) {
-            if (n->injecting && (net_sample_done(n) || c - sample_end >= p->drain_limit)) { n->injecting = 0; }
+            if (n->injecting && (net_sample_done(n) || c - sample_end >= p->drain_limit)) n->injecting = 0;
             if (!n->injecting && net_outstanding(n) == 0) {
                 /* every packet is delivered or lost: so is every sample packet, each loss site told
                  * whether it lost one */
-                if (n->sample_delivered + n->sample_lost != n->sample_created) {
+                if (!net_sample_done(n)) {
                     char msg[200];
                     snprintf(
                         msg, sizeof msg,

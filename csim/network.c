@@ -416,9 +416,7 @@ static void router_step(network *n, int r, long c, const int rd[3], const int wr
     }
     const router_out *out = router_cycle_ref(&n->routers[r], in, &pm);
     if (n->bin_cong && (c + 1) % n->prm.series_bin == 0 && c / n->prm.series_bin < n->n_bins) cong_sample(n, r, c);
-    for (uint64_t m = out->discard; m; m &= m - 1) /* one per VC: the planes discard in parallel */
-        for (unsigned v = out->discard_vcs[__builtin_ctzll(m)]; v; v &= v - 1) lose(n, &n->lost_discard);
-    n->sample_lost += out->discard_marked;     /* of those, sample packets (NET_SAMPLE_HEAD) */
+    lose_discards(n, out);
     if (out->discard && !faults_on(&n->prm)) { /* without faults every packet has a route */
         char msg[160];
         snprintf(msg, sizeof msg, "cycle %ld: router %d discarded a packet (input ports 0x%llx): no route", c, r,
