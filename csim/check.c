@@ -89,7 +89,8 @@ void check_shape_name(int code, char *buf, size_t len) {
 
 /* An entry holds its shape set as an index into the set of distinct shape sets (a few dozen):
  * 32 bytes instead of 56, so the ~2 M entries of a tianhe destination take less of the caches
- * (speed only). */
+ * (speed only). The lane DP keeps its state's lane block in `shapes` and the lanes done in
+ * `count`. */
 typedef struct {
     uint64_t key;
     uint32_t gen;
@@ -128,7 +129,7 @@ typedef struct {
     struct lane_val *pool; /* a block of t->a lane values per state */
     size_t pool_n, pool_cap;
     check_opt_s *lopt; /* per hop count and lane, the lane's options (per-lane states) */
-    int *lnopt;
+    int *lnopt;        /* per hop count and lane, how many (-1: the lane's destination) */
     struct {
         uint32_t a, b, r;
     } * ucache; /* SHAPE_UNION_CACHE unions of shape sets (lane DP) */
@@ -136,7 +137,7 @@ typedef struct {
         int on, router, in_port, vc, code, gid, nopt;
         rta_classes cls;
         check_opt_s *opt; /* 64 */
-    } rta;                /* [(router*k + in_port)*V + vc]*V + out_vc -> out-port mask */
+    } rta;
     int dest_router, dest_gid, dest_bid;
     int oom;
 } checker;
