@@ -54,6 +54,8 @@ typedef struct {
     int max_hops;
     vc_rule_kind vc_rule;
     int dest_sample; /* 0: all destination routers; n: n routers spread evenly */
+    int one_dest;    /* 1: one destination router at a time (the reference; slower); 0: a group's
+                        destination routers at once (the default; the same results) */
     FILE *progress;  /* progress lines, or NULL */
 } check_opts;
 
@@ -72,6 +74,7 @@ typedef struct {
     char first[CHK_KINDS][DOAR_ERRLEN];
     char fail[DOAR_ERRLEN]; /* first error found, "" when ok */
     int ok;
+    int reran; /* the lane DP met an error, so the check ran again one destination at a time */
 } check_result;
 
 void check_default_opts(check_opts *o);

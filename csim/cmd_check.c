@@ -52,6 +52,7 @@ static int run_check(cli *c) {
         if (res.errors[k])
             printf("check: error %s x%llu, first: %s\n", check_kind_name((check_error_kind)k),
                    (unsigned long long)res.errors[k], res.first[k]);
+    if (res.reran) printf("check: an error found, so checked again one destination router at a time (its reports)\n");
     if (!res.ok) {
         printf("check: FAIL %s\n", res.fail);
         return EXIT_FAIL;
@@ -86,6 +87,11 @@ static const cmd_opt check_opts_table[] = {
      .hi = 1000000,
      .expect = "expected a positive integer",
      .help = "check only N destination routers, spread evenly (large networks)"},
+    {.name = "--one-dest",
+     .kind = OPT_FLAG,
+     .at = CLI_AT(copt.one_dest),
+     .help = "one destination router at a time (the reference order; slower): by default\n"
+             "a group's destination routers are checked at once, with the same results"},
     {.name = "--quiet", .kind = OPT_FLAG, .at = CLI_AT(quiet), .help = "no progress lines"},
     {0},
 };

@@ -374,9 +374,12 @@ uint64_t tables_lport(const table_set *ts, const port_tables *pt, int router, in
 
 uint64_t tables_rta_ports(const table_set *ts, const port_tables *pt, int router, const rta_classes *c) {
     uint64_t ports = 0;
-    for (int g = 0; g < ts->t.ah; g++)
-        if (gbm_test(&c->ga, g) || gbm_test(&c->gb, g) || gbm_test(&c->gc, g) || gbm_test(&c->gd, g))
+    for (int w = 0; w * 64 < ts->t.ah; w++) /* the set bits of the four classes' union */
+        for (uint64_t m = c->ga.w[w] | c->gb.w[w] | c->gc.w[w] | c->gd.w[w]; m; m &= m - 1) {
+            int g = w * 64 + __builtin_ctzll(m);
+            if (g >= ts->t.ah) break;
             ports |= tables_lport(ts, pt, router, g);
+        }
     return ports;
 }
 

@@ -141,6 +141,16 @@ static void expect_only(test_ctx *c, const check_result *res, check_error_kind w
     EXPECT(c, res->errors[want] > 0, "%s: no '%s' error (fail: %s)", what, check_kind_name(want), res->fail);
 }
 
+/* Rows 0 and 2 of table C swapped at router (4,1)'s terminal input 0: still loop-free routes, but
+ * the source's classes lie (an RTA error). */
+static void swap_c_rows(net *n) {
+    int rr = topo_router(&n->t, 4, 1);
+    tables_unshare(&n->ts, rr, 0);
+    uint64_t *cc = tables_port(&n->ts, rr, 0)->c, tmp = cc[0];
+    cc[0] = cc[2];
+    cc[2] = tmp;
+}
+
 static void test_planted(test_ctx *c) {
     check_result res;
     net n;
@@ -236,13 +246,7 @@ static void test_planted(test_ctx *c) {
     expect_only(c, &res, CHK_RTA, "lpc0 names a router without the minimal port");
     tables_free(&n.ts);
     make_net(&n, "small");
-    {
-        int rr = topo_router(&n.t, 4, 1);
-        tables_unshare(&n.ts, rr, 0);
-        uint64_t *cc = tables_port(&n.ts, rr, 0)->c, tmp = cc[0];
-        cc[0] = cc[2];
-        cc[2] = tmp;
-    }
+    swap_c_rows(&n);
     run(&n, VC_RULE_DOAR, &res);
     expect_only(c, &res, CHK_RTA, "table C rows swapped");
     tables_free(&n.ts);
@@ -259,6 +263,69 @@ static void test_planted(test_ctx *c) {
     tables_free(&n.ts);
 }
 
+/* The lane DP (a group's destination routers at once, the default) against the reference order
+ * (one destination router at a time, one_dest): the whole result, byte for byte — routes, pairs,
+ * shapes, hops, VCs, states, the dependency graph, and on planted errors the reports (the lane DP
+ * hands a failing check to the reference order). */
+static void expect_lanes_match(test_ctx *c, const net *n, int dests, const char *what) {
+    check_opts o;
+    char err[DOAR_ERRLEN];
+    check_result lanes, ref;
+    check_default_opts(&o);
+    o.dest_sample = dests;
+    int rc1 = check_run(&n->ts, &o, &lanes, err);
+    o.one_dest = 1;
+    int rc2 = check_run(&n->ts, &o, &ref, err);
+    EXPECT(c, rc1 == 0 && rc2 == 0, "%s: %s", what, err);
+    /* the lane DP hands only a failing check to the reference order */
+    EXPECT(c, lanes.reran == !ref.ok && !ref.reran, "%s: reran %d, ok %d", what, lanes.reran, ref.ok);
+    lanes.reran = 0;
+    EXPECT(c, !memcmp(&lanes, &ref, sizeof lanes),
+           "%s: lanes routes=%llu states=%llu edges=%llu ok=%d, one at a time %llu %llu %llu %d", what,
+           (unsigned long long)lanes.routes, (unsigned long long)lanes.states, (unsigned long long)lanes.cdg_edges,
+           lanes.ok, (unsigned long long)ref.routes, (unsigned long long)ref.states, (unsigned long long)ref.cdg_edges,
+           ref.ok);
+    EXPECT(c, ref.dests_checked > 0 && ref.states > 0, "%s: nothing checked", what);
+}
+
+static void test_lanes(test_ctx *c) {
+    const char *names[] = {"tiny", "small", "fig8", "mid"};
+    net n;
+    for (int i = 0; i < 4; i++) {
+        make_net(&n, names[i]);
+        expect_lanes_match(c, &n, 0, names[i]);
+        tables_free(&n.ts);
+    }
+    make_net(&n, "mid");
+    expect_lanes_match(c, &n, 7, "mid, 7 destination routers sampled");
+    expect_lanes_match(c, &n, 40, "mid, 40 destination routers sampled");
+    tables_free(&n.ts);
+    /* other tables: fewer non-minimal slots and table C ways, no destination-group refraction */
+    {
+        char err[DOAR_ERRLEN];
+        table_params prm;
+        tables_default_params(&prm);
+        prm.nm_slots = 2;
+        prm.c_ways = 2;
+        prm.dest_refraction = 0;
+        topo_named(&n.t, "small", err);
+        tables_generate(&n.ts, &n.t, &prm, err);
+        expect_lanes_match(c, &n, 0, "small, nm_slots 2, c_ways 2, no refraction");
+        tables_free(&n.ts);
+    }
+    /* planted errors: a loop inside the destination group, and a source's classes (table C rows
+     * swapped at router (4,1)'s terminal input) */
+    make_net(&n, "small");
+    int from0 = topo_local_port(&n.t, 1, 0);
+    *entry(&n, 0, 1, from0, TABLE_A, ZONE_B, 2) = bit(from0);
+    expect_lanes_match(c, &n, 0, "small, a planted loop");
+    tables_free(&n.ts);
+    make_net(&n, "small");
+    swap_c_rows(&n);
+    expect_lanes_match(c, &n, 0, "small, table C rows swapped");
+    tables_free(&n.ts);
+}
+
 int main(void) {
     test_ctx c = {0, 0, "test_check"};
     test_shapes(&c);
@@ -266,5 +333,6 @@ int main(void) {
     test_counts_match_bruteforce(&c, "small");
     test_counts_match_bruteforce(&c, "fig8");
     test_planted(&c);
+    test_lanes(&c);
     return test_finish(&c);
 }
