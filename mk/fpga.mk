@@ -64,11 +64,13 @@ $(FPGA_ECP5)/tables.hex: $(BUILD)/tables/small/manifest.txt scripts/ecp5_tables.
 	python3 scripts/ecp5_tables.py $(BUILD)/tables/small/g0002b01 7 $@ >/dev/null
 
 # The board top in Icarus (tb/ecp5_router_tb.v): LFSR traffic through the router must all come
-# out (green), and a sink that forgets one flit must be reported (red).
+# out (green) over ECP5_SIM_CYCLES, and a sink that forgets one flit must be reported (red) over
+# ECP5_SIM_PLANT_CYCLES.
 fpga-sim-ecp5: $(FPGA_ECP5)/tables.hex
 	@for plant in 0 1; do \
+	  cycles=$$([ $$plant = 0 ] && echo $(ECP5_SIM_CYCLES) || echo $(ECP5_SIM_PLANT_CYCLES)); \
 	  iverilog -g2005 -Irtl -o $(FPGA_ECP5)/tb.vvp -s tb -Ptb.TABLES='"$(FPGA_ECP5)/tables.hex"' \
-	    -Ptb.RUN_CYCLES=$(ECP5_SIM_CYCLES) -Ptb.PLANT_LOSS=$$plant $(ECP5_RTL) fpga/ecp5_router_top.v tb/ecp5_router_tb.v || exit 1; \
+	    -Ptb.RUN_CYCLES=$$cycles -Ptb.PLANT_LOSS=$$plant $(ECP5_RTL) fpga/ecp5_router_top.v tb/ecp5_router_tb.v || exit 1; \
 	  out=$$(vvp -n $(FPGA_ECP5)/tb.vvp | grep fpga-sim); echo "$$out"; \
 	  if [ $$plant = 0 ]; then echo "$$out" | grep -q "pass=1 fail=0" || exit 1; \
 	  else echo "$$out" | grep -q "pass=0 fail=1" || exit 1; fi; done
