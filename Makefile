@@ -184,7 +184,8 @@ NPROC       := $(shell nproc 2>/dev/null || echo 2)
 # the lanes are the parallelism), so neither warns about a forced -j.
 SHARED_J    = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 LANE_FLAGS  = MAKEFLAGS='$(filter-out -j% --jobserver%,$(MAKEFLAGS))'
-# (the small router's images too: the C lane's FPGA simulations read them, the RTL lane's lock-steps)
+# (the small router's images too: the C lane's FPGA simulations read them, the RTL lane's lock-steps;
+# and mid's: both lanes lock-step mid)
 CHECK_SHARED := $(BUILD)/doar $(BUILD)/asan/doar $(TESTS) $(BUILD)/libdoar.a $(BUILD)/obj/router_env.o
 TEST_SHARED  := $(CHECK_SHARED) $(BUILD)/tables/small/manifest.txt $(BUILD)/tables/mid/manifest.txt \
                 $(BUILD)/fpga/ecp5/tables.hex
@@ -199,8 +200,8 @@ test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory valgrind-tests
 	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory fuzz-smoke
-# the FPGA boards' simulations and the iCE40 bitstream (Icarus, Yosys, nextpnr; no lock-step) run
-# in this lane: they balance the two (the RTL lane is the longer one)
+# the FPGA boards' simulations and the iCE40 bitstream (Icarus, Yosys, nextpnr) and mid's router
+# lock-step run in this lane: they balance the two
 	$(MAKE) --no-print-directory fpga-sim-ice40
 	$(MAKE) --no-print-directory fpga-sim-ecp5
 	$(MAKE) --no-print-directory fpga-ice40
