@@ -170,9 +170,9 @@ rtl-tests: lint synth-rcu
 	tests/mutate_test.sh
 	$(MAKE) --no-print-directory mutate-sample
 	tests/wave_test.sh
-	$(MAKE) --no-print-directory systemc-router CONFIG=small
 	$(MAKE) --no-print-directory icarus-rcu CONFIG=small
-# (doar-mpi's tests run in this lane and mid's router lock-step in the other: they balance the two)
+# (doar-mpi's tests run in this lane and mid's router lock-step and the SystemC router in the other:
+# they balance the two)
 	$(MAKE) --no-print-directory mpi-tests
 
 # make test: the whole suite in two lanes side by side (scripts/lanes.sh): the C model's tests
@@ -200,12 +200,17 @@ test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory valgrind-tests
 	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory fuzz-smoke
-# the FPGA boards' simulations and the iCE40 bitstream (Icarus, Yosys, nextpnr) and mid's router
-# lock-step run in this lane: they balance the two
+# the FPGA boards' simulations and the iCE40 bitstream (Icarus, Yosys, nextpnr), the SystemC router
+# and mid's router lock-step run in this lane: they balance the two. mid runs MID_TEST_CYCLES here
+# (full coverage and 0 mismatches already; its 1,000,000-cycle run, issue 18 item 4, is
+# `tests/lockstep_router_test.sh mid`, about 6 minutes on its own): make test stays near the
+# guide's 25 minutes
 	$(MAKE) --no-print-directory fpga-sim-ice40
 	$(MAKE) --no-print-directory fpga-sim-ecp5
 	$(MAKE) --no-print-directory fpga-ice40
-	tests/lockstep_router_test.sh mid
+	$(MAKE) --no-print-directory systemc-router CONFIG=small
+	MID_CYCLES=$(MID_TEST_CYCLES) tests/lockstep_router_test.sh mid
+MID_TEST_CYCLES ?= 300000
 
 # make check: the edit-test loop, a few minutes: the unit tests (ASan/UBSan) beside a short
 # lock-step of the small router (CHECK_CYCLES, S = 2; coverage rows may stay empty in so short a
