@@ -203,8 +203,8 @@ test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 # the FPGA boards' simulations and the iCE40 bitstream (Icarus, Yosys, nextpnr), the SystemC router
 # and mid's router lock-step run in this lane: they balance the two. mid runs MID_TEST_CYCLES here
 # (full coverage and 0 mismatches already; its 1,000,000-cycle run, issue 18 item 4, is
-# `tests/lockstep_router_test.sh mid`, about 6 minutes on its own): make test stays near the
-# guide's 25 minutes
+# `tests/lockstep_router_test.sh mid`, about 6 minutes on its own): make test is shorter by
+# 7-8 minutes (docs/RESULTS.md "Session 43")
 	$(MAKE) --no-print-directory fpga-sim-ice40
 	$(MAKE) --no-print-directory fpga-sim-ecp5
 	$(MAKE) --no-print-directory fpga-ice40
