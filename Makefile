@@ -194,6 +194,9 @@ test: deps
 	@$(LANE_FLAGS) scripts/lanes.sh $(BUILD)/test-logs c test-c rtl rtl-tests
 	@echo "test: all passed"
 
+# mid's lock-step cycles in make test: full coverage with 0 mismatches, in a third of the time of
+# the 1,000,000 cycles of issue 18 item 4 (tests/lockstep_router_test.sh mid, its default)
+MID_TEST_CYCLES ?= 300000
 test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory unit-tests
 	$(MAKE) --no-print-directory cli-tests
@@ -201,16 +204,12 @@ test-c: $(TESTS) $(BUILD)/doar $(BUILD)/asan/doar
 	$(MAKE) --no-print-directory faults-tests
 	$(MAKE) --no-print-directory fuzz-smoke
 # the FPGA boards' simulations and the iCE40 bitstream (Icarus, Yosys, nextpnr), the SystemC router
-# and mid's router lock-step run in this lane: they balance the two. mid runs MID_TEST_CYCLES here
-# (full coverage and 0 mismatches already; its 1,000,000-cycle run, issue 18 item 4, is
-# `tests/lockstep_router_test.sh mid`, about 6 minutes on its own): make test is shorter by
-# 7-8 minutes (docs/RESULTS.md "Session 43")
+# and mid's router lock-step run in this lane: they balance the two
 	$(MAKE) --no-print-directory fpga-sim-ice40
 	$(MAKE) --no-print-directory fpga-sim-ecp5
 	$(MAKE) --no-print-directory fpga-ice40
 	$(MAKE) --no-print-directory systemc-router CONFIG=small
 	MID_CYCLES=$(MID_TEST_CYCLES) tests/lockstep_router_test.sh mid
-MID_TEST_CYCLES ?= 300000
 
 # make check: the edit-test loop, a few minutes: the unit tests (ASan/UBSan) beside a short
 # lock-step of the small router (CHECK_CYCLES, S = 2; coverage rows may stay empty in so short a

@@ -5,7 +5,7 @@
 # caught with a readable waveform; the Global Resource Bulletin's effect (crossed multicasts
 # deadlock without it, complete with it), in C and RTL together.
 # Usage: tests/lockstep_router_test.sh [all|mid|rest]: everything (default), only mid's run, or
-# everything but mid's (make test runs mid's in its C lane, at MID_CYCLES=300000, and the rest in
+# everything but mid's (make test runs mid's in its C lane, for MID_TEST_CYCLES, and the rest in
 # its RTL lane: Makefile).
 set -u
 PART=${1:-all}
